@@ -1,0 +1,58 @@
+"""Shared helpers: decks that begin with chosen cards, and positions built by playing moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from foursquare_cli.cards import CARDS, Card
+from foursquare_cli.engine import Move, State
+
+
+def deck_starting(*names: str) -> tuple[Card, ...]:
+    """A legal deck whose first cards are `names`, the rest in ordered-deck order."""
+    first = [Card.from_str(name) for name in names]
+    return tuple(first + [card for card in CARDS if card not in first])
+
+
+def played(deck: tuple[Card, ...], *moves: str) -> State:
+    state = State(deck)
+    for text in moves:
+        state.apply(Move.from_str(text))
+    return state
+
+
+def grid_rows(state: State) -> list[str]:
+    """Each row as the SPEC section 6 table writes it: `.` empty, `#` before a face-down card."""
+    rows = []
+    for row in range(4):
+        cells = []
+        for cell in range(row * 4, row * 4 + 4):
+            top = state.top(cell)
+            cells.append("." if top is None else ("" if state.is_face_up(cell) else "#") + str(top))
+        rows.append(" ".join(cells))
+    return rows
+
+
+@pytest.fixture
+def worked_deck() -> tuple[Card, ...]:
+    """The stock of SPEC section 6: 5S 7H 5D 5H 2C 8C AD 9S, then the rest."""
+    return deck_starting("5S", "7H", "5D", "5H", "2C", "8C", "AD", "9S")
+
+
+def position(rows: list[str], *hand: str) -> State:
+    """A position laid out by hand: rows as `grid_rows` writes them (piles of one card).
+
+    The placed cards count as drawn; `hand` are the next cards of the stock, in order.
+    """
+    cells = [word for row in rows for word in row.split()]
+    assert len(cells) == 16
+    placed = [word.lstrip("#") for word in cells if word != "."]
+    state = State(deck_starting(*placed, *hand))
+    state.drawn = len(placed)
+    for index, word in enumerate(cells):
+        if word != ".":
+            state.piles[index] = (Card.from_str(word.lstrip("#")),)
+            state.occupied |= 1 << index
+            if word.startswith("#"):
+                state.down |= 1 << index
+    return state

@@ -1,0 +1,63 @@
+"""The command shell: --version, --help, `deal`, usage errors (CliRunner and a real process)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from foursquare_cli import __version__
+from foursquare_cli.cli import app
+
+runner = CliRunner()
+SEED_42 = (
+    "6D 7H 6C 2H 9H 10S 9D 4D 8C 10C AH 8S 7C 9C 10D AS 5H 4C AD 3H 7S 6H 7D 5D 6S 9S 10H AC 8D 8H "
+    "3D 2D 3S 2C 3C 5C 4S 5S 2S 4H\n"
+)
+
+
+def run(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "foursquare_cli", *args], input=input, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"foursquare {__version__}\n"
+
+
+def test_help_lists_commands_with_descriptions():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "deal" in result.stdout and "Print the stock of a deal" in result.stdout
+    assert "Exit codes" in result.stdout
+
+
+def test_deal_prints_the_stock():
+    result = runner.invoke(app, ["deal", "--seed", "42"])
+    assert (result.exit_code, result.stdout) == (0, SEED_42)
+
+
+def test_deal_in_a_real_process():
+    process = run("deal", "--seed", "42")
+    assert (process.returncode, process.stdout, process.stderr) == (0, SEED_42, "")
+
+
+def test_bad_seed_is_one_line_on_stderr_with_exit_2():
+    for bad, reason in [("-1", "cannot be negative"), ("1.5", "not a deal number"), (str(2**64), "out of range")]:
+        process = run("deal", "--seed", bad)
+        assert process.returncode == 2
+        assert process.stdout == ""
+        lines = process.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("foursquare deal: ") and reason in lines[0]
+        assert "Traceback" not in process.stderr
+
+
+def test_unknown_command_and_missing_option():
+    process = run("bogus")
+    assert process.returncode == 2 and process.stderr.count("\n") == 1 and "bogus" in process.stderr
+    process = run("deal")
+    assert process.returncode == 2 and "--seed" in process.stderr
