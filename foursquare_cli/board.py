@@ -1,4 +1,7 @@
-"""The ASCII board: a pure function from a position to text, for people.
+"""The printers: pure functions from a position to text.
+
+`render` draws the ASCII board for people; `state_json` is the JSON state of SPEC
+section 5 for programs (every card named, face-down ones too).
 
 Example (a position of the worked example, SPEC section 6)::
 
@@ -70,3 +73,42 @@ def render(state: State, *, reveal: bool = False, unicode: bool = False) -> str:
     lines.append(status_line(state, unicode))
     lines.append(LEGEND_REVEALED if reveal else LEGEND)
     return "\n".join(lines)
+
+
+def render_step(
+    state: State, ply: int, move: object = None, card: Card | None = None, *, reveal: bool = False, unicode: bool = False
+) -> str:
+    """A heading (`Start`, `Move 3: B2 places 7H`, `Move 4: shift up`) over the board."""
+    if ply == 0:
+        heading = "Start"
+    elif card is None:
+        heading = f"Move {ply}: {move}"
+    else:
+        heading = f"Move {ply}: {move} places {card_text(card, unicode)}"
+    return heading + "\n" + render(state, reveal=reveal, unicode=unicode)
+
+
+def state_json(state: State, ply: int, move: object = None, card: Card | None = None) -> dict:
+    """The state as SPEC section 5 gives it, keys in the spec's order."""
+    outcome = state.outcome
+    next_card = state.next_card
+    grid = []
+    for row in range(4):
+        cells = []
+        for cell in range(row * 4, row * 4 + 4):
+            pile = state.piles[cell]
+            cells.append(
+                {"card": str(pile[-1]), "up": state.is_face_up(cell), "height": len(pile)} if pile else None
+            )
+        grid.append(cells)
+    return {
+        "ply": ply,
+        "move": None if move is None else str(move),
+        "card": None if card is None else str(card),
+        "next": None if next_card is None else str(next_card),
+        "stock": state.stock,
+        "face_down": state.face_down,
+        "status": outcome.status,
+        "score": outcome.score,
+        "grid": grid,
+    }

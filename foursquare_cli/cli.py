@@ -11,13 +11,17 @@ exceptions into one line on standard error and an exit code:
 
 from __future__ import annotations
 
+import enum
 import sys
-from typing import NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn, Optional
 
 import typer
 from typer.core import TyperGroup
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .records import Source
 
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -37,6 +41,12 @@ class _OneLineErrors(TyperGroup):
         except typer.Abort:
             print("foursquare: interrupted", file=sys.stderr)
             sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            # The reader went away (`foursquare replay ... | head`): nothing left to say.
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_OK)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -95,6 +105,177 @@ def deal(
 
     cards = deal_cards(seed)
     print(" ".join(card.symbol() if unicode else str(card) for card in cards))
+
+
+class Format(str, enum.Enum):
+    text = "text"
+    json = "json"
+
+
+def _deck_parser(text: str):
+    from .cards import InvalidCardError, parse_deck
+
+    try:
+        return parse_deck(text)
+    except InvalidCardError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+FILE_HELP = "A game record or a move log; - for standard input."
+SEED_OPTION = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number, 0 to 2^64-1.")
+DECK_OPTION = typer.Option(None, "--deck", parser=_deck_parser, help="The 40 cards in draw order, in one argument.")
+REVEAL_OPTION = typer.Option(False, "--reveal", help="Show face-down cards on the board.")
+UNICODE_OPTION = typer.Option(False, "--unicode", help="Suit symbols instead of letters.")
+
+
+def _read(path: str) -> Source:
+    from .records import read_source
+
+    try:
+        return read_source(path)
+    except OSError as error:
+        fail(f"{path}: cannot read: {error.strerror or error}", EXIT_USAGE)
+
+
+def _print_json(obj: object) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def _state_printer(output: Format, reveal: bool, unicode: bool):
+    """A callback printing each state as `replay` shows it: boards, or JSON Lines."""
+    from .board import render_step, state_json
+
+    def show(ply, move_line, move, card, state) -> None:
+        if output is Format.json:
+            _print_json(state_json(state, ply, move, card))
+        else:
+            sys.stdout.write(("\n" if ply else "") + render_step(state, ply, move, card, reveal=reveal, unicode=unicode) + "\n")
+
+    return show
+
+
+@app.command()
+def replay(
+    file: str = typer.Argument(..., help=FILE_HELP),
+    seed: Optional[int] = SEED_OPTION,
+    deck=DECK_OPTION,
+    output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
+    reveal: bool = REVEAL_OPTION,
+    unicode: bool = UNICODE_OPTION,
+) -> None:
+    """Print every state of a recorded game: the start, then after each move.
+
+    A move log carries no deal: give --seed or --deck. At the first invalid or
+    illegal move the states before it are printed, then the problem on standard
+    error, and the exit code is 1.
+    """
+    from .records import DealConflict, judge
+
+    if seed is not None and deck is not None:
+        fail("foursquare replay: give --seed or --deck, not both", EXIT_USAGE)
+    source = _read(file)
+    name = source.display_name
+    if source.kind == "log" and seed is None and deck is None:
+        fail(f"{name}: a move log carries no deal; give --seed N or --deck CARDS", EXIT_USAGE)
+
+    show = _state_printer(output, reveal, unicode)
+
+    try:
+        verdict = judge(source, seed=seed, deck=deck, on_state=show)
+    except DealConflict as error:
+        fail(f"{name}: {error}", EXIT_USAGE)
+    for problem in verdict.problems:
+        print(problem.describe(name), file=sys.stderr)
+    if verdict.problems:
+        raise typer.Exit(EXIT_INVALID)
+
+
+@app.command()
+def check(
+    files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input."),
+    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json: one object per file per line."),
+) -> None:
+    """Validate game records and report every problem as file:line: message.
+
+    Prints the outcome of each valid file (won, score 7, 29 moves). Exit codes:
+    0 every file is valid; 1 some file is invalid; 2 a file could not be read.
+    """
+    from .records import check_record, read_source
+
+    code = EXIT_OK
+    for path in files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            source = read_source(path)
+        except OSError as error:
+            message = f"cannot read: {error.strerror or error}"
+            if output is Format.json:
+                _print_json({"path": path, "valid": False, "outcome": None, "problems": [
+                    {"line": None, "move": None, "move_text": None, "message": message}]})
+            print(f"{name}: {message}", file=sys.stderr)
+            code = EXIT_USAGE
+            continue
+        verdict = check_record(source)
+        if output is Format.json:
+            _print_json(verdict.as_dict())
+        for problem in verdict.problems:
+            print(problem.describe(name), file=sys.stderr)
+        if output is Format.text:
+            if verdict.valid:
+                print(f"{name}: {verdict.summary()}")
+            else:
+                count = len(verdict.problems)
+                print(f"{name}: invalid ({count} problem{'s' if count != 1 else ''})")
+        if not verdict.valid and code == EXIT_OK:
+            code = EXIT_INVALID
+    raise typer.Exit(code)
+
+
+@app.command()
+def auto(
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."),
+    player: str = typer.Option("greedy", "--player", "-p", help="random or greedy."),
+    player_seed: int = typer.Option(0, "--player-seed", help="Seed of the player's own choices (random)."),
+    record: Optional[str] = typer.Option(None, "--record", help="Write the game record to this file."),
+    output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
+    reveal: bool = REVEAL_OPTION,
+    unicode: bool = UNICODE_OPTION,
+) -> None:
+    """Let a built-in player play a whole game, printed as replay prints it."""
+    from .engine import State
+    from .players import make_player
+    from .records import format_record, write_atomically
+
+    try:
+        chosen = make_player(player, player_seed)
+    except ValueError as error:
+        fail(f"foursquare auto: --player: {error}", EXIT_USAGE)
+    if seed is None:
+        seed = _random_seed()
+    state = State.from_seed(seed)
+    show = _state_printer(output, reveal, unicode)
+    show(0, None, None, None, state)
+    moves = []
+    while not state.is_over:
+        move = chosen.choose(state)
+        card = state.next_card if move < 32 else None
+        state.apply(move)
+        moves.append(move)
+        show(len(moves), None, move, card, state)
+    if record is not None:
+        try:
+            write_atomically(record, format_record(moves, state, seed=seed, meta={"player": chosen.name}))
+        except OSError as error:
+            fail(f"{record}: cannot write: {error.strerror or error}", EXIT_USAGE)
+
+
+def _random_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(2**32)
 
 
 def main() -> None:

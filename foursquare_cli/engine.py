@@ -35,11 +35,20 @@ _COLUMN_MASKS = tuple(0x1111 << column for column in range(4))
 _RANK = tuple(card % 10 + 1 for card in CARDS)
 
 
-class InvalidMoveError(ValueError):
+class _MoveError(ValueError):
+    """`str` is the quoted input and the reason; both are kept for callers that say where."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"{text!r}: {reason}")
+        self.text = text
+        self.reason = reason
+
+
+class InvalidMoveError(_MoveError):
     """Text that is not a move or a cell; the message quotes it and says what was expected."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(_MoveError):
     """A well-formed move that the position forbids; the message names it and the rule."""
 
 
@@ -69,7 +78,7 @@ class Cell(int):
         name = text.strip().upper()
         if len(name) == 2 and name[0] in COLUMNS and name[1] in "1234":
             return CELLS[(int(name[1]) - 1) * 4 + COLUMNS.index(name[0])]
-        raise InvalidMoveError(f"{text!r}: no such cell; cells are A1 to D4")
+        raise InvalidMoveError(text, "no such cell; cells are A1 to D4")
 
 
 CELLS: tuple[Cell, ...] = tuple(Cell(i) for i in range(16))
@@ -109,17 +118,17 @@ class Move(int):
     def from_str(cls, text: str) -> Move:
         words = text.lower().split()
         if not words:
-            raise InvalidMoveError(f"{text!r}: empty move; expected a cell like 'B3', 'B3 top' or 'shift up'")
+            raise InvalidMoveError(text, "empty move; expected a cell like 'B3', 'B3 top' or 'shift up'")
         if words[0] == "shift":
             if len(words) != 2 or words[1] not in DIRECTIONS:
-                raise InvalidMoveError(f"{text!r}: a shift is 'shift up', 'shift down', 'shift left' or 'shift right'")
+                raise InvalidMoveError(text, "a shift is 'shift up', 'shift down', 'shift left' or 'shift right'")
             return MOVES[32 + DIRECTIONS.index(words[1])]
         if len(words) > 2 or (len(words) == 2 and words[1] != "top"):
-            raise InvalidMoveError(f"{text!r}: expected a cell, optionally followed by 'top' (like 'B3' or 'B3 top')")
+            raise InvalidMoveError(text, "expected a cell, optionally followed by 'top' (like 'B3' or 'B3 top')")
         try:
             cell = Cell.from_str(words[0])
         except InvalidMoveError:
-            raise InvalidMoveError(f"{text!r}: no such cell {words[0].upper()!r}; cells are A1 to D4") from None
+            raise InvalidMoveError(text, f"no such cell {words[0].upper()!r}; cells are A1 to D4") from None
         return MOVES[cell + 16] if len(words) == 2 else MOVES[cell]
 
     @classmethod
@@ -354,7 +363,7 @@ class State:
             self.status = LOST
 
     def _refuse(self, move: int) -> None:
-        raise IllegalMoveError(f"{str(MOVES[move])!r}: {self._illegal_reason(move)}")
+        raise IllegalMoveError(str(MOVES[move]), self._illegal_reason(move) or "")
 
     def _shift(self, direction: int) -> None:
         piles = self.piles

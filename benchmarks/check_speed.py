@@ -1,0 +1,59 @@
+"""How long `foursquare check` takes on 1,000 records of complete games in one call, and
+how much one `check` costs over starting Python and importing typer and yaml.
+
+Run: python benchmarks/check_speed.py. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from foursquare_cli.engine import State
+from foursquare_cli.records import format_record
+
+
+def make_records(folder: pathlib.Path, count: int) -> list[str]:
+    rng = random.Random(7)
+    paths = []
+    for seed in range(count):
+        state = State.from_seed(seed)
+        moves = []
+        while not state.is_over:
+            move = rng.choice([m for m in state.legal_moves() if m < 32])
+            state.apply(move)
+            moves.append(move)
+        path = folder / f"game{seed:04}.yaml"
+        path.write_text(format_record(moves, state, seed=seed, meta={"player": "random"}))
+        paths.append(str(path))
+    return paths
+
+
+def timed(command: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, check=False, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        paths = make_records(pathlib.Path(folder), 1000)
+        command = [sys.executable, "-m", "foursquare_cli", "check", *paths]
+        elapsed = timed(command, 3)
+        print(f"check on 1,000 records of complete games, one call: {elapsed:.2f} s")
+        single = timed([sys.executable, "-m", "foursquare_cli", "check", paths[0]], 15)
+        baseline = timed([sys.executable, "-c", "import typer, yaml"], 15)
+        print(f"check on one record: {single * 1000:.0f} ms; python + import typer, yaml: {baseline * 1000:.0f} ms; "
+              f"ratio {single / baseline:.2f}")
+
+
+if __name__ == "__main__":
+    main()

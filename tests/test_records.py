@@ -1,0 +1,280 @@
+"""Records and move logs: reading, judging, writing; `replay` and `check` at the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from foursquare_cli.cards import deal, format_cards
+from foursquare_cli.cli import app
+from foursquare_cli.engine import State
+from foursquare_cli.records import (
+    MAX_BYTES,
+    check_record,
+    format_record,
+    judge,
+    read_source,
+    write_atomically,
+)
+
+runner = CliRunner()
+
+
+def source_of(text: str, path: str = "game.yaml"):
+    return read_source(path, text.encode())
+
+
+# -- what counts as a record ---------------------------------------------------------
+
+
+def test_a_mapping_is_a_record_and_anything_else_a_move_log():
+    assert source_of("foursquare: 1\nseed: 3\nmoves: []\n").kind == "record"
+    assert source_of("{foursquare: 1, seed: 3, moves: [B2]}").kind == "record"
+    log = source_of("# deal 3\nB2\n\nc2 TOP   # a comment\nshift up\n")
+    assert log.kind == "log"
+    assert [(m.text, m.line) for m in log.moves] == [("B2", 2), ("c2 TOP", 4), ("shift up", 5)]
+
+
+def test_a_broken_record_is_reported_as_yaml_not_read_as_a_move_log():
+    source = source_of("foursquare: 1\nmoves: [B2\n")
+    assert source.kind == "unreadable"
+    assert source.problems[0].line == 3 and "YAML syntax error" in source.problems[0].message
+
+
+def test_deck_only_record_is_valid_and_a_list_deck_works_too():
+    cards = format_cards(deal(9))
+    verdict = check_record(source_of(f"foursquare: 1\ndeck: {cards}\nmoves: [B2, B2 top]\n"))
+    assert verdict.valid and verdict.summary() == "playing, 2 moves"
+    listed = "\n".join(f"  - {card}" for card in cards.split())
+    assert check_record(source_of(f"foursquare: 1\ndeck:\n{listed}\nmoves: []\n")).valid
+
+
+def test_every_problem_of_a_file_is_reported_in_line_order():
+    verdict = check_record(source_of("foursquare: 3\nseed: -4\nmvoes: []\nresult: maybe\nscore: 99\n"))
+    assert [(p.line, p.message) for p in verdict.problems] == [
+        (1, "foursquare: 3 is not a supported format version; it must be 1"),
+        (1, "missing required key 'moves' (a list of moves; it may be empty: moves: [])"),
+        (2, "seed: -4 is negative; seeds are 0 to 18446744073709551615"),
+        (3, "unknown key 'mvoes'; did you mean 'moves'?"),
+        (4, "result: 'maybe' is not one of won, lost, playing"),
+        (5, "score: 99 is not a score; a score is a whole number from 0 to 24"),
+    ]
+
+
+def test_duplicate_keys_inside_meta_are_refused_too():
+    verdict = check_record(source_of("foursquare: 1\nseed: 1\nmoves: []\nmeta:\n  a: 1\n  a: 2\n"))
+    assert [(p.line, p.message) for p in verdict.problems] == [
+        (6, "duplicate key 'a' (first at line 5); a key may appear once")
+    ]
+
+
+def test_an_oversized_file_is_refused_before_parsing():
+    data = b"foursquare: 1\nseed: 1\nmoves: []\nmeta: {x: '" + b"x" * MAX_BYTES + b"'}\n"
+    source = read_source("big.yaml", data)
+    assert [p.describe("big.yaml") for p in source.problems] == ["big.yaml: larger than 1 MiB; refused before parsing"]
+
+
+def test_deep_nesting_is_refused_without_a_traceback():
+    source = source_of("foursquare: 1\nseed: 1\nmoves: []\nmeta: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert source.kind == "unreadable" and source.problems
+
+
+def test_claims_must_match_the_moves():
+    verdict = check_record(source_of("foursquare: 1\nseed: 1\nmoves: [B2]\nresult: playing\nscore: 3\n"))
+    assert [p.message for p in verdict.problems] == ["score: a score is only for a won game; the moves give 'playing'"]
+
+
+def test_after_an_illegal_move_later_moves_are_not_judged():
+    verdict = check_record(source_of("foursquare: 1\nseed: 1\nmoves:\n  - B2\n  - D4\n  - Z9\n  - A1\n"))
+    assert [(p.line, p.move_number, p.move_text) for p in verdict.problems] == [(5, 2, "D4")]
+    assert verdict.problems[0].message == "move 2 'D4': D4 shares no edge with a pile"
+
+
+# -- writing and reading back ------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), data=st.data(), with_seed=st.booleans())
+def test_records_round_trip_and_check_accepts_them(seed, data, with_seed, tmp_path_factory):
+    state = State.from_seed(seed)
+    moves = []
+    for _ in range(data.draw(st.integers(0, 60))):
+        if state.is_over:
+            break
+        move = data.draw(st.sampled_from(state.legal_moves()))
+        state.apply(move)
+        moves.append(move)
+    meta = {"player": "hypothesis", "notes": "round trip: 'quotes' and: colons"}
+    text = format_record(moves, state, seed=seed if with_seed else None, meta=meta)
+    path = tmp_path_factory.mktemp("records") / "game.yaml"
+    write_atomically(str(path), text)
+    source = read_source(str(path))
+    verdict = check_record(source)
+    assert verdict.problems == []
+    assert verdict.moves == moves
+    assert verdict.state == state
+    assert source.meta == meta
+    assert source.result == state.status
+    assert source.score == state.outcome.score
+
+
+def test_written_record_is_in_canonical_form():
+    state = State.from_seed(42)
+    moves = []
+    from foursquare_cli.engine import Move
+
+    for text in ("b2", "C2", "b2   TOP", "SHIFT down"):
+        move = Move.from_str(text)
+        state.apply(move)
+        moves.append(move)
+    assert format_record(moves, state, seed=42) == (
+        "foursquare: 1\nseed: 42\nmoves:\n  - B2\n  - C2\n  - B2 top\n  - shift down\nresult: playing\n"
+    )
+    assert format_record([], State.from_seed(42), seed=42) == "foursquare: 1\nseed: 42\nmoves: []\nresult: playing\n"
+
+
+def test_write_atomically_replaces_and_leaves_no_temporary(tmp_path):
+    target = tmp_path / "game.yaml"
+    target.write_text("old")
+    write_atomically(str(target), "new")
+    assert target.read_text() == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.yaml"]
+
+
+# -- replay -------------------------------------------------------------------------
+
+EMPTY_ROW = [None, None, None, None]
+
+
+def test_replay_json_lines_are_exactly_the_spec_states(tmp_path):
+    # Deal 0 begins 9S 3C 5S: B2 takes 9S; C2 takes 3C (3 < 9: B2 turns down).
+    path = tmp_path / "g.yaml"
+    path.write_text("foursquare: 1\nseed: 0\nmoves: [B2, c2, shift up]\n")
+    result = runner.invoke(app, ["replay", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    states = [json.loads(line) for line in result.stdout.splitlines()]
+    assert states[0] == {
+        "ply": 0, "move": None, "card": None, "next": "9S", "stock": 40, "face_down": 0,
+        "status": "playing", "score": None, "grid": [EMPTY_ROW] * 4,
+    }
+    assert states[1] == {
+        "ply": 1, "move": "B2", "card": "9S", "next": "3C", "stock": 39, "face_down": 0,
+        "status": "playing", "score": None,
+        "grid": [EMPTY_ROW, [None, {"card": "9S", "up": True, "height": 1}, None, None], EMPTY_ROW, EMPTY_ROW],
+    }
+    assert states[2]["grid"][1] == [
+        None, {"card": "9S", "up": False, "height": 1}, {"card": "3C", "up": True, "height": 1}, None
+    ]
+    assert (states[2]["move"], states[2]["face_down"]) == ("C2", 1)
+    assert states[3] == {
+        "ply": 3, "move": "shift up", "card": None, "next": "5S", "stock": 38, "face_down": 1,
+        "status": "playing", "score": None,
+        "grid": [[None, {"card": "9S", "up": False, "height": 1}, {"card": "3C", "up": True, "height": 1}, None],
+                 EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
+    }
+    assert all(list(state) == list(states[0]) for state in states), "keys in the spec's order"
+
+
+def test_replay_text_shows_each_move_and_its_card(tmp_path):
+    path = tmp_path / "g.moves"
+    path.write_text("B2\nshift up\n")
+    result = runner.invoke(app, ["replay", str(path), "--seed", "0"])
+    assert result.exit_code == 0
+    headings = [line for line in result.stdout.splitlines() if line.startswith(("Start", "Move"))]
+    assert headings == ["Start", "Move 1: B2 places 9S", "Move 2: shift up"]
+    assert result.stdout.count("Next card:") == 3
+
+
+def test_replay_stops_at_the_first_illegal_move_with_file_line_and_move(tmp_path):
+    path = tmp_path / "g.moves"
+    path.write_text("# deal 0\nB2\nC2\nA4\nC3\n")
+    result = runner.invoke(app, ["replay", str(path), "--seed", "0", "--format", "json"])
+    assert result.exit_code == 1
+    assert len(result.stdout.splitlines()) == 3  # ply 0, 1, 2
+    assert result.stderr == f"{path}:4: move 3 'A4': A4 shares no edge with a pile\n"
+
+
+def test_replay_needs_a_deal_for_a_move_log_and_refuses_a_conflicting_seed(tmp_path):
+    log = tmp_path / "g.moves"
+    log.write_text("B2\n")
+    result = runner.invoke(app, ["replay", str(log)])
+    assert result.exit_code == 2 and "carries no deal" in result.stderr
+    record = tmp_path / "g.yaml"
+    record.write_text("foursquare: 1\nseed: 3\nmoves: []\n")
+    result = runner.invoke(app, ["replay", str(record), "--seed", "4"])
+    assert result.exit_code == 2
+    assert result.stderr == f"{record}: --seed 4 disagrees with the record's seed 3\n"
+    assert runner.invoke(app, ["replay", str(record), "--seed", "3"]).exit_code == 0
+
+
+def test_replay_with_a_deck_option(tmp_path):
+    log = tmp_path / "g.moves"
+    log.write_text("B2\n")
+    result = runner.invoke(app, ["replay", str(log), "--deck", format_cards(deal(0)), "-f", "json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout.splitlines()[1])["card"] == "9S"
+    result = runner.invoke(app, ["replay", str(log), "--deck", "AS 2S"])
+    assert result.exit_code == 2 and "exactly 40 cards" in result.stderr
+
+
+def test_replay_reads_standard_input_in_a_real_process():
+    process = subprocess.run(
+        [sys.executable, "-m", "foursquare_cli", "replay", "-", "--format", "json"],
+        input="foursquare: 1\nseed: 0\nmoves: [B2]\n", capture_output=True, text=True, timeout=60,
+    )
+    assert process.returncode == 0 and len(process.stdout.splitlines()) == 2 and process.stderr == ""
+
+
+def test_replay_of_a_missing_file_is_a_usage_error():
+    result = runner.invoke(app, ["replay", "no/such/file.yaml", "--seed", "1"])
+    assert result.exit_code == 2
+    assert result.stderr == "no/such/file.yaml: cannot read: No such file or directory\n"
+
+
+# -- check --------------------------------------------------------------------------
+
+
+def test_check_json_reports_one_object_per_file(tmp_path):
+    good = tmp_path / "good.yaml"
+    good.write_text("foursquare: 1\nseed: 0\nmoves: [B2]\n")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("foursquare: 1\nseed: 0\nmoves:\n  - B2\n  - B2\n")
+    result = runner.invoke(app, ["check", str(good), str(bad), "--format", "json"])
+    assert result.exit_code == 1
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert reports == [
+        {"path": str(good), "valid": True, "outcome": {"status": "playing", "score": None, "moves": 1}, "problems": []},
+        {"path": str(bad), "valid": False, "outcome": {"status": "playing", "score": None, "moves": 1},
+         "problems": [{"line": 5, "move": 2, "move_text": "B2",
+                       "message": "move 2 'B2': B2 holds a pile; to place on it, write 'B2 top'"}]},
+    ]
+
+
+def test_check_exit_codes(tmp_path):
+    good = tmp_path / "good.yaml"
+    good.write_text("foursquare: 1\nseed: 0\nmoves: []\n")
+    assert runner.invoke(app, ["check", str(good)]).exit_code == 0
+    assert runner.invoke(app, ["check", str(good), str(tmp_path / "missing.yaml")]).exit_code == 2
+    assert runner.invoke(app, ["check", str(good), "--format", "xml"]).exit_code == 2
+    assert runner.invoke(app, ["check"]).exit_code == 2
+
+
+def test_check_refuses_a_move_log():
+    source = source_of("B2\nC2\n", "log.moves")
+    verdict = check_record(source)
+    assert [p.describe("log.moves") for p in verdict.problems] == [
+        "log.moves:1: not a game record: its YAML is not a mapping (a move log? replay it with --seed)"
+    ]
+
+
+def test_judge_reports_each_state_to_a_listener():
+    seen = []
+    source = source_of("foursquare: 1\nseed: 0\nmoves: [B2, shift up]\n")
+    judge(source, on_state=lambda ply, line, move, card, state: seen.append((ply, str(move), str(card))))
+    assert seen == [(0, "None", "None"), (1, "B2", "9S"), (2, "shift up", "None")]
