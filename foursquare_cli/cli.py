@@ -235,6 +235,83 @@ def check(
 
 
 @app.command()
+def play(
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."),
+    record: Optional[str] = typer.Option(None, "--record", help="Keep the game record in this file, rewritten after every move."),
+    resume: Optional[str] = typer.Option(None, "--resume", help="Continue the unfinished game recorded in this file (and keep recording to it)."),
+    no_record: bool = typer.Option(False, "--no-record", help="With --resume: do not write to the file."),
+    output: Format = typer.Option(Format.text, "--format", "-f", help="From a pipe: text boards, or json (one state per line)."),
+    reveal: bool = REVEAL_OPTION,
+    unicode: bool = UNICODE_OPTION,
+) -> None:
+    """Play a game: at a prompt, or with moves piped in one per line.
+
+    At a terminal: type a move (B3, B3 top, shift up), or help, moves, board,
+    hint, quit. From a pipe (or with --format json): moves one per line, blank
+    lines and # comments allowed; the state is printed before the first move and
+    after each (--format json: the JSON Lines of replay, flushed, so a bot can
+    drive the game as a co-process); the first invalid or illegal line ends the
+    run. quit, end of input and Ctrl-C stop cleanly and say how to resume.
+
+    Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
+    from a pipe; 2 usage error; 130 interrupted.
+    """
+    import os
+
+    from .session import Game, run_pipe, run_terminal
+
+    if resume is not None:
+        game = _resumed_game(resume, seed, None if no_record else (record or resume))
+    else:
+        if no_record:
+            fail("foursquare play: --no-record goes with --resume", EXIT_USAGE)
+        if record is not None and os.path.exists(record) and os.path.getsize(record) > 0:
+            fail(f"{record}: already exists; continue it with --resume {record}, or record to a new file", EXIT_USAGE)
+        announce = seed is None
+        if seed is None:
+            seed = _random_seed()
+        game = Game.from_seed(seed, record_path=record)
+        if announce:
+            print(f"Deal {seed} (to play it again: foursquare play --seed {seed})", file=sys.stderr if output is Format.json or not sys.stdin.isatty() else sys.stdout)
+    try:
+        game.save()
+    except OSError as error:
+        fail(f"{game.record_path}: cannot write: {error.strerror or error}", EXIT_USAGE)
+    if sys.stdin.isatty() and output is Format.text:
+        code = run_terminal(game, sys.stdout, reveal=reveal, unicode=unicode, hint=_hint_function())
+    else:
+        code = run_pipe(game, sys.stdin, sys.stdout, sys.stderr, json_output=output is Format.json, reveal=reveal, unicode=unicode)
+    raise typer.Exit(code)
+
+
+def _resumed_game(path: str, seed: int | None, record_path: str | None):
+    from .records import DealConflict, judge
+    from .session import Game
+
+    source = _read(path)
+    name = source.display_name
+    try:
+        verdict = judge(source, seed=seed)
+    except DealConflict as error:
+        fail(f"{name}: {error}", EXIT_USAGE)
+    if verdict.state is None and not verdict.problems:
+        fail(f"{name}: a move log carries no deal; give --seed N", EXIT_USAGE)
+    if verdict.problems:
+        for problem in verdict.problems:
+            print(problem.describe(name), file=sys.stderr)
+        fail(f"{name}: cannot resume an invalid record", EXIT_INVALID)
+    assert verdict.state is not None
+    if verdict.state.is_over:
+        fail(f"{name}: this game is over ({verdict.summary()}); there is nothing to resume", EXIT_USAGE)
+    return Game(verdict.state.deck, seed=source.seed if source.seed is not None else seed,
+                moves=verdict.moves, record_path=record_path, meta=source.meta)
+
+
+def _hint_function():
+    return None
+
+
+@app.command()
 def auto(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."),
     player: str = typer.Option("greedy", "--player", "-p", help="random or greedy."),
