@@ -112,3 +112,19 @@ def state_json(state: State, ply: int, move: object = None, card: Card | None = 
         "score": outcome.score,
         "grid": grid,
     }
+
+
+def hint_text(ratings: list, limit: int = 6) -> str:
+    """The expert's move and how it rated the alternatives, best first."""
+    best = ratings[0]
+    if not best.samples:
+        return f"Hint: {best.move} (the only move)"
+    lines = [f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else "")]
+    lines.append("  move              won futures   mean score of wins")
+    for rating in ratings[:limit]:
+        name = str(rating.move) + (f", {rating.then}" if rating.then is not None else "")
+        score = f"{rating.mean_score:.1f}" if rating.mean_score is not None else "-"
+        lines.append(f"  {name:<17} {rating.wins:>3}/{rating.samples:<3} {rating.win_rate:>4.0%}   {score}")
+    if len(ratings) > limit:
+        lines.append(f"  ... and {len(ratings) - limit} more, each won less often")
+    return "\n".join(lines)

@@ -308,13 +308,165 @@ def _resumed_game(path: str, seed: int | None, record_path: str | None):
 
 
 def _hint_function():
-    return None
+    from .board import hint_text
+    from .players import ExpertPlayer
+
+    expert = ExpertPlayer()
+    return lambda state: hint_text(expert.rate(state))
+
+
+@app.command()
+def hint(
+    file: str = typer.Argument(..., help=FILE_HELP),
+    seed: Optional[int] = SEED_OPTION,
+    deck=DECK_OPTION,
+    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
+    player_seed: int = typer.Option(0, "--player-seed", help="Seed of the expert's sampling."),
+) -> None:
+    """The expert's move for the position at the end of a record, and how it rates the others."""
+    from .board import hint_text
+    from .players import ExpertPlayer
+    from .records import DealConflict, judge
+
+    source = _read(file)
+    name = source.display_name
+    if source.kind == "log" and seed is None and deck is None:
+        fail(f"{name}: a move log carries no deal; give --seed N or --deck CARDS", EXIT_USAGE)
+    try:
+        verdict = judge(source, seed=seed, deck=deck)
+    except DealConflict as error:
+        fail(f"{name}: {error}", EXIT_USAGE)
+    if verdict.problems:
+        for problem in verdict.problems:
+            print(problem.describe(name), file=sys.stderr)
+        raise typer.Exit(EXIT_INVALID)
+    assert verdict.state is not None
+    if verdict.state.is_over:
+        fail(f"{name}: the game is over ({verdict.summary()}); there is no move to hint", EXIT_INVALID)
+    ratings = ExpertPlayer(player_seed).rate(verdict.state)
+    if output is Format.json:
+        _print_json({
+            "move": str(ratings[0].move),
+            "ratings": [
+                {"move": str(r.move), "then": None if r.then is None else str(r.then), "wins": r.wins,
+                 "samples": r.samples, "mean_score_of_wins": r.mean_score}
+                for r in ratings
+            ],
+        })
+    else:
+        print(hint_text(ratings))
+
+
+SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": 3, "gave up": 4}
+
+
+@app.command()
+def solve(
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number."),
+    deck=DECK_OPTION,
+    budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Most positions to visit (default: no limit)."),
+    timeout: float = typer.Option(10.0, "--timeout", min=0.01, help="Most seconds to search."),
+    record: Optional[str] = typer.Option(None, "--record", help="Write the winning line to this file."),
+    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
+) -> None:
+    """Search a deal knowing the whole stock: the best score it can find.
+
+    Not a player: it sees every card in advance, so its result is an upper bound
+    for any real player. Exit codes: 0 winnable (with the best score found, and
+    whether it is proven best), 3 unwinnable (an exhaustive search found no win),
+    4 gave up (budget or time ran out with nothing found), 2 usage error.
+    """
+    from .cards import deal as deal_cards
+    from .players import solve as search
+    from .records import format_record, write_atomically
+
+    if (seed is None) == (deck is None):
+        fail("foursquare solve: give --seed N or --deck CARDS (one of them)", EXIT_USAGE)
+    cards = deck if deck is not None else deal_cards(seed)  # type: ignore[arg-type]
+    solution = search(cards, budget=budget, timeout=timeout)
+    record_text = None
+    if solution.moves:
+        from .engine import State
+
+        final = State(cards)
+        for move in solution.moves:
+            final.apply(move)
+        record_text = format_record(solution.moves, final, seed=seed, meta={"player": "solve"})
+        if record is not None:
+            try:
+                write_atomically(record, record_text)
+            except OSError as error:
+                fail(f"{record}: cannot write: {error.strerror or error}", EXIT_USAGE)
+    if output is Format.json:
+        _print_json({
+            "seed": seed, "status": solution.status, "score": solution.score, "proven": solution.proven,
+            "moves": [str(m) for m in solution.moves], "nodes": solution.nodes, "seconds": round(solution.seconds, 3),
+        })
+    else:
+        deal_name = f"Deal {seed}" if seed is not None else "The deck"
+        if solution.status == "winnable":
+            verdict = f"winnable, best score found {solution.score}" + (
+                " (proven best)" if solution.proven else " (not proven best: the search stopped before the end)")
+        elif solution.status == "unwinnable":
+            verdict = "unwinnable (an exhaustive search found no win)"
+        else:
+            verdict = "gave up (the budget ran out before a win was found)"
+        print(f"{deal_name}: {verdict}")
+        print("This search knows the whole stock: an upper bound for any real player, not a player.")
+        print(f"Searched {solution.nodes:,} positions in {solution.seconds:.1f} s.")
+        if record_text is not None:
+            print("The winning line, as a game record:")
+            print(record_text, end="")
+    raise typer.Exit(SOLVE_EXIT[solution.status])
+
+
+@app.command()
+def stats(
+    games: int = typer.Option(..., "--games", "-n", min=1, help="How many deals to play."),
+    start: int = typer.Option(0, "--start", min=0, help="The first deal number."),
+    player: str = typer.Option("expert", "--player", "-p", help="random, greedy or expert."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to play in; the figures are the same."),
+    player_seed: int = typer.Option(0, "--player-seed", help="Seed of the player's own choices."),
+    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
+) -> None:
+    """Play deals START to START+GAMES-1 with a built-in player and sum them up.
+
+    Prints the win rate with its 95% Wilson interval, the mean score of the won
+    games, the mean time per move and the games per second. A progress bar is
+    drawn on standard error when it is a terminal.
+    """
+    from .players import PLAYERS
+    from .stats import summarize
+
+    if player not in PLAYERS:
+        fail(f"foursquare stats: --player: {player!r}: no such player; players are {', '.join(PLAYERS)}", EXIT_USAGE)
+    progress = _progress_bar if sys.stderr.isatty() else None
+    summary = summarize(player, start, games, jobs=jobs, player_seed=player_seed, progress=progress)
+    if progress is not None:
+        sys.stderr.write("\n")
+    if output is Format.json:
+        _print_json(summary.as_dict())
+        return
+    score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
+    print(f"player {summary.player}, deals {start} to {start + games - 1}")
+    print(f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
+          f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})")
+    print(f"mean score of wins: {score}")
+    print(f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
+          f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s")
+
+
+def _progress_bar(done: int, total: int) -> None:
+    width = 40
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    sys.stderr.flush()
 
 
 @app.command()
 def auto(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."),
-    player: str = typer.Option("greedy", "--player", "-p", help="random or greedy."),
+    player: str = typer.Option("expert", "--player", "-p", help="random, greedy or expert."),
     player_seed: int = typer.Option(0, "--player-seed", help="Seed of the player's own choices (random)."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the game record to this file."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),

@@ -362,6 +362,30 @@ class State:
         elif down.bit_count() > MAX_FACE_DOWN or self.drawn == 40:
             self.status = LOST
 
+    def down_after(self, move: int, card: int) -> int:
+        """The face-down mask after placing `card` by placement `move` (code < 32), not playing it.
+
+        The flip rule alone, for players weighing moves and cards without copying the
+        state; `move` is assumed legal.
+        """
+        cell = move & 15
+        occupied = self.occupied | 1 << cell
+        down = self.down & ~(1 << cell)
+        piles = self.piles
+        rank = _RANK[card]
+        for mask, others in _LINES[cell]:
+            higher = lower = True
+            for other in others:
+                if occupied >> other & 1 and not down >> other & 1:
+                    other_rank = _RANK[piles[other][-1]]
+                    if other_rank >= rank:
+                        higher = False
+                    if other_rank <= rank:
+                        lower = False
+            if higher or lower:
+                down ^= mask & occupied
+        return down
+
     def _refuse(self, move: int) -> None:
         raise IllegalMoveError(str(MOVES[move]), self._illegal_reason(move) or "")
 

@@ -1,0 +1,132 @@
+"""Playing many deals with a built-in player, and summing them up.
+
+Each deal is played by a fresh player seeded from the player seed and the deal
+number, so a deal's game is the same whichever process plays it: `jobs` changes
+the speed, never the figures (timings aside).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from typing import Callable, Iterator, NamedTuple
+
+from .engine import WON, State
+from .players import make_player
+
+
+class GameResult(NamedTuple):
+    seed: int
+    won: bool
+    score: int | None
+    move_seconds: tuple[float, ...]  # the time each move took to choose and play
+
+    @property
+    def moves(self) -> int:
+        return len(self.move_seconds)
+
+
+class Summary(NamedTuple):
+    player: str
+    start: int
+    games: int
+    wins: int
+    win_low: float  # 95% Wilson interval of the win rate
+    win_high: float
+    mean_score: float | None  # over the won games
+    seconds_per_move: float
+    median_seconds_per_move: float
+    games_per_second: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "player": self.player,
+            "start": self.start,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_95": [self.win_low, self.win_high],
+            "mean_score_of_wins": self.mean_score,
+            "seconds_per_move": self.seconds_per_move,
+            "median_seconds_per_move": self.median_seconds_per_move,
+            "games_per_second": self.games_per_second,
+        }
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a binomial proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_deal(player: str, player_seed: int, seed: int) -> GameResult:
+    state = State.from_seed(seed)
+    chosen = make_player(player, player_seed * 1_000_003 + seed)
+    times = []
+    clock = time.perf_counter
+    while not state.is_over:
+        started = clock()
+        state.apply(chosen.choose(state))
+        times.append(clock() - started)
+    return GameResult(seed, state.status == WON, state.outcome.score, tuple(times))
+
+
+def _play_deal_args(args: tuple[str, int, int]) -> GameResult:
+    return play_deal(*args)
+
+
+def play_deals(player: str, start: int, count: int, jobs: int = 1, player_seed: int = 0) -> Iterator[GameResult]:
+    """The results of deals start .. start+count-1, in deal order."""
+    make_player(player)  # an unknown name fails here, not in a worker
+    tasks = [(player, player_seed, seed) for seed in range(start, start + count)]
+    if jobs <= 1:
+        for task in tasks:
+            yield _play_deal_args(task)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_play_deal_args, tasks, chunksize=1)
+
+
+def summarize(
+    player: str,
+    start: int,
+    count: int,
+    jobs: int = 1,
+    player_seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    started = time.perf_counter()
+    results = []
+    for result in play_deals(player, start, count, jobs, player_seed):
+        results.append(result)
+        if progress is not None:
+            progress(len(results), count)
+    elapsed = time.perf_counter() - started
+    wins = [r for r in results if r.won]
+    low, high = wilson_interval(len(wins), len(results))
+    move_times = sorted(t for r in results for t in r.move_seconds)
+    moves = len(move_times)
+    return Summary(
+        player=player,
+        start=start,
+        games=len(results),
+        wins=len(wins),
+        win_low=low,
+        win_high=high,
+        mean_score=sum(r.score or 0 for r in wins) / len(wins) if wins else None,
+        seconds_per_move=sum(move_times) / moves if moves else 0.0,
+        median_seconds_per_move=statistics.median(move_times) if moves else 0.0,
+        games_per_second=len(results) / elapsed if elapsed > 0 else 0.0,
+    )
