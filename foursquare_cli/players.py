@@ -273,7 +273,7 @@ class _Budget:
         return _Budget(nodes, deadline, parent=self)
 
 
-def solve(deck: tuple[Card, ...], budget: int | None = None, timeout: float | None = 10.0) -> Solution:
+def solve(deal_or_position: tuple[Card, ...] | State, budget: int | None = None, timeout: float | None = 10.0) -> Solution:
     """The highest score on a known deck: a rollout search for a win, then fewest stacks first.
 
     Not a player: it reads the whole stock, so its result is an upper bound for any
@@ -288,17 +288,21 @@ def solve(deck: tuple[Card, ...], budget: int | None = None, timeout: float | No
     left, trying placements with the fewest face-down cards first and skipping
     positions (tops, face-down cards, heights, cards drawn) already searched. The
     first win found this way is the best score, proven when every level below it
-    was searched to the end. 24 is best by definition. `budget` counts positions.
+    was searched to the end; time left over goes back to the levels abandoned. 24
+    is best by definition. `budget` counts positions. A position may be given
+    instead of a deck: the search starts there, its moves continuing that game.
     """
+    root = deal_or_position if isinstance(deal_or_position, State) else State(deal_or_position)
     start_time = time.perf_counter()
     total = _Budget(budget, start_time + timeout if timeout is not None else None)
     best_score, best_line, proven = -1, [], False
     try:
-        best_score, best_line = _rollout_search(State(deck), total)
+        best_score, best_line = _rollout_search(root.copy(), total)
+        least = root.drawn - root.occupied.bit_count()  # cards already stacked
         most = 24 - best_score - 1 if best_score >= 0 else 24
         abandoned = []
-        for stacks in range(most + 1):
-            found = _search_level(State(deck), stacks, total.share(most + 1 - stacks))
+        for stacks in range(least, most + 1):
+            found = _search_level(root, stacks, total.share(most + 1 - stacks))
             if found is _ABANDONED:
                 abandoned.append(stacks)
             elif found is not None:
@@ -306,7 +310,7 @@ def solve(deck: tuple[Card, ...], budget: int | None = None, timeout: float | No
                 break
         # What is left goes to the levels abandoned below the best, fewest stacks first.
         for index, stacks in enumerate(list(abandoned)):
-            found = _search_level(State(deck), stacks, total.share(len(abandoned) - index))
+            found = _search_level(root, stacks, total.share(len(abandoned) - index))
             if found is not _ABANDONED:
                 abandoned.remove(stacks)
                 if found is not None:

@@ -66,6 +66,10 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    if successes == trials:
+        return max(0.0, centre - half), 1.0
+    if successes == 0:
+        return 0.0, min(1.0, centre + half)
     return max(0.0, centre - half), min(1.0, centre + half)
 
 

@@ -1,0 +1,107 @@
+"""hint, auto, solve and stats at the command line."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from foursquare_cli.cli import app
+from foursquare_cli.records import check_record, read_source
+
+SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
+runner = CliRunner()
+
+
+def test_hint_for_the_end_of_a_record():
+    result = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml")])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Hint: ")
+    assert lines[1].split() == ["move", "won", "futures", "mean", "score", "of", "wins"]
+
+
+def test_hint_json_and_a_finished_game():
+    result = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--format", "json"])
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["move"] == report["ratings"][0]["move"]
+    assert all(set(r) == {"move", "then", "wins", "samples", "mean_score_of_wins"} for r in report["ratings"])
+    result = runner.invoke(app, ["hint", str(SAMPLES / "won.yaml")])
+    assert result.exit_code == 1 and "the game is over (won, score 9, 31 moves)" in result.stderr
+
+
+def test_hint_at_the_play_prompt():
+    from foursquare_cli.session import Game, run_terminal
+    import io
+
+    answers = iter(["B2", "hint", "quit"])
+    out = io.StringIO()
+    code = run_terminal(Game.from_seed(3), out, read_line=lambda prompt: next(answers),
+                        hint=lambda state: "Hint: C2 (test)")
+    assert code == 0
+    assert "Hint: C2 (test)" in out.getvalue()
+
+
+def test_auto_plays_a_whole_game_and_its_record_passes_check(tmp_path):
+    path = tmp_path / "auto.yaml"
+    result = runner.invoke(app, ["auto", "--seed", "92", "--player", "greedy", "--record", str(path), "-f", "json"])
+    assert result.exit_code == 0
+    states = [json.loads(line) for line in result.stdout.splitlines()]
+    assert states[0]["ply"] == 0 and states[-1]["status"] == "won" and states[-1]["score"] == 9
+    verdict = check_record(read_source(str(path)))
+    assert verdict.valid and verdict.summary() == "won, score 9, 31 moves"
+    assert read_source(str(path)).meta == {"player": "greedy"}
+
+
+def test_auto_text_and_unknown_player():
+    result = runner.invoke(app, ["auto", "--seed", "1", "--player", "random"])
+    assert result.exit_code == 0 and result.stdout.startswith("Start\n")
+    result = runner.invoke(app, ["auto", "--seed", "1", "--player", "wizard"])
+    assert result.exit_code == 2 and "no such player" in result.stderr
+
+
+def test_solve_statuses_are_distinct_in_text_json_and_exit_code(tmp_path):
+    path = tmp_path / "line.yaml"
+    result = runner.invoke(app, ["solve", "--seed", "0", "--timeout", "120", "--record", str(path)])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Deal 0: winnable, best score found 24 (proven best)\n")
+    assert "upper bound for any real player, not a player" in result.stdout
+    assert check_record(read_source(str(path))).summary() == "won, score 24, 16 moves"
+
+    result = runner.invoke(app, ["solve", "--seed", "0", "--budget", "5", "--format", "json"])
+    assert result.exit_code == 4
+    report = json.loads(result.stdout)
+    assert (report["status"], report["score"], report["proven"], report["moves"]) == ("gave up", None, False, [])
+
+    result = runner.invoke(app, ["solve", "--seed", "0", "--budget", "5"])
+    assert result.exit_code == 4 and result.stdout.startswith("Deal 0: gave up")
+
+
+def test_solve_needs_a_deal():
+    result = runner.invoke(app, ["solve"])
+    assert result.exit_code == 2 and "give --seed N or --deck CARDS" in result.stderr
+
+
+def test_stats_text_json_and_jobs():
+    result = runner.invoke(app, ["stats", "--games", "30", "--player", "greedy"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "player greedy, deals 0 to 29"
+    assert lines[1].startswith("won ") and "95% interval" in lines[1]
+    assert result.stderr == "", "no progress bar when standard error is not a terminal"
+    one = json.loads(runner.invoke(app, ["stats", "-n", "30", "-p", "random", "-f", "json"]).stdout)
+    two = json.loads(runner.invoke(app, ["stats", "-n", "30", "-p", "random", "-f", "json", "-j", "2"]).stdout)
+    for key in ("games", "wins", "win_rate", "win_rate_95", "mean_score_of_wins"):
+        assert one[key] == two[key]
+
+
+def test_stats_in_a_real_process_and_a_bad_player():
+    process = subprocess.run([sys.executable, "-m", "foursquare_cli", "stats", "-n", "5", "-p", "greedy", "-f", "json"],
+                             capture_output=True, text=True, timeout=60)
+    assert process.returncode == 0 and json.loads(process.stdout)["games"] == 5 and process.stderr == ""
+    result = runner.invoke(app, ["stats", "-n", "5", "-p", "wizard"])
+    assert result.exit_code == 2 and "no such player" in result.stderr
