@@ -51,8 +51,10 @@ def main() -> None:
         print(f"check on 1,000 records of complete games, one call: {elapsed:.2f} s")
         single = timed([sys.executable, "-m", "foursquare_cli", "check", paths[0]], 15)
         baseline = timed([sys.executable, "-c", "import typer, yaml"], 15)
-        print(f"check on one record: {single * 1000:.0f} ms; python + import typer, yaml: {baseline * 1000:.0f} ms; "
-              f"ratio {single / baseline:.2f}")
+        print(
+            f"check on one record: {single * 1000:.0f} ms; python + import typer, yaml: {baseline * 1000:.0f} ms; "
+            f"ratio {single / baseline:.2f}"
+        )
 
 
 if __name__ == "__main__":

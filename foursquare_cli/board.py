@@ -60,7 +60,8 @@ def status_line(state: State, unicode: bool = False) -> str:
         verdict = f"Lost: {outcome.reason}"
     else:
         verdict = "Playing"
-    return f"Next card: {shown}   Stock: {state.stock}   Face down: {state.face_down} of {MAX_FACE_DOWN} allowed   {verdict}"
+    face_down = f"Face down: {state.face_down} of {MAX_FACE_DOWN} allowed"
+    return f"Next card: {shown}   Stock: {state.stock}   {face_down}   {verdict}"
 
 
 def render(state: State, *, reveal: bool = False, unicode: bool = False) -> str:
@@ -76,7 +77,13 @@ def render(state: State, *, reveal: bool = False, unicode: bool = False) -> str:
 
 
 def render_step(
-    state: State, ply: int, move: object = None, card: Card | None = None, *, reveal: bool = False, unicode: bool = False
+    state: State,
+    ply: int,
+    move: object = None,
+    card: Card | None = None,
+    *,
+    reveal: bool = False,
+    unicode: bool = False,
 ) -> str:
     """A heading (`Start`, `Move 3: B2 places 7H`, `Move 4: shift up`) over the board."""
     if ply == 0:
@@ -97,9 +104,7 @@ def state_json(state: State, ply: int, move: object = None, card: Card | None = 
         cells = []
         for cell in range(row * 4, row * 4 + 4):
             pile = state.piles[cell]
-            cells.append(
-                {"card": str(pile[-1]), "up": state.is_face_up(cell), "height": len(pile)} if pile else None
-            )
+            cells.append({"card": str(pile[-1]), "up": state.is_face_up(cell), "height": len(pile)} if pile else None)
         grid.append(cells)
     return {
         "ply": ply,

@@ -52,7 +52,9 @@ class Card(int):
         """Parse a card: rank (`A`, `2`..`10`, `T`) then suit (`SHDC` or a symbol), any case."""
         name = text.strip().upper()
         if len(name) < 2:
-            raise InvalidCardError(f"{text!r}: not a card; a card is a rank (A, 2-10) and a suit (S, H, D, C), like '7H'")
+            raise InvalidCardError(
+                f"{text!r}: not a card; a card is a rank (A, 2-10) and a suit (S, H, D, C), like '7H'"
+            )
         rank_text, suit_text = name[:-1], name[-1]
         suit = SUITS.find(suit_text)
         if suit < 0:

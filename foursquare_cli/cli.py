@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from typing import TYPE_CHECKING, NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -77,7 +77,7 @@ def _show_version(value: bool) -> None:
 @app.callback()
 def _root(
     context: typer.Context,
-    version: Optional[bool] = typer.Option(
+    version: bool | None = typer.Option(
         None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
@@ -107,7 +107,7 @@ def deal(
     print(" ".join(card.symbol() if unicode else str(card) for card in cards))
 
 
-class Format(str, enum.Enum):
+class Format(enum.StrEnum):
     text = "text"
     json = "json"
 
@@ -152,7 +152,9 @@ def _state_printer(output: Format, reveal: bool, unicode: bool):
         if output is Format.json:
             _print_json(state_json(state, ply, move, card))
         else:
-            sys.stdout.write(("\n" if ply else "") + render_step(state, ply, move, card, reveal=reveal, unicode=unicode) + "\n")
+            sys.stdout.write(
+                ("\n" if ply else "") + render_step(state, ply, move, card, reveal=reveal, unicode=unicode) + "\n"
+            )
 
     return show
 
@@ -160,7 +162,7 @@ def _state_printer(output: Format, reveal: bool, unicode: bool):
 @app.command()
 def replay(
     file: str = typer.Argument(..., help=FILE_HELP),
-    seed: Optional[int] = SEED_OPTION,
+    seed: int | None = SEED_OPTION,
     deck=DECK_OPTION,
     output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
     reveal: bool = REVEAL_OPTION,
@@ -213,8 +215,14 @@ def check(
         except OSError as error:
             message = f"cannot read: {error.strerror or error}"
             if output is Format.json:
-                _print_json({"path": path, "valid": False, "outcome": None, "problems": [
-                    {"line": None, "move": None, "move_text": None, "message": message}]})
+                _print_json(
+                    {
+                        "path": path,
+                        "valid": False,
+                        "outcome": None,
+                        "problems": [{"line": None, "move": None, "move_text": None, "message": message}],
+                    }
+                )
             print(f"{name}: {message}", file=sys.stderr)
             code = EXIT_USAGE
             continue
@@ -236,11 +244,19 @@ def check(
 
 @app.command()
 def play(
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."),
-    record: Optional[str] = typer.Option(None, "--record", help="Keep the game record in this file, rewritten after every move."),
-    resume: Optional[str] = typer.Option(None, "--resume", help="Continue the unfinished game recorded in this file (and keep recording to it)."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."
+    ),
+    record: str | None = typer.Option(
+        None, "--record", help="Keep the game record in this file, rewritten after every move."
+    ),
+    resume: str | None = typer.Option(
+        None, "--resume", help="Continue the unfinished game recorded in this file (and keep recording to it)."
+    ),
     no_record: bool = typer.Option(False, "--no-record", help="With --resume: do not write to the file."),
-    output: Format = typer.Option(Format.text, "--format", "-f", help="From a pipe: text boards, or json (one state per line)."),
+    output: Format = typer.Option(
+        Format.text, "--format", "-f", help="From a pipe: text boards, or json (one state per line)."
+    ),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
 ) -> None:
@@ -272,7 +288,10 @@ def play(
             seed = _random_seed()
         game = Game.from_seed(seed, record_path=record)
         if announce:
-            print(f"Deal {seed} (to play it again: foursquare play --seed {seed})", file=sys.stderr if output is Format.json or not sys.stdin.isatty() else sys.stdout)
+            print(
+                f"Deal {seed} (to play it again: foursquare play --seed {seed})",
+                file=sys.stderr if output is Format.json or not sys.stdin.isatty() else sys.stdout,
+            )
     try:
         game.save()
     except OSError as error:
@@ -280,7 +299,9 @@ def play(
     if sys.stdin.isatty() and output is Format.text:
         code = run_terminal(game, sys.stdout, reveal=reveal, unicode=unicode, hint=_hint_function())
     else:
-        code = run_pipe(game, sys.stdin, sys.stdout, sys.stderr, json_output=output is Format.json, reveal=reveal, unicode=unicode)
+        code = run_pipe(
+            game, sys.stdin, sys.stdout, sys.stderr, json_output=output is Format.json, reveal=reveal, unicode=unicode
+        )
     raise typer.Exit(code)
 
 
@@ -303,8 +324,13 @@ def _resumed_game(path: str, seed: int | None, record_path: str | None):
     assert verdict.state is not None
     if verdict.state.is_over:
         fail(f"{name}: this game is over ({verdict.summary()}); there is nothing to resume", EXIT_USAGE)
-    return Game(verdict.state.deck, seed=source.seed if source.seed is not None else seed,
-                moves=verdict.moves, record_path=record_path, meta=source.meta)
+    return Game(
+        verdict.state.deck,
+        seed=source.seed if source.seed is not None else seed,
+        moves=verdict.moves,
+        record_path=record_path,
+        meta=source.meta,
+    )
 
 
 def _hint_function():
@@ -318,7 +344,7 @@ def _hint_function():
 @app.command()
 def hint(
     file: str = typer.Argument(..., help=FILE_HELP),
-    seed: Optional[int] = SEED_OPTION,
+    seed: int | None = SEED_OPTION,
     deck=DECK_OPTION,
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
     player_seed: int = typer.Option(0, "--player-seed", help="Seed of the expert's sampling."),
@@ -345,14 +371,21 @@ def hint(
         fail(f"{name}: the game is over ({verdict.summary()}); there is no move to hint", EXIT_INVALID)
     ratings = ExpertPlayer(player_seed).rate(verdict.state)
     if output is Format.json:
-        _print_json({
-            "move": str(ratings[0].move),
-            "ratings": [
-                {"move": str(r.move), "then": None if r.then is None else str(r.then), "wins": r.wins,
-                 "samples": r.samples, "mean_score_of_wins": r.mean_score}
-                for r in ratings
-            ],
-        })
+        _print_json(
+            {
+                "move": str(ratings[0].move),
+                "ratings": [
+                    {
+                        "move": str(r.move),
+                        "then": None if r.then is None else str(r.then),
+                        "wins": r.wins,
+                        "samples": r.samples,
+                        "mean_score_of_wins": r.mean_score,
+                    }
+                    for r in ratings
+                ],
+            }
+        )
     else:
         print(hint_text(ratings))
 
@@ -362,11 +395,11 @@ SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": 3, "gave up": 4}
 
 @app.command()
 def solve(
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number."),
+    seed: int | None = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number."),
     deck=DECK_OPTION,
-    budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Most positions to visit (default: no limit)."),
+    budget: int | None = typer.Option(None, "--budget", min=1, help="Most positions to visit (default: no limit)."),
     timeout: float = typer.Option(10.0, "--timeout", min=0.01, help="Most seconds to search."),
-    record: Optional[str] = typer.Option(None, "--record", help="Write the winning line to this file."),
+    record: str | None = typer.Option(None, "--record", help="Write the winning line to this file."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
 ) -> None:
     """Search a deal knowing the whole stock: the best score it can find.
@@ -398,15 +431,23 @@ def solve(
             except OSError as error:
                 fail(f"{record}: cannot write: {error.strerror or error}", EXIT_USAGE)
     if output is Format.json:
-        _print_json({
-            "seed": seed, "status": solution.status, "score": solution.score, "proven": solution.proven,
-            "moves": [str(m) for m in solution.moves], "nodes": solution.nodes, "seconds": round(solution.seconds, 3),
-        })
+        _print_json(
+            {
+                "seed": seed,
+                "status": solution.status,
+                "score": solution.score,
+                "proven": solution.proven,
+                "moves": [str(m) for m in solution.moves],
+                "nodes": solution.nodes,
+                "seconds": round(solution.seconds, 3),
+            }
+        )
     else:
         deal_name = f"Deal {seed}" if seed is not None else "The deck"
         if solution.status == "winnable":
             verdict = f"winnable, best score found {solution.score}" + (
-                " (proven best)" if solution.proven else " (not proven best: the search stopped before the end)")
+                " (proven best)" if solution.proven else " (not proven best: the search stopped before the end)"
+            )
         elif solution.status == "unwinnable":
             verdict = "unwinnable (an exhaustive search found no win)"
         else:
@@ -449,11 +490,15 @@ def stats(
         return
     score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
     print(f"player {summary.player}, deals {start} to {start + games - 1}")
-    print(f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
-          f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})")
+    print(
+        f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
+        f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})"
+    )
     print(f"mean score of wins: {score}")
-    print(f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
-          f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s")
+    print(
+        f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
+        f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s"
+    )
 
 
 def _progress_bar(done: int, total: int) -> None:
@@ -465,10 +510,12 @@ def _progress_bar(done: int, total: int) -> None:
 
 @app.command()
 def auto(
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."
+    ),
     player: str = typer.Option("expert", "--player", "-p", help="random, greedy or expert."),
     player_seed: int = typer.Option(0, "--player-seed", help="Seed of the player's own choices (random)."),
-    record: Optional[str] = typer.Option(None, "--record", help="Write the game record to this file."),
+    record: str | None = typer.Option(None, "--record", help="Write the game record to this file."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,

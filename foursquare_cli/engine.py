@@ -414,4 +414,3 @@ def play(state: State, move: int) -> State:
     after = state.copy()
     after.apply(move)
     return after
-

@@ -174,15 +174,25 @@ class ExpertPlayer:
                 break
         order = sorted(range(len(candidates)), key=lambda i: (-samples[i], -totals[i] / max(1, samples[i])))
         return [
-            Rating(candidates[i][0], candidates[i][1] if candidates[i][0] >= 32 else None, wins[i], samples[i],
-                   scores[i] / wins[i] if wins[i] else None)
+            Rating(
+                candidates[i][0],
+                candidates[i][1] if candidates[i][0] >= 32 else None,
+                wins[i],
+                samples[i],
+                scores[i] / wins[i] if wins[i] else None,
+            )
             for i in order
         ]
 
 
 def _visible_key(state: State) -> tuple:
-    return (state.drawn, state.occupied, state.down, tuple(pile[-1] if pile else -1 for pile in state.piles),
-            tuple(len(pile) for pile in state.piles))
+    return (
+        state.drawn,
+        state.occupied,
+        state.down,
+        tuple(pile[-1] if pile else -1 for pile in state.piles),
+        tuple(len(pile) for pile in state.piles),
+    )
 
 
 # The cells a shift brings next to the layout: column A after `shift right`, and so on.
@@ -273,7 +283,9 @@ class _Budget:
         return _Budget(nodes, deadline, parent=self)
 
 
-def solve(deal_or_position: tuple[Card, ...] | State, budget: int | None = None, timeout: float | None = 10.0) -> Solution:
+def solve(
+    deal_or_position: tuple[Card, ...] | State, budget: int | None = None, timeout: float | None = 10.0
+) -> Solution:
     """The highest score on a known deck: a rollout search for a win, then fewest stacks first.
 
     Not a player: it reads the whole stock, so its result is an upper bound for any
@@ -295,7 +307,7 @@ def solve(deal_or_position: tuple[Card, ...] | State, budget: int | None = None,
     root = deal_or_position if isinstance(deal_or_position, State) else State(deal_or_position)
     start_time = time.perf_counter()
     total = _Budget(budget, start_time + timeout if timeout is not None else None)
-    best_score, best_line, proven = -1, [], False
+    best_score, best_line, proven = -1, list[Move](), False
     try:
         best_score, best_line = _rollout_search(root.copy(), total)
         least = root.drawn - root.occupied.bit_count()  # cards already stacked

@@ -25,8 +25,9 @@ import difflib
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -223,7 +224,9 @@ def read_source(path: str, data: bytes | None = None) -> Source:
         value, node = _parse_yaml(text)
     except _DuplicateKey as error:
         source.problems.append(
-            Problem(error.line, f"duplicate key {error.key!r} (first at line {error.first_line}); a key may appear once")
+            Problem(
+                error.line, f"duplicate key {error.key!r} (first at line {error.first_line}); a key may appear once"
+            )
         )
         return source
     except _TooLarge as error:
@@ -237,7 +240,7 @@ def read_source(path: str, data: bytes | None = None) -> Source:
             return _read_move_log(source, text)
         source.problems.append(_yaml_problem(error))
         return source
-    if isinstance(value, dict) and node is not None:
+    if isinstance(value, dict) and isinstance(node, yaml.MappingNode):
         return _read_record(source, value, node)
     return _read_move_log(source, text)
 
@@ -281,7 +284,10 @@ def _read_record(source: Source, value: dict[Any, Any], node: yaml.MappingNode) 
         version = value["foursquare"]
         if type(version) is not int or version != FORMAT_VERSION:
             problems.append(
-                Problem(source.lines["foursquare"], f"foursquare: {version!r} is not a supported format version; it must be 1")
+                Problem(
+                    source.lines["foursquare"],
+                    f"foursquare: {version!r} is not a supported format version; it must be 1",
+                )
             )
 
     if "seed" in source.lines:
@@ -316,14 +322,18 @@ def _read_record(source: Source, value: dict[Any, Any], node: yaml.MappingNode) 
         score = value["score"]
         if type(score) is not int or not 0 <= score <= 24:
             problems.append(
-                Problem(source.lines["score"], f"score: {score!r} is not a score; a score is a whole number from 0 to 24")
+                Problem(
+                    source.lines["score"], f"score: {score!r} is not a score; a score is a whole number from 0 to 24"
+                )
             )
         else:
             source.score = score
     if "meta" in source.lines:
         meta = value["meta"]
         if not isinstance(meta, dict):
-            problems.append(Problem(source.lines["meta"], f"meta: expected a mapping (like 'player: ada'), got {_kind(meta)}"))
+            problems.append(
+                Problem(source.lines["meta"], f"meta: expected a mapping (like 'player: ada'), got {_kind(meta)}")
+            )
         else:
             source.meta = meta
     return source
@@ -331,7 +341,9 @@ def _read_record(source: Source, value: dict[Any, Any], node: yaml.MappingNode) 
 
 def _read_seed(seed: Any, line: int, problems: list[Problem]) -> int | None:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        problems.append(Problem(line, f"seed: {seed!r} is {_kind(seed)}; a seed is a whole number from 0 to {SEED_MAX}"))
+        problems.append(
+            Problem(line, f"seed: {seed!r} is {_kind(seed)}; a seed is a whole number from 0 to {SEED_MAX}")
+        )
         return None
     if seed < 0:
         problems.append(Problem(line, f"seed: {seed} is negative; seeds are 0 to {SEED_MAX}"))
@@ -370,16 +382,17 @@ def _read_deck(deck: Any, line: int, problems: list[Problem]) -> tuple[Card, ...
 
 def _read_moves(source: Source, moves: Any, node: yaml.Node) -> None:
     if not isinstance(moves, list) or not isinstance(node, yaml.SequenceNode):
-        source.problems.append(
-            Problem(source.lines["moves"], f"moves: expected a list of moves, got {_kind(moves)}")
-        )
+        source.problems.append(Problem(source.lines["moves"], f"moves: expected a list of moves, got {_kind(moves)}"))
         return
-    for number, (move, item) in enumerate(zip(moves, node.value), start=1):
+    for number, (move, item) in enumerate(zip(moves, node.value, strict=True), start=1):
         line = item.start_mark.line + 1
         if not isinstance(move, str):
             source.problems.append(
-                Problem(line, f"move {number}: expected a move like 'B2' or 'shift up', got {_kind(move)} ({move!r})",
-                        move_number=number)
+                Problem(
+                    line,
+                    f"move {number}: expected a move like 'B2' or 'shift up', got {_kind(move)} ({move!r})",
+                    move_number=number,
+                )
             )
             source.moves.append(MoveLine("", line))
             continue
@@ -438,7 +451,9 @@ class DealConflict(ValueError):
 StateListener = Callable[[int, "MoveLine | None", "Move | None", "Card | None", State], None]
 
 
-def resolve_deck(source: Source, seed: int | None = None, deck: tuple[Card, ...] | None = None) -> tuple[Card, ...] | None:
+def resolve_deck(
+    source: Source, seed: int | None = None, deck: tuple[Card, ...] | None = None
+) -> tuple[Card, ...] | None:
     """The deal to play `source` on: the record's own, or the one given; DealConflict if they disagree."""
     given = deck if deck is not None else (deal(seed) if seed is not None else None)
     own = source.deck if source.deck is not None else (deal(source.seed) if source.seed is not None else None)
@@ -517,12 +532,16 @@ def _claim_problems(source: Source, state: State) -> list[Problem]:
     outcome = state.outcome
     if source.result is not None and source.result != outcome.status:
         problems.append(
-            Problem(source.lines["result"], f"result: the record says {source.result!r}, the moves give {outcome.status!r}")
+            Problem(
+                source.lines["result"], f"result: the record says {source.result!r}, the moves give {outcome.status!r}"
+            )
         )
     if source.score is not None:
         if outcome.status != WON:
             problems.append(
-                Problem(source.lines["score"], f"score: a score is only for a won game; the moves give {outcome.status!r}")
+                Problem(
+                    source.lines["score"], f"score: a score is only for a won game; the moves give {outcome.status!r}"
+                )
             )
         elif source.score != outcome.score:
             problems.append(

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import signal
-from typing import IO, Any, Iterator
+from collections.abc import Iterator
+from typing import IO, Any
 
 from .board import render, render_step, state_json
 from .cards import Card, deal
@@ -79,7 +80,9 @@ class Game:
         return state_json(self.state, len(self.moves), last, self.last_card)
 
     def deal_words(self) -> str:
-        return f"--seed {self.seed}" if self.seed is not None else "--deck '" + " ".join(map(str, self.state.deck)) + "'"
+        return (
+            f"--seed {self.seed}" if self.seed is not None else "--deck '" + " ".join(map(str, self.state.deck)) + "'"
+        )
 
     def how_to_resume(self) -> str:
         if self.record_path is not None:
@@ -164,7 +167,11 @@ def run_pipe(
         else:
             ply = len(game.moves)
             move = game.moves[-1] if game.moves else None
-            out.write(("\n" if ply else "") + render_step(game.state, ply, move, game.last_card, reveal=reveal, unicode=unicode) + "\n")
+            out.write(
+                ("\n" if ply else "")
+                + render_step(game.state, ply, move, game.last_card, reveal=reveal, unicode=unicode)
+                + "\n"
+            )
         out.flush()
 
     interrupts = _Interrupts()
@@ -222,6 +229,7 @@ def run_terminal(
             out.write(render(game.state, reveal=reveal, unicode=unicode) + "\n")
             while not game.state.is_over:
                 card = game.state.next_card
+                assert card is not None
                 prompt = f"Move {len(game.moves) + 1}, place {card.symbol() if unicode else card}> "
                 try:
                     with interrupts.waiting_for_input():
@@ -255,7 +263,11 @@ def run_terminal(
                     out.write(f"{error} (type help for the rules)\n")
                     continue
                 game.save()
-                out.write("\n" + render_step(game.state, len(game.moves), move, game.last_card, reveal=reveal, unicode=unicode) + "\n")
+                out.write(
+                    "\n"
+                    + render_step(game.state, len(game.moves), move, game.last_card, reveal=reveal, unicode=unicode)
+                    + "\n"
+                )
             out.write(outcome_line(game.state) + "\n" + game.how_to_review() + "\n")
             return EXIT_OK
         except KeyboardInterrupt:
@@ -263,4 +275,3 @@ def run_terminal(
             out.write("\nInterrupted. " + game.how_to_resume() + "\n")
             out.flush()
             return EXIT_INTERRUPTED
-

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from typing import Callable, Iterator, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from .engine import WON, State
 from .players import make_player

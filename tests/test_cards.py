@@ -62,8 +62,18 @@ def test_parse_seed_messages():
 
 @pytest.mark.parametrize(
     "text, canonical",
-    [("AS", "AS"), ("as", "AS"), ("7h", "7H"), ("10D", "10D"), ("td", "10D"), ("T♣", "10C"),
-     ("7♥", "7H"), ("a♠", "AS"), ("10♦", "10D"), (" 9c ", "9C")],
+    [
+        ("AS", "AS"),
+        ("as", "AS"),
+        ("7h", "7H"),
+        ("10D", "10D"),
+        ("td", "10D"),
+        ("T♣", "10C"),
+        ("7♥", "7H"),
+        ("a♠", "AS"),
+        ("10♦", "10D"),
+        (" 9c ", "9C"),
+    ],
 )
 def test_card_input_forms(text, canonical):
     assert str(Card.from_str(text)) == canonical

@@ -35,13 +35,15 @@ def test_hint_json_and_a_finished_game():
 
 
 def test_hint_at_the_play_prompt():
-    from foursquare_cli.session import Game, run_terminal
     import io
+
+    from foursquare_cli.session import Game, run_terminal
 
     answers = iter(["B2", "hint", "quit"])
     out = io.StringIO()
-    code = run_terminal(Game.from_seed(3), out, read_line=lambda prompt: next(answers),
-                        hint=lambda state: "Hint: C2 (test)")
+    code = run_terminal(
+        Game.from_seed(3), out, read_line=lambda prompt: next(answers), hint=lambda state: "Hint: C2 (test)"
+    )
     assert code == 0
     assert "Hint: C2 (test)" in out.getvalue()
 
@@ -100,8 +102,12 @@ def test_stats_text_json_and_jobs():
 
 
 def test_stats_in_a_real_process_and_a_bad_player():
-    process = subprocess.run([sys.executable, "-m", "foursquare_cli", "stats", "-n", "5", "-p", "greedy", "-f", "json"],
-                             capture_output=True, text=True, timeout=60)
+    process = subprocess.run(
+        [sys.executable, "-m", "foursquare_cli", "stats", "-n", "5", "-p", "greedy", "-f", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert process.returncode == 0 and json.loads(process.stdout)["games"] == 5 and process.stderr == ""
     result = runner.invoke(app, ["stats", "-n", "5", "-p", "wizard"])
     assert result.exit_code == 2 and "no such player" in result.stderr

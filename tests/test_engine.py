@@ -292,8 +292,7 @@ def test_every_move_round_trips_through_its_text():
 
 @pytest.mark.parametrize(
     "text, canonical",
-    [("b3", "B3"), ("  B3   TOP ", "B3 top"), ("d4\ttop", "D4 top"), ("SHIFT   Left", "shift left"),
-     ("a1", "A1")],
+    [("b3", "B3"), ("  B3   TOP ", "B3 top"), ("d4\ttop", "D4 top"), ("SHIFT   Left", "shift left"), ("a1", "A1")],
 )
 def test_move_input_is_case_and_space_insensitive(text, canonical):
     assert str(Move.from_str(text)) == canonical

@@ -37,8 +37,15 @@ def test_the_won_sample_has_31_moves():
 
 def spawn(*args: str, cwd: str | None = None) -> pexpect.spawn:
     env = dict(os.environ, COLUMNS="100")
-    return pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play", *args], encoding="utf-8",
-                         timeout=30, cwd=cwd, env=env, dimensions=(40, 100))
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "foursquare_cli", "play", *args],
+        encoding="utf-8",
+        timeout=30,
+        cwd=cwd,
+        env=env,
+        dimensions=(40, 100),
+    )
 
 
 def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_path):
@@ -120,8 +127,9 @@ def test_terminal_without_seed_shows_the_deal_number():
 
 def test_a_whole_game_piped_in():
     script = "# deal 92\n\n" + "\n".join(WON_MOVES) + "\n"
-    process = subprocess.run([*COMMAND, "--seed", "92", "--format", "json"], input=script,
-                             capture_output=True, text=True, timeout=60)
+    process = subprocess.run(
+        [*COMMAND, "--seed", "92", "--format", "json"], input=script, capture_output=True, text=True, timeout=60
+    )
     assert process.returncode == 0, process.stderr
     states = [json.loads(line) for line in process.stdout.splitlines()]
     assert [s["ply"] for s in states] == list(range(32))
@@ -130,8 +138,9 @@ def test_a_whole_game_piped_in():
 
 
 def test_piped_text_prints_boards_like_replay_and_no_prompt():
-    process = subprocess.run([*COMMAND, "--seed", "92"], input="A1\nA1 top\n", capture_output=True, text=True,
-                             timeout=60)
+    process = subprocess.run(
+        [*COMMAND, "--seed", "92"], input="A1\nA1 top\n", capture_output=True, text=True, timeout=60
+    )
     assert process.returncode == 0
     assert "> " not in process.stdout
     headings = [line for line in process.stdout.splitlines() if line.startswith(("Start", "Move"))]
@@ -141,8 +150,14 @@ def test_piped_text_prints_boards_like_replay_and_no_prompt():
 
 def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
     script = "A1\n# a comment\nA1 top\n\nD4\nA1 top\n"
-    process = subprocess.run([*COMMAND, "--seed", "92", "-f", "json", "--record", "g.yaml"], input=script,
-                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    process = subprocess.run(
+        [*COMMAND, "--seed", "92", "-f", "json", "--record", "g.yaml"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert process.returncode == 1
     assert process.stderr.splitlines()[0] == "<stdin>:5: move 3 'D4': D4 shares no edge with a pile"
     assert len(process.stdout.splitlines()) == 3
@@ -150,23 +165,33 @@ def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
 
 
 def test_an_invalid_line_is_refused_too():
-    process = subprocess.run([*COMMAND, "--seed", "92"], input="A1\nplease\n", capture_output=True, text=True,
-                             timeout=60)
-    assert process.returncode == 1
-    assert process.stderr.splitlines()[0] == (
-        "<stdin>:2: move 2 'please': no such cell 'PLEASE'; cells are A1 to D4"
+    process = subprocess.run(
+        [*COMMAND, "--seed", "92"], input="A1\nplease\n", capture_output=True, text=True, timeout=60
     )
+    assert process.returncode == 1
+    assert process.stderr.splitlines()[0] == ("<stdin>:2: move 2 'please': no such cell 'PLEASE'; cells are A1 to D4")
 
 
 def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
-    first = subprocess.run([*COMMAND, "--seed", "92", "--record", "g.yaml", "-f", "json"],
-                           input="\n".join(WON_MOVES[:10]) + "\n", capture_output=True, text=True, timeout=60,
-                           cwd=tmp_path)
+    first = subprocess.run(
+        [*COMMAND, "--seed", "92", "--record", "g.yaml", "-f", "json"],
+        input="\n".join(WON_MOVES[:10]) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert first.returncode == 0
     assert "foursquare play --resume g.yaml" in first.stderr
     assert check_record(read_source(str(tmp_path / "g.yaml"))).summary() == "playing, 10 moves"
-    second = subprocess.run([*COMMAND, "--resume", "g.yaml", "-f", "json"], input="\n".join(WON_MOVES[10:]) + "\n",
-                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    second = subprocess.run(
+        [*COMMAND, "--resume", "g.yaml", "-f", "json"],
+        input="\n".join(WON_MOVES[10:]) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert second.returncode == 0, second.stderr
     states = [json.loads(line) for line in second.stdout.splitlines()]
     assert states[0]["ply"] == 10 and states[0]["move"] == WON_MOVES[9]
@@ -174,23 +199,30 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     text = (tmp_path / "g.yaml").read_text()
     assert text.endswith("result: won\nscore: 9\n")
     assert check_record(read_source(str(tmp_path / "g.yaml"))).summary() == "won, score 9, 31 moves"
-    again = subprocess.run([*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60,
-                           cwd=tmp_path)
+    again = subprocess.run(
+        [*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
     assert again.returncode == 2 and "this game is over" in again.stderr
 
 
 def test_end_of_input_without_record_prints_a_resumable_record():
-    process = subprocess.run([*COMMAND, "--seed", "92", "-f", "json"], input="A1\nA1 top\n", capture_output=True,
-                             text=True, timeout=60)
+    process = subprocess.run(
+        [*COMMAND, "--seed", "92", "-f", "json"], input="A1\nA1 top\n", capture_output=True, text=True, timeout=60
+    )
     assert process.returncode == 0
     record = process.stderr.split("\n", 1)[1]
     assert record == "foursquare: 1\nseed: 92\nmoves:\n  - A1\n  - A1 top\nresult: playing\n"
 
 
 def test_sigint_midgame_leaves_a_valid_record(tmp_path):
-    process = subprocess.Popen([*COMMAND, "--seed", "92", "--record", "g.yaml", "-f", "json"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               cwd=tmp_path)
+    process = subprocess.Popen(
+        [*COMMAND, "--seed", "92", "--record", "g.yaml", "-f", "json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
     assert process.stdout is not None and process.stdin is not None
     process.stdout.readline()
     for move in WON_MOVES[:4]:
@@ -226,8 +258,14 @@ def legal_move_from_json(state: dict) -> str:
 
 @pytest.mark.parametrize("seed", [0, 42, 2**64 - 1])
 def test_a_bot_drives_play_as_a_coprocess(seed):
-    process = subprocess.Popen([*COMMAND, "--seed", str(seed), "--format", "json"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    process = subprocess.Popen(
+        [*COMMAND, "--seed", str(seed), "--format", "json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     assert process.stdout is not None and process.stdin is not None
     deadline = time.monotonic() + 60
     plies = 0
@@ -281,8 +319,9 @@ def test_resume_refuses_an_invalid_record(tmp_path):
 
 def test_resume_the_unfinished_sample_without_writing_to_it(tmp_path):
     before = (SAMPLES / "unfinished.yaml").read_text()
-    result = runner.invoke(app, ["play", "--resume", str(SAMPLES / "unfinished.yaml"), "--no-record", "-f", "json"],
-                           input="C1 top\n")
+    result = runner.invoke(
+        app, ["play", "--resume", str(SAMPLES / "unfinished.yaml"), "--no-record", "-f", "json"], input="C1 top\n"
+    )
     assert result.exit_code == 0, result.stderr
     states = [json.loads(line) for line in result.stdout.splitlines()]
     assert [s["ply"] for s in states] == [12, 13]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import deck_starting, played, position
 
-from foursquare_cli.cards import CARDS, Card, deal
-from foursquare_cli.engine import MOVES, PLAYING, WON, Move, State
+from foursquare_cli.cards import Card, deal
+from foursquare_cli.engine import PLAYING, WON, Move, State
 from foursquare_cli.players import (
     GAVE_UP,
     UNWINNABLE,
@@ -61,7 +61,7 @@ def test_expert_never_reads_the_order_of_the_stock():
     state = State(base)
     for move in ("B2", "C2", "B3"):
         state.apply(Move.from_str(move))
-    known, rest = base[: state.drawn + 1], list(base[state.drawn + 1:])
+    known, rest = base[: state.drawn + 1], list(base[state.drawn + 1 :])
     other = State(known + tuple(reversed(rest)))
     other.drawn, other.piles, other.occupied, other.down = state.drawn, list(state.piles), state.occupied, state.down
     assert other.deck != state.deck and other.deck[: state.drawn + 1] == state.deck[: state.drawn + 1]
@@ -165,7 +165,9 @@ def test_jobs_give_exactly_the_figures_of_one_job():
         one = summarize(player, 100, 24, jobs=1)
         two = summarize(player, 100, 24, jobs=2)
         assert (one.games, one.wins, one.mean_score) == (two.games, two.wins, two.mean_score)
-        assert [r[:3] for r in play_deals(player, 100, 24, jobs=1)] == [r[:3] for r in play_deals(player, 100, 24, jobs=2)]
+        assert [r[:3] for r in play_deals(player, 100, 24, jobs=1)] == [
+            r[:3] for r in play_deals(player, 100, 24, jobs=2)
+        ]
 
 
 def test_stats_summary_counts():

@@ -12,7 +12,7 @@ seeds = st.integers(min_value=0, max_value=2**64 - 1)
 
 
 def check_invariants(state: State) -> None:
-    cards = list(state.deck[state.drawn:])
+    cards = list(state.deck[state.drawn :])
     for pile in state.piles:
         assert len(pile) <= 4
         cards.extend(pile)

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -160,23 +159,49 @@ def test_replay_json_lines_are_exactly_the_spec_states(tmp_path):
     assert result.exit_code == 0, result.output
     states = [json.loads(line) for line in result.stdout.splitlines()]
     assert states[0] == {
-        "ply": 0, "move": None, "card": None, "next": "9S", "stock": 40, "face_down": 0,
-        "status": "playing", "score": None, "grid": [EMPTY_ROW] * 4,
+        "ply": 0,
+        "move": None,
+        "card": None,
+        "next": "9S",
+        "stock": 40,
+        "face_down": 0,
+        "status": "playing",
+        "score": None,
+        "grid": [EMPTY_ROW] * 4,
     }
     assert states[1] == {
-        "ply": 1, "move": "B2", "card": "9S", "next": "3C", "stock": 39, "face_down": 0,
-        "status": "playing", "score": None,
+        "ply": 1,
+        "move": "B2",
+        "card": "9S",
+        "next": "3C",
+        "stock": 39,
+        "face_down": 0,
+        "status": "playing",
+        "score": None,
         "grid": [EMPTY_ROW, [None, {"card": "9S", "up": True, "height": 1}, None, None], EMPTY_ROW, EMPTY_ROW],
     }
     assert states[2]["grid"][1] == [
-        None, {"card": "9S", "up": False, "height": 1}, {"card": "3C", "up": True, "height": 1}, None
+        None,
+        {"card": "9S", "up": False, "height": 1},
+        {"card": "3C", "up": True, "height": 1},
+        None,
     ]
     assert (states[2]["move"], states[2]["face_down"]) == ("C2", 1)
     assert states[3] == {
-        "ply": 3, "move": "shift up", "card": None, "next": "5S", "stock": 38, "face_down": 1,
-        "status": "playing", "score": None,
-        "grid": [[None, {"card": "9S", "up": False, "height": 1}, {"card": "3C", "up": True, "height": 1}, None],
-                 EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
+        "ply": 3,
+        "move": "shift up",
+        "card": None,
+        "next": "5S",
+        "stock": 38,
+        "face_down": 1,
+        "status": "playing",
+        "score": None,
+        "grid": [
+            [None, {"card": "9S", "up": False, "height": 1}, {"card": "3C", "up": True, "height": 1}, None],
+            EMPTY_ROW,
+            EMPTY_ROW,
+            EMPTY_ROW,
+        ],
     }
     assert all(list(state) == list(states[0]) for state in states), "keys in the spec's order"
 
@@ -226,7 +251,10 @@ def test_replay_with_a_deck_option(tmp_path):
 def test_replay_reads_standard_input_in_a_real_process():
     process = subprocess.run(
         [sys.executable, "-m", "foursquare_cli", "replay", "-", "--format", "json"],
-        input="foursquare: 1\nseed: 0\nmoves: [B2]\n", capture_output=True, text=True, timeout=60,
+        input="foursquare: 1\nseed: 0\nmoves: [B2]\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert process.returncode == 0 and len(process.stdout.splitlines()) == 2 and process.stderr == ""
 
@@ -250,9 +278,19 @@ def test_check_json_reports_one_object_per_file(tmp_path):
     reports = [json.loads(line) for line in result.stdout.splitlines()]
     assert reports == [
         {"path": str(good), "valid": True, "outcome": {"status": "playing", "score": None, "moves": 1}, "problems": []},
-        {"path": str(bad), "valid": False, "outcome": {"status": "playing", "score": None, "moves": 1},
-         "problems": [{"line": 5, "move": 2, "move_text": "B2",
-                       "message": "move 2 'B2': B2 holds a pile; to place on it, write 'B2 top'"}]},
+        {
+            "path": str(bad),
+            "valid": False,
+            "outcome": {"status": "playing", "score": None, "moves": 1},
+            "problems": [
+                {
+                    "line": 5,
+                    "move": 2,
+                    "move_text": "B2",
+                    "message": "move 2 'B2': B2 holds a pile; to place on it, write 'B2 top'",
+                }
+            ],
+        },
     ]
 
 

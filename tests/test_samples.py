@@ -29,7 +29,10 @@ def check(*paths: str) -> subprocess.CompletedProcess:
 def check_in_a_process(*paths: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "foursquare_cli", "check", *paths],
-        capture_output=True, text=True, timeout=60, cwd=SAMPLES,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=SAMPLES,
     )
 
 
@@ -51,7 +54,7 @@ def expected_errors(path: pathlib.Path) -> list[str]:
     if path.name == "empty.yaml":
         return [f"{name}:1: empty file; expected a game record or a move log"]
     lines = path.read_bytes().decode("ascii", errors="replace").splitlines()
-    return [f"{name}:{line[len('# expect: '):]}" for line in lines if line.startswith("# expect: ")]
+    return [f"{name}:{line[len('# expect: ') :]}" for line in lines if line.startswith("# expect: ")]
 
 
 def test_there_is_an_invalid_sample_for_every_kind_of_problem():
@@ -82,7 +85,10 @@ def test_all_samples_in_one_call():
 def test_the_move_log_replays_on_its_seed():
     process = subprocess.run(
         [sys.executable, "-m", "foursquare_cli", "replay", "opening.moves", "--seed", "5", "--format", "json"],
-        capture_output=True, text=True, timeout=60, cwd=SAMPLES,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=SAMPLES,
     )
     assert process.returncode == 0, process.stderr
     assert len(process.stdout.splitlines()) == 11  # ply 0 and ten moves
