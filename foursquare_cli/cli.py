@@ -205,7 +205,7 @@ def check(
     Prints the outcome of each valid file (won, score 7, 29 moves). Exit codes:
     0 every file is valid; 1 some file is invalid; 2 a file could not be read.
     """
-    from .records import check_record, read_source
+    from .records import Problem, check_record, read_source
 
     code = EXIT_OK
     for path in files:
@@ -215,14 +215,8 @@ def check(
         except OSError as error:
             message = f"cannot read: {error.strerror or error}"
             if output is Format.json:
-                _print_json(
-                    {
-                        "path": path,
-                        "valid": False,
-                        "outcome": None,
-                        "problems": [{"line": None, "move": None, "move_text": None, "message": message}],
-                    }
-                )
+                problems = [Problem(None, message).as_dict()]
+                _print_json({"path": path, "valid": False, "outcome": None, "problems": problems})
             print(f"{name}: {message}", file=sys.stderr)
             code = EXIT_USAGE
             continue

@@ -86,9 +86,9 @@ class Problem:
 
 @dataclass(frozen=True)
 class MoveLine:
-    """A move as written in a file, with its line."""
+    """A move as written in a file, with its line; `text` is None where the item is no string."""
 
-    text: str
+    text: str | None
     line: int
 
 
@@ -294,8 +294,6 @@ def _read_record(source: Source, value: dict[Any, Any], node: yaml.MappingNode) 
         source.seed = _read_seed(value["seed"], source.lines["seed"], problems)
     if "deck" in source.lines:
         source.deck = _read_deck(value["deck"], source.lines["deck"], problems)
-    if "seed" not in source.lines and "deck" not in source.lines:
-        problems.append(Problem(1, "no deal: give 'seed' (a deal number) or 'deck' (the 40 cards in order)"))
     if source.seed is not None and source.deck is not None and deal(source.seed) != source.deck:
         dealt = deal(source.seed)
         first = next(i for i in range(40) if dealt[i] != source.deck[i])
@@ -394,7 +392,7 @@ def _read_moves(source: Source, moves: Any, node: yaml.Node) -> None:
                     move_number=number,
                 )
             )
-            source.moves.append(MoveLine("", line))
+            source.moves.append(MoveLine(None, line))
             continue
         source.moves.append(MoveLine(move, line))
 
@@ -477,8 +475,8 @@ def judge(
     """
     problems = list(source.problems)
     cards = resolve_deck(source, seed, deck)
-    if source.kind == "record" and cards is not None and source.seed is None and source.deck is None:
-        problems = [p for p in problems if not p.message.startswith("no deal")]
+    if source.kind == "record" and cards is None and "seed" not in source.lines and "deck" not in source.lines:
+        problems.append(Problem(1, "no deal: give 'seed' (a deal number) or 'deck' (the 40 cards in order)"))
     played: list[Move] = []
     if cards is None or source.kind == "unreadable":
         for number, move_line in enumerate(source.moves, start=1):
@@ -494,7 +492,7 @@ def judge(
         on_state(0, None, None, None, state)
     stopped = False
     for number, move_line in enumerate(source.moves, start=1):
-        if not move_line.text:
+        if move_line.text is None:
             stopped = True  # reported by read_source: not a string
             break
         try:
