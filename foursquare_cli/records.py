@@ -8,9 +8,10 @@ substance: an illegal move (after which later moves cannot be judged), a claim
 
 A hostile file can make the reader do little: files over 1 MiB are refused before
 parsing; YAML goes through PyYAML's safe loader (the C one where available) with
-duplicate keys refused; a document whose aliases would expand past 100,000 nodes
-(a "billion laughs") or that refers to itself is refused before it is built;
-nesting is capped by libyaml (and by Python's recursion limit without it).
+duplicate keys refused; a document of more than 10,000 nodes once its aliases
+are expanded (a "billion laughs"), nested deeper than 50 levels, or with an alias
+inside the node it names is refused from the parser's events, before any of it
+is built, so reading a file costs a few megabytes at most.
 
 A file is a game record when its YAML is a mapping, and otherwise a move log. A
 file that is not YAML at all is a move log too, unless one of its lines looks
@@ -36,7 +37,8 @@ from .engine import WON, IllegalMoveError, InvalidMoveError, Move, Outcome, Stat
 
 FORMAT_VERSION = 1
 MAX_BYTES = 1 << 20
-MAX_NODES = 100_000
+MAX_NODES = 10_000
+MAX_DEPTH = 50
 KEYS = ("foursquare", "seed", "deck", "moves", "result", "score", "meta")
 RESULTS = ("won", "lost", "playing")
 STDIN = "-"
@@ -138,48 +140,61 @@ class _TooLarge(Exception):
         self.line, self.message = line, message
 
 
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    return []
+def _prescan(text: str) -> None:
+    """Count what the document would build, from the parser's events, before building any of it.
 
-
-def _check_expansion(root: yaml.Node) -> None:
-    """Refuse a node graph that refers to itself or expands past MAX_NODES nodes."""
-    sizes: dict[int, int] = {}
-    open_nodes: set[int] = set()
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while stack:
-        node, children_done = stack.pop()
-        key = id(node)
-        if children_done:
-            open_nodes.discard(key)
-            size = 1 + sum(sizes[id(child)] for child in _children(node))
-            if size > MAX_NODES:
-                raise _TooLarge(
-                    node.start_mark.line + 1,
-                    f"aliases expand this document past {MAX_NODES:,} nodes; refused (a 'billion laughs' file?)",
-                )
-            sizes[key] = size
+    Refuses (with the line where the limit is passed) a document of more than
+    MAX_NODES nodes once its aliases are expanded, one nested deeper than MAX_DEPTH,
+    and an alias inside the node it names. Events come one at a time, so this costs
+    no memory; the nodes are built only for a document that passes.
+    """
+    sizes: dict[str, int] = {}
+    open_anchors: set[str] = set()
+    stack: list[list[Any]] = []  # [anchor, nodes so far] for each open collection
+    total = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            if len(stack) >= MAX_DEPTH:
+                raise _TooLarge(event.start_mark.line + 1, f"nested deeper than {MAX_DEPTH} levels; refused")
+            stack.append([event.anchor, 1])
+            if event.anchor:
+                open_anchors.add(event.anchor)
             continue
-        if key in sizes:
+        if isinstance(event, yaml.CollectionEndEvent):
+            anchor, size = stack.pop()
+            if anchor:
+                sizes[anchor] = size
+                open_anchors.discard(anchor)
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+            if event.anchor:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor in open_anchors:
+                raise _TooLarge(event.start_mark.line + 1, "an alias refers to the node that contains it; refused")
+            size = sizes.get(event.anchor, 1)  # an undefined alias is the composer's to report
+        else:
             continue
-        if key in open_nodes:
-            raise _TooLarge(node.start_mark.line + 1, "an alias refers to the node that contains it; refused")
-        open_nodes.add(key)
-        stack.append((node, True))
-        stack.extend((child, False) for child in _children(node) if id(child) not in sizes)
+        if stack:
+            stack[-1][1] += size
+            size = stack[-1][1]
+        else:
+            total += size
+            size = total
+        if size > MAX_NODES:
+            raise _TooLarge(
+                event.start_mark.line + 1,
+                f"more than {MAX_NODES:,} nodes once aliases are expanded; refused (a 'billion laughs' file?)",
+            )
 
 
 def _parse_yaml(text: str) -> tuple[Any, yaml.Node | None]:
+    _prescan(text)
     loader = _StrictLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None, None
-        _check_expansion(node)
         return loader.construct_document(node), node
     finally:
         loader.dispose()

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -316,3 +317,28 @@ def test_judge_reports_each_state_to_a_listener():
     source = source_of("foursquare: 1\nseed: 0\nmoves: [B2, shift up]\n")
     judge(source, on_state=lambda ply, line, move, card, state: seen.append((ply, str(move), str(card))))
     assert seen == [(0, "None", "None"), (1, "B2", "9S"), (2, "shift up", "None")]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "foursquare: 1\nseed: 1\nmoves: []\nmeta: [" + ",".join(["1"] * 400_000) + "]\n",
+        "foursquare: 1\nseed: 1\nmoves: []\nmeta:\n"
+        + "".join(f"  k{i}: &k{i} [{', '.join([f'*k{i - 1}' if i else '1'] * 9)}]\n" for i in range(12)),
+        "foursquare: 1\nseed: 1\nmoves: []\nmeta: " + "[" * 200_000 + "]" * 200_000 + "\n",
+    ],
+    ids=["wide", "billion-laughs", "deep"],
+)
+def test_hostile_documents_are_refused_in_a_few_megabytes(document):
+    import tracemalloc
+
+    data = document.encode()
+    assert len(data) < MAX_BYTES
+    tracemalloc.start()
+    try:
+        source = read_source("hostile.yaml", data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert source.kind == "unreadable" and len(source.problems) == 1
+    assert peak < 3 * len(data) + 2_000_000, f"peak {peak:,} bytes for a {len(data):,}-byte file"
