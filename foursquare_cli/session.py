@@ -197,9 +197,8 @@ def run_pipe(
                 try:
                     game.play(Move.from_str(text))
                 except (InvalidMoveError, IllegalMoveError) as error:
+                    # One line, as scripts expect; a record being kept is already saved.
                     err.write(f"{source_name}:{line_number}: move {number} {text!r}: {error.reason}\n")
-                    if game.record_path is not None:
-                        err.write(game.how_to_resume() + "\n")
                     return EXIT_INVALID
                 game.save()
                 show()

@@ -55,6 +55,15 @@ def test_deck_only_record_is_valid_and_a_list_deck_works_too():
     assert check_record(source_of(f"foursquare: 1\ndeck:\n{listed}\nmoves: []\n")).valid
 
 
+def test_seed_and_deck_together_must_agree():
+    cards = format_cards(deal(5))
+    assert check_record(source_of(f"foursquare: 1\nseed: 5\ndeck: {cards}\nmoves: [B2]\n")).valid
+    other = format_cards(deal(6))
+    verdict = check_record(source_of(f"foursquare: 1\nseed: 5\ndeck: {other}\nmoves: [B2]\n"))
+    assert [p.line for p in verdict.problems] == [3]
+    assert verdict.problems[0].message.startswith("deck: disagrees with seed 5: card 1 is ")
+
+
 def test_every_problem_of_a_file_is_reported_in_line_order():
     verdict = check_record(source_of("foursquare: 3\nseed: -4\nmvoes: []\nresult: maybe\nscore: 99\n"))
     assert [(p.line, p.message) for p in verdict.problems] == [
