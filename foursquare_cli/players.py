@@ -185,6 +185,17 @@ class ExpertPlayer:
         ]
 
 
+def _position_key(state: State) -> tuple:
+    """What decides the rest of a game on a known stock: suits never matter, so top ranks, not cards."""
+    return (
+        state.drawn,
+        state.occupied,
+        state.down,
+        tuple(pile[-1] % 10 if pile else -1 for pile in state.piles),
+        tuple(len(pile) for pile in state.piles),
+    )
+
+
 def _visible_key(state: State) -> tuple:
     return (
         state.drawn,
@@ -298,7 +309,7 @@ def solve(
     score, allowing 0 cards stacked (score 24), then 1 (23), and so on up to one
     fewer than the rollout needed; each gets an equal share of the nodes and time
     left, trying placements with the fewest face-down cards first and skipping
-    positions (tops, face-down cards, heights, cards drawn) already searched. The
+    positions (top ranks, face-down cards, heights, cards drawn) already searched. The
     first win found this way is the best score, proven when every level below it
     was searched to the end; time left over goes back to the levels abandoned. 24
     is best by definition. `budget` counts positions. A position may be given
@@ -383,7 +394,7 @@ def _search_level(root: State, stacks: int, budget: _Budget) -> list[Move] | Non
 
     def search(state: State) -> list[Move] | None:
         budget.spend()
-        key = _visible_key(state)
+        key = _position_key(state)
         if key in seen:
             return None
         seen.add(key)
