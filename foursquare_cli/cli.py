@@ -3,9 +3,11 @@
 Each command reads its input, makes one call into the core, and turns the core's
 exceptions into one line on standard error and an exit code:
 
-  0  success (for `check`: every file valid; for `play`: the game ended or you quit)
+  0  success (for `check`: every file valid; for `play`: the game ended or you quit;
+     for `solve`: winnable)
   1  the input is wrong: an invalid or illegal move, an invalid record
   2  usage error: a bad option, a missing or unreadable file
+  3  `solve`: unwinnable;  4  `solve`: gave up
   130  interrupted (Ctrl-C)
 """
 
@@ -56,9 +58,9 @@ app = typer.Typer(
     invoke_without_command=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    help="Play, replay and check games of Foursquare, the one-player card game.\n\n"
+    help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n"
     "Exit codes: 0 success; 1 invalid input (an illegal move, an invalid record); "
-    "2 usage error (bad option, missing file); 130 interrupted.",
+    "2 usage error (bad option, missing file); 3 and 4 solve's unwinnable and gave up; 130 interrupted.",
 )
 
 
@@ -81,7 +83,7 @@ def _root(
         None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
-    """Play, replay and check games of Foursquare, the one-player card game."""
+    """Play, replay, check, hint and solve games of Foursquare, the one-player card game."""
     if context.invoked_subcommand is None:
         print(context.get_help())
 
@@ -168,8 +170,9 @@ def replay(
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
 ) -> None:
-    """Print every state of a recorded game: the start, then after each move.
+    """Print every state of a game record or a move log.
 
+    The start, then the position after each move.
     A move log carries no deal: give --seed or --deck. At the first invalid or
     illegal move the states before it are printed, then the problem on standard
     error, and the exit code is 1.
@@ -200,7 +203,7 @@ def check(
     files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json: one object per file per line."),
 ) -> None:
-    """Validate game records and report every problem as file:line: message.
+    """Validate game records; report each problem as file:line: message.
 
     Prints the outcome of each valid file (won, score 7, 29 moves). Exit codes:
     0 every file is valid; 1 some file is invalid; 2 a file could not be read.
@@ -343,7 +346,7 @@ def hint(
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
     player_seed: int = typer.Option(0, "--player-seed", help="Seed of the expert's sampling."),
 ) -> None:
-    """The expert's move for the position at the end of a record, and how it rates the others."""
+    """The expert's move at the end of a record, with its ratings."""
     from .board import hint_text
     from .players import ExpertPlayer
     from .records import DealConflict, judge
@@ -464,9 +467,9 @@ def stats(
     player_seed: int = typer.Option(0, "--player-seed", help="Seed of the player's own choices."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
 ) -> None:
-    """Play deals START to START+GAMES-1 with a built-in player and sum them up.
+    """Play many deals with a built-in player and sum them up.
 
-    Prints the win rate with its 95% Wilson interval, the mean score of the won
+    Plays deals START to START+GAMES-1. Prints the win rate with its 95% Wilson interval, the mean score of the won
     games, the mean time per move and the games per second. A progress bar is
     drawn on standard error when it is a terminal.
     """
@@ -514,7 +517,7 @@ def auto(
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
 ) -> None:
-    """Let a built-in player play a whole game, printed as replay prints it."""
+    """A built-in player plays a whole game, printed as replay prints it."""
     from .engine import State
     from .players import make_player
     from .records import format_record, write_atomically
