@@ -23,7 +23,7 @@ from typer.core import TyperGroup
 from . import __version__
 
 if TYPE_CHECKING:
-    from .records import Source
+    from .records import Source, Verdict
 
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -139,6 +139,27 @@ def _read(path: str) -> Source:
         fail(f"{path}: cannot read: {error.strerror or error}", EXIT_USAGE)
 
 
+def _judge_file(path: str, seed: int | None, deck, on_state=None) -> tuple[str, Verdict]:
+    """Read a record or move log and play it on its deal; usage errors end the run here."""
+    from .records import DealConflict, judge
+
+    if seed is not None and deck is not None:
+        fail("foursquare: give --seed or --deck, not both", EXIT_USAGE)
+    source = _read(path)
+    name = source.display_name
+    if source.kind == "log" and seed is None and deck is None:
+        fail(f"{name}: a move log carries no deal; give --seed N or --deck CARDS", EXIT_USAGE)
+    try:
+        return name, judge(source, seed=seed, deck=deck, on_state=on_state)
+    except DealConflict as error:
+        fail(f"{name}: {error}", EXIT_USAGE)
+
+
+def _report(name: str, verdict: Verdict) -> None:
+    for problem in verdict.problems:
+        print(problem.describe(name), file=sys.stderr)
+
+
 def _print_json(obj: object) -> None:
     import json
 
@@ -177,23 +198,8 @@ def replay(
     illegal move the states before it are printed, then the problem on standard
     error, and the exit code is 1.
     """
-    from .records import DealConflict, judge
-
-    if seed is not None and deck is not None:
-        fail("foursquare replay: give --seed or --deck, not both", EXIT_USAGE)
-    source = _read(file)
-    name = source.display_name
-    if source.kind == "log" and seed is None and deck is None:
-        fail(f"{name}: a move log carries no deal; give --seed N or --deck CARDS", EXIT_USAGE)
-
-    show = _state_printer(output, reveal, unicode)
-
-    try:
-        verdict = judge(source, seed=seed, deck=deck, on_state=show)
-    except DealConflict as error:
-        fail(f"{name}: {error}", EXIT_USAGE)
-    for problem in verdict.problems:
-        print(problem.describe(name), file=sys.stderr)
+    name, verdict = _judge_file(file, seed, deck, on_state=_state_printer(output, reveal, unicode))
+    _report(name, verdict)
     if verdict.problems:
         raise typer.Exit(EXIT_INVALID)
 
@@ -303,30 +309,21 @@ def play(
 
 
 def _resumed_game(path: str, seed: int | None, record_path: str | None):
-    from .records import DealConflict, judge
     from .session import Game
 
-    source = _read(path)
-    name = source.display_name
-    try:
-        verdict = judge(source, seed=seed)
-    except DealConflict as error:
-        fail(f"{name}: {error}", EXIT_USAGE)
-    if verdict.state is None and not verdict.problems:
-        fail(f"{name}: a move log carries no deal; give --seed N", EXIT_USAGE)
+    name, verdict = _judge_file(path, seed, None)
     if verdict.problems:
-        for problem in verdict.problems:
-            print(problem.describe(name), file=sys.stderr)
+        _report(name, verdict)
         fail(f"{name}: cannot resume an invalid record", EXIT_INVALID)
     assert verdict.state is not None
     if verdict.state.is_over:
         fail(f"{name}: this game is over ({verdict.summary()}); there is nothing to resume", EXIT_USAGE)
     return Game(
         verdict.state.deck,
-        seed=source.seed if source.seed is not None else seed,
+        seed=verdict.source.seed if verdict.source.seed is not None else seed,
         moves=verdict.moves,
         record_path=record_path,
-        meta=source.meta,
+        meta=verdict.source.meta,
     )
 
 
@@ -349,19 +346,10 @@ def hint(
     """The expert's move at the end of a record, with its ratings."""
     from .board import hint_text
     from .players import ExpertPlayer
-    from .records import DealConflict, judge
 
-    source = _read(file)
-    name = source.display_name
-    if source.kind == "log" and seed is None and deck is None:
-        fail(f"{name}: a move log carries no deal; give --seed N or --deck CARDS", EXIT_USAGE)
-    try:
-        verdict = judge(source, seed=seed, deck=deck)
-    except DealConflict as error:
-        fail(f"{name}: {error}", EXIT_USAGE)
+    name, verdict = _judge_file(file, seed, deck)
     if verdict.problems:
-        for problem in verdict.problems:
-            print(problem.describe(name), file=sys.stderr)
+        _report(name, verdict)
         raise typer.Exit(EXIT_INVALID)
     assert verdict.state is not None
     if verdict.state.is_over:

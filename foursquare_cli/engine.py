@@ -339,23 +339,11 @@ class State:
         elif not 0 < len(pile) < MAX_PILE:
             self._refuse(move)
         card = self.deck[self.drawn]
+        down = self.down_after(move, card)  # reads only the other piles, so before this one grows
         self.drawn += 1
         piles[cell] = pile + (card,)
         occupied |= 1 << cell
         self.occupied = occupied
-        down = self.down & ~(1 << cell)
-        rank = _RANK[card]
-        for mask, others in _LINES[cell]:
-            higher = lower = True
-            for other in others:
-                if occupied >> other & 1 and not down >> other & 1:
-                    other_rank = _RANK[piles[other][-1]]
-                    if other_rank >= rank:
-                        higher = False
-                    if other_rank <= rank:
-                        lower = False
-            if higher or lower:
-                down ^= mask & occupied
         self.down = down
         if occupied == _FULL and not down:
             self.status = WON

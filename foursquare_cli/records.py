@@ -140,6 +140,10 @@ class _TooLarge(Exception):
         self.line, self.message = line, message
 
 
+def _line_of(event: yaml.Event) -> int:
+    return event.start_mark.line + 1 if event.start_mark is not None else 1
+
+
 def _prescan(text: str) -> None:
     """Count what the document would build, from the parser's events, before building any of it.
 
@@ -155,7 +159,7 @@ def _prescan(text: str) -> None:
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.CollectionStartEvent):
             if len(stack) >= MAX_DEPTH:
-                raise _TooLarge(event.start_mark.line + 1, f"nested deeper than {MAX_DEPTH} levels; refused")
+                raise _TooLarge(_line_of(event), f"nested deeper than {MAX_DEPTH} levels; refused")
             stack.append([event.anchor, 1])
             if event.anchor:
                 open_anchors.add(event.anchor)
@@ -171,8 +175,8 @@ def _prescan(text: str) -> None:
                 sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor in open_anchors:
-                raise _TooLarge(event.start_mark.line + 1, "an alias refers to the node that contains it; refused")
-            size = sizes.get(event.anchor, 1)  # an undefined alias is the composer's to report
+                raise _TooLarge(_line_of(event), "an alias refers to the node that contains it; refused")
+            size = sizes.get(event.anchor or "", 1)  # an undefined alias is the composer's to report
         else:
             continue
         if stack:
@@ -183,7 +187,7 @@ def _prescan(text: str) -> None:
             size = total
         if size > MAX_NODES:
             raise _TooLarge(
-                event.start_mark.line + 1,
+                _line_of(event),
                 f"more than {MAX_NODES:,} nodes once aliases are expanded; refused (a 'billion laughs' file?)",
             )
 
