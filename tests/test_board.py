@@ -95,3 +95,22 @@ def test_board_is_ascii_and_fits_80_columns(worked_deck):
     text = render(played(worked_deck, "B2", "C2", "B2 top"), reveal=True)
     assert text.isascii()
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_hint_text_lists_the_best_moves_first():
+    from foursquare_cli.board import hint_text
+    from foursquare_cli.players import Rating
+
+    ratings = [
+        Rating(Move.from_str("C2"), None, 45, 56, 14.25),
+        Rating(Move.from_str("shift down"), Move.from_str("D1"), 20, 56, 9.0),
+        Rating(Move.from_str("B3 top"), None, 0, 8, None),
+    ]
+    assert hint_text(ratings) == (
+        "Hint: C2\n"
+        "  move              won futures   mean score of wins\n"
+        "  C2                 45/56   80%   14.2\n"
+        "  shift down, D1     20/56   36%   9.0\n"
+        "  B3 top              0/8     0%   -"
+    )
+    assert hint_text([Rating(Move.from_str("A1"), None, 0, 0, None)]) == "Hint: A1 (the only move)"

@@ -64,6 +64,9 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.expect_exact("Win: all 16 cells filled and face up")
     child.sendline("moves")
     child.expect_exact("Legal moves: B1, A2, A1 top, shift down, shift right")
+    child.sendline("hint")
+    child.expect(r"Hint: \S+")
+    child.expect_exact("won futures")
     for move in WON_MOVES[1:]:
         child.sendline(move)
     child.expect_exact("You won! Score 9 (cards left in the stock).")
