@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare_cli.cards import CARDS
-from foursquare_cli.engine import MAX_FACE_DOWN, PLAYING, WON, State, play
+from foursquare_cli.engine import MAX_FACE_DOWN, MOVES, PLAYING, WON, IllegalMoveError, State, play
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 
@@ -67,3 +67,9 @@ def test_every_legal_move_applies_and_every_other_is_refused(seed, data):
     legal = set(state.legal_moves())
     for code in range(36):
         assert state.is_legal(code) == (code in legal)
+        try:
+            state.copy().apply(code)
+            applied = True
+        except IllegalMoveError:
+            applied = False
+        assert applied == (code in legal), f"apply and legal_moves disagree on {MOVES[code]}"
