@@ -303,7 +303,13 @@ def play(
         code = run_terminal(game, sys.stdout, reveal=reveal, unicode=unicode, hint=_hint_function())
     else:
         code = run_pipe(
-            game, sys.stdin, sys.stdout, sys.stderr, json_output=output is Format.json, reveal=reveal, unicode=unicode
+            game,
+            sys.stdin.buffer,
+            sys.stdout,
+            sys.stderr,
+            json_output=output is Format.json,
+            reveal=reveal,
+            unicode=unicode,
         )
     raise typer.Exit(code)
 

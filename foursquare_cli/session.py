@@ -142,7 +142,7 @@ class _Interrupts:
 
 def run_pipe(
     game: Game,
-    lines: IO[str],
+    lines: IO[str] | IO[bytes],
     out: IO[str],
     err: IO[str],
     *,
@@ -152,6 +152,9 @@ def run_pipe(
     source_name: str = "<stdin>",
 ) -> int:
     """Read moves one per line (blank lines and `#` comments allowed; `quit` stops).
+
+    `lines` may be binary (standard input's buffer): each line is then decoded as
+    UTF-8 on its own, so text that is not UTF-8 is reported at its line.
 
     Prints the state before the first move and after every move (JSON Lines, or
     boards as `replay` prints them), flushing each. The first invalid or illegal
@@ -182,7 +185,15 @@ def run_pipe(
             show()
             while not game.state.is_over:
                 with interrupts.waiting_for_input():
-                    line = lines.readline()
+                    raw = lines.readline()
+                if isinstance(raw, bytes):  # decoded line by line, so an error has its line number
+                    try:
+                        line = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        err.write(f"{source_name}:{line_number + 1}: not UTF-8 text\n")
+                        return EXIT_INVALID
+                else:
+                    line = raw
                 if not line:
                     err.write("End of input before the end of the game. " + game.how_to_resume() + "\n")
                     return EXIT_OK
@@ -237,6 +248,9 @@ def run_terminal(
                 except EOFError:
                     out.write("\n" + game.how_to_resume() + "\n")
                     return EXIT_OK
+                except UnicodeDecodeError:
+                    out.write("That was not UTF-8 text; type a move like B3 (or help).\n")
+                    continue
                 command = text.lower()
                 if not command:
                     continue

@@ -175,6 +175,18 @@ def test_an_invalid_line_is_refused_too():
     assert process.stderr.splitlines()[0] == ("<stdin>:2: move 2 'please': no such cell 'PLEASE'; cells are A1 to D4")
 
 
+def test_bytes_that_are_not_utf8_are_refused_in_one_line():
+    process = subprocess.run(
+        [*COMMAND, "--seed", "92"],
+        input=b"A1\n\xff\xfe\n",
+        capture_output=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"),
+    )
+    assert process.returncode == 1
+    assert process.stderr == b"<stdin>:2: not UTF-8 text\n"
+
+
 def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     first = subprocess.run(
         [*COMMAND, "--seed", "92", "--record", "g.yaml", "-f", "json"],
