@@ -14,7 +14,7 @@ import time
 from typing import NamedTuple, Protocol
 
 from .cards import CARDS, Card
-from .engine import LOST, MOVES, PLAYING, WON, Move, State
+from .engine import MOVES, PLAYING, WON, Move, State
 
 
 class Player(Protocol):
@@ -42,15 +42,6 @@ class RandomPlayer:
 
     def choose(self, state: State) -> Move:
         return self._rng.choice(state.legal_moves())
-
-
-def greedy_key(after: State) -> tuple[int, int]:
-    """Lower is better: a win first, a loss last, else the fewest face-down cards."""
-    if after.status == WON:
-        return (-1, 0)
-    if after.status == LOST:
-        return (1, 0)
-    return (0, after.face_down)
 
 
 def greedy_move(state: State) -> Move:
