@@ -128,7 +128,8 @@ class Move(int):
         try:
             cell = Cell.from_str(words[0])
         except InvalidMoveError:
-            raise InvalidMoveError(text, f"no such cell {words[0].upper()!r}; cells are A1 to D4") from None
+            named = "" if len(words) == 1 else f" {words[0].upper()!r}"  # the whole input is the cell
+            raise InvalidMoveError(text, f"no such cell{named}; cells are A1 to D4") from None
         return MOVES[cell + 16] if len(words) == 2 else MOVES[cell]
 
     @classmethod

@@ -111,3 +111,16 @@ def test_stats_in_a_real_process_and_a_bad_player():
     assert process.returncode == 0 and json.loads(process.stdout)["games"] == 5 and process.stderr == ""
     result = runner.invoke(app, ["stats", "-n", "5", "-p", "wizard"])
     assert result.exit_code == 2 and "no such player" in result.stderr
+
+
+def test_stats_draws_a_progress_bar_on_a_terminal():
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable, ["-m", "foursquare_cli", "stats", "-n", "4", "-p", "greedy"], encoding="utf-8", timeout=60
+    )
+    child.expect_exact("] 4/4")
+    child.expect_exact("player greedy, deals 0 to 3")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

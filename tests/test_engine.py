@@ -309,7 +309,7 @@ def test_move_parts():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("E5", "'E5': no such cell 'E5'; cells are A1 to D4"),
+        ("E5", "'E5': no such cell; cells are A1 to D4"),
         ("A5 top", "'A5 top': no such cell 'A5'; cells are A1 to D4"),
         ("", "'': empty move; expected a cell like 'B3', 'B3 top' or 'shift up'"),
         ("B3 onto", "'B3 onto': expected a cell, optionally followed by 'top' (like 'B3' or 'B3 top')"),

@@ -52,7 +52,7 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
     child.expect_exact("Move 1, place ")
     child.sendline("E5")
-    child.expect_exact("'E5': no such cell 'E5'; cells are A1 to D4")
+    child.expect_exact("'E5': no such cell; cells are A1 to D4")
     child.expect_exact("Move 1, place ")
     child.sendline("A1")
     child.expect_exact("Move 2, place ")
@@ -172,7 +172,7 @@ def test_an_invalid_line_is_refused_too():
         [*COMMAND, "--seed", "92"], input="A1\nplease\n", capture_output=True, text=True, timeout=60
     )
     assert process.returncode == 1
-    assert process.stderr.splitlines()[0] == ("<stdin>:2: move 2 'please': no such cell 'PLEASE'; cells are A1 to D4")
+    assert process.stderr.splitlines()[0] == ("<stdin>:2: move 2 'please': no such cell; cells are A1 to D4")
 
 
 def test_bytes_that_are_not_utf8_are_refused_in_one_line():
