@@ -373,6 +373,26 @@ def _rollout_search(state: State, budget: _Budget) -> tuple[int, list[Move]]:
 
 
 _ABANDONED: list[Move] = []
+_CROSS = tuple(
+    sum(1 << c for c in range(16) if (c // 4 == cell // 4 or c % 4 == cell % 4) and c != cell) for cell in range(16)
+)
+
+
+def _stuck_face_down(state: State) -> bool:
+    """With no card left to stack, is some face-down top beyond help?
+
+    A top card turns only when a card is placed in its row or column (or on it).
+    With no stacking, cards go only to empty cells: a face-down top with no empty
+    cell in its row and column stays down, and the game cannot be won.
+    """
+    empty = ~state.occupied & 0xFFFF
+    down = state.down
+    while down:
+        cell = (down & -down).bit_length() - 1
+        if not _CROSS[cell] & empty:
+            return True
+        down &= down - 1
+    return False
 
 
 def _search_level(root: State, stacks: int, budget: _Budget) -> list[Move] | None:
@@ -390,6 +410,8 @@ def _search_level(root: State, stacks: int, budget: _Budget) -> list[Move] | Non
             return None
         seen.add(key)
         may_stack = state.drawn - state.occupied.bit_count() < stacks
+        if not may_stack and _stuck_face_down(state):
+            return None
         card = state.deck[state.drawn]
         children = sorted(
             (state.down_after(move, card).bit_count(), move)
