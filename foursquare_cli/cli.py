@@ -99,7 +99,7 @@ def _seed_parser(text: str) -> int:
 
 @app.command()
 def deal(
-    seed: int = typer.Option(..., "--seed", "-s", parser=_seed_parser, help="Deal number, 0 to 2^64-1."),
+    seed: int = typer.Option(..., "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
     unicode: bool = typer.Option(False, "--unicode", help="Suit symbols instead of letters."),
 ) -> None:
     """Print the stock of a deal, first card first, on one line."""
@@ -124,8 +124,10 @@ def _deck_parser(text: str):
 
 
 FILE_HELP = "A game record or a move log; - for standard input."
-SEED_OPTION = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number, 0 to 2^64-1.")
-DECK_OPTION = typer.Option(None, "--deck", parser=_deck_parser, help="The 40 cards in draw order, in one argument.")
+SEED_OPTION = typer.Option(None, "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number, 0 to 2^64-1.")
+DECK_OPTION = typer.Option(
+    None, "--deck", parser=_deck_parser, metavar="CARDS", help="The 40 cards in draw order, in one argument."
+)
 REVEAL_OPTION = typer.Option(False, "--reveal", help="Show face-down cards on the board.")
 UNICODE_OPTION = typer.Option(False, "--unicode", help="Suit symbols instead of letters.")
 
@@ -184,7 +186,7 @@ def _state_printer(output: Format, reveal: bool, unicode: bool):
 
 @app.command()
 def replay(
-    file: str = typer.Argument(..., help=FILE_HELP),
+    file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
     deck=DECK_OPTION,
     output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
@@ -206,7 +208,7 @@ def replay(
 
 @app.command()
 def check(
-    files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input."),
+    files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input.", metavar="FILE..."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json: one object per file per line."),
 ) -> None:
     """Validate game records; report each problem as file:line: message.
@@ -248,13 +250,16 @@ def check(
 @app.command()
 def play(
     seed: int | None = typer.Option(
-        None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."
+        None, "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number; random if not given."
     ),
     record: str | None = typer.Option(
-        None, "--record", help="Keep the game record in this file, rewritten after every move."
+        None, "--record", metavar="FILE", help="Keep the game record in this file, rewritten after every move."
     ),
     resume: str | None = typer.Option(
-        None, "--resume", help="Continue the unfinished game recorded in this file (and keep recording to it)."
+        None,
+        "--resume",
+        metavar="FILE",
+        help="Continue the unfinished game recorded in this file (and keep recording to it).",
     ),
     no_record: bool = typer.Option(False, "--no-record", help="With --resume: do not write to the file."),
     output: Format = typer.Option(
@@ -343,11 +348,11 @@ def _hint_function():
 
 @app.command()
 def hint(
-    file: str = typer.Argument(..., help=FILE_HELP),
+    file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
     deck=DECK_OPTION,
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
-    player_seed: int = typer.Option(0, "--player-seed", help="Seed of the expert's sampling."),
+    player_seed: int = typer.Option(0, "--player-seed", metavar="N", help="Seed of the expert's sampling."),
 ) -> None:
     """The expert's move at the end of a record, with its ratings."""
     from .board import hint_text
@@ -386,11 +391,13 @@ SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": 3, "gave up": 4}
 
 @app.command()
 def solve(
-    seed: int | None = typer.Option(None, "--seed", "-s", parser=_seed_parser, help="Deal number."),
+    seed: int | None = typer.Option(None, "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number."),
     deck=DECK_OPTION,
-    budget: int | None = typer.Option(None, "--budget", min=1, help="Most positions to visit (default: no limit)."),
-    timeout: float = typer.Option(10.0, "--timeout", min=0.01, help="Most seconds to search."),
-    record: str | None = typer.Option(None, "--record", help="Write the winning line to this file."),
+    budget: int | None = typer.Option(
+        None, "--budget", metavar="NODES", min=1, help="Most positions to visit (default: no limit)."
+    ),
+    timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", min=0.01, help="Most seconds to search."),
+    record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the winning line to this file."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
 ) -> None:
     """Search a deal knowing the whole stock: the best score it can find.
@@ -454,11 +461,13 @@ def solve(
 
 @app.command()
 def stats(
-    games: int = typer.Option(..., "--games", "-n", min=1, help="How many deals to play."),
-    start: int = typer.Option(0, "--start", min=0, help="The first deal number."),
-    player: str = typer.Option("expert", "--player", "-p", help="random, greedy or expert."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to play in; the figures are the same."),
-    player_seed: int = typer.Option(0, "--player-seed", help="Seed of the player's own choices."),
+    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
+    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
+    player: str = typer.Option("expert", "--player", "-p", metavar="NAME", help="random, greedy or expert."),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", metavar="J", min=1, help="Processes to play in; the figures are the same."
+    ),
+    player_seed: int = typer.Option(0, "--player-seed", metavar="N", help="Seed of the player's own choices."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
 ) -> None:
     """Play many deals with a built-in player and sum them up.
@@ -502,11 +511,11 @@ def _progress_bar(done: int, total: int) -> None:
 @app.command()
 def auto(
     seed: int | None = typer.Option(
-        None, "--seed", "-s", parser=_seed_parser, help="Deal number; random if not given."
+        None, "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number; random if not given."
     ),
-    player: str = typer.Option("expert", "--player", "-p", help="random, greedy or expert."),
-    player_seed: int = typer.Option(0, "--player-seed", help="Seed of the player's own choices (random)."),
-    record: str | None = typer.Option(None, "--record", help="Write the game record to this file."),
+    player: str = typer.Option("expert", "--player", "-p", metavar="NAME", help="random, greedy or expert."),
+    player_seed: int = typer.Option(0, "--player-seed", metavar="N", help="Seed of the player's own choices (random)."),
+    record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
     output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
