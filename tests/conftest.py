@@ -56,3 +56,17 @@ def position(rows: list[str], *hand: str) -> State:
             if word.startswith("#"):
                 state.down |= 1 << index
     return state
+
+
+def random_legal_play(state: State, data, most: int) -> list[Move]:
+    """Up to `most` legal moves drawn by hypothesis (`data` is `st.data()`), played on `state`."""
+    from hypothesis import strategies as st
+
+    moves = []
+    for _ in range(data.draw(st.integers(0, most))):
+        if state.is_over:
+            break
+        move = data.draw(st.sampled_from(state.legal_moves()))
+        state.apply(move)
+        moves.append(move)
+    return moves

@@ -13,6 +13,7 @@ import time
 
 import pexpect
 import pytest
+from conftest import random_legal_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -349,13 +350,7 @@ def test_check_accepts_every_record_play_writes(seed, data, tmp_path_factory):
     from foursquare_cli.engine import State
 
     shadow = State.from_seed(seed)
-    lines = []
-    for _ in range(data.draw(st.integers(0, 45))):
-        if shadow.is_over:
-            break
-        move = data.draw(st.sampled_from(shadow.legal_moves()))
-        shadow.apply(move)
-        lines.append(str(move))
+    lines = [str(move) for move in random_legal_play(shadow, data, 45)]
     path = tmp_path_factory.mktemp("play") / "g.yaml"
     game = Game.from_seed(seed, record_path=str(path))
     code = run_pipe(game, io.StringIO("\n".join(lines) + "\n"), io.StringIO(), io.StringIO(), json_output=True)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import random_legal_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -112,13 +113,7 @@ def test_after_an_illegal_move_later_moves_are_not_judged():
 @given(seed=st.integers(0, 2**64 - 1), data=st.data(), with_seed=st.booleans())
 def test_records_round_trip_and_check_accepts_them(seed, data, with_seed, tmp_path_factory):
     state = State.from_seed(seed)
-    moves = []
-    for _ in range(data.draw(st.integers(0, 60))):
-        if state.is_over:
-            break
-        move = data.draw(st.sampled_from(state.legal_moves()))
-        state.apply(move)
-        moves.append(move)
+    moves = random_legal_play(state, data, 60)
     meta = {"player": "hypothesis", "notes": "round trip: 'quotes' and: colons"}
     text = format_record(moves, state, seed=seed if with_seed else None, meta=meta)
     path = tmp_path_factory.mktemp("records") / "game.yaml"
