@@ -320,7 +320,7 @@ def solve(
             if found is _ABANDONED:
                 abandoned.append(stacks)
             elif found is not None:
-                best_score, best_line = 24 - stacks, found
+                best_score, best_line = 40 - root.drawn - len(found), found
                 break
         # What is left goes to the levels abandoned below the best, fewest stacks first.
         for index, stacks in enumerate(list(abandoned)):
@@ -328,8 +328,8 @@ def solve(
             if found is not _ABANDONED:
                 abandoned.remove(stacks)
                 if found is not None:
-                    best_score, best_line = 24 - stacks, found
-                    abandoned = [level for level in abandoned if level < stacks]
+                    best_score, best_line = 40 - root.drawn - len(found), found
+                    abandoned = [level for level in abandoned if level < 24 - best_score]
                     break
         proven = not abandoned
     except _OutOfBudget:

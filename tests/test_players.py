@@ -176,3 +176,13 @@ def test_stats_summary_counts():
     assert summary.games == 50 and summary.wins == sum(r.won for r in results)
     assert summary.win_low <= summary.win_rate <= summary.win_high
     assert summary.seconds_per_move > 0 and summary.games_per_second > 0
+
+
+def test_solve_reports_the_score_its_winning_line_reaches():
+    for seed in (5, 7):
+        solution = solve(deal(seed), timeout=3)
+        state = State.from_seed(seed)
+        for move in solution.moves:
+            state.apply(move)
+        assert solution.status == WINNABLE
+        assert state.status == WON and state.outcome.score == solution.score
