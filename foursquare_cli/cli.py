@@ -284,13 +284,13 @@ def play(
 
     from .session import Game, run_pipe, run_terminal
 
+    if no_record and resume is None:
+        fail("foursquare play: --no-record goes with --resume", EXIT_USAGE)
+    if record is not None and record != resume and os.path.exists(record) and os.path.getsize(record) > 0:
+        fail(f"{record}: already exists; continue it with --resume {record}, or record to a new file", EXIT_USAGE)
     if resume is not None:
         game = _resumed_game(resume, seed, None if no_record else (record or resume))
     else:
-        if no_record:
-            fail("foursquare play: --no-record goes with --resume", EXIT_USAGE)
-        if record is not None and os.path.exists(record) and os.path.getsize(record) > 0:
-            fail(f"{record}: already exists; continue it with --resume {record}, or record to a new file", EXIT_USAGE)
         announce = seed is None
         if seed is None:
             seed = _random_seed()

@@ -322,6 +322,16 @@ def test_play_refuses_to_overwrite_an_existing_record(tmp_path):
     assert existing.read_text() == "foursquare: 1\nseed: 1\nmoves: [B2]\n"
 
 
+def test_resume_into_another_existing_file_is_refused_too(tmp_path):
+    other = tmp_path / "other.yaml"
+    other.write_text("keep me\n")
+    result = runner.invoke(
+        app, ["play", "--resume", str(SAMPLES / "unfinished.yaml"), "--record", str(other)], input=""
+    )
+    assert result.exit_code == 2 and "already exists" in result.stderr
+    assert other.read_text() == "keep me\n"
+
+
 def test_resume_refuses_an_invalid_record(tmp_path):
     bad = tmp_path / "g.yaml"
     bad.write_text("foursquare: 1\nseed: 1\nmoves: [B2, B2]\n")
