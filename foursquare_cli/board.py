@@ -95,6 +95,24 @@ def render_step(
     return heading + "\n" + render(state, reveal=reveal, unicode=unicode)
 
 
+def state_block(
+    state: State,
+    ply: int,
+    move: object = None,
+    card: Card | None = None,
+    *,
+    json_output: bool = False,
+    reveal: bool = False,
+    unicode: bool = False,
+) -> str:
+    """One state as `replay` and `play` print it: a JSON line, or a board after a blank line."""
+    if json_output:
+        import json
+
+        return json.dumps(state_json(state, ply, move, card), separators=(",", ":")) + "\n"
+    return ("\n" if ply else "") + render_step(state, ply, move, card, reveal=reveal, unicode=unicode) + "\n"
+
+
 def state_json(state: State, ply: int, move: object = None, card: Card | None = None) -> dict:
     """The state as SPEC section 5 gives it, keys in the spec's order."""
     outcome = state.outcome

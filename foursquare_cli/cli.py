@@ -171,15 +171,13 @@ def _print_json(obj: object) -> None:
 
 def _state_printer(output: Format, reveal: bool, unicode: bool):
     """A callback printing each state as `replay` shows it: boards, or JSON Lines."""
-    from .board import render_step, state_json
+    from .board import state_block
 
     def show(ply, move_line, move, card, state) -> None:
-        if output is Format.json:
-            _print_json(state_json(state, ply, move, card))
-        else:
-            sys.stdout.write(
-                ("\n" if ply else "") + render_step(state, ply, move, card, reveal=reveal, unicode=unicode) + "\n"
-            )
+        sys.stdout.write(
+            state_block(state, ply, move, card, json_output=output is Format.json, reveal=reveal, unicode=unicode)
+        )
+        sys.stdout.flush()
 
     return show
 

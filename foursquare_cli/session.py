@@ -15,7 +15,7 @@ import signal
 from collections.abc import Iterator
 from typing import IO, Any
 
-from .board import render, render_step, state_json
+from .board import render, render_step, state_block
 from .cards import Card, deal
 from .engine import WON, IllegalMoveError, InvalidMoveError, Move, State
 from .records import format_record, write_atomically
@@ -74,10 +74,6 @@ class Game:
     def save(self) -> None:
         if self.record_path is not None:
             write_atomically(self.record_path, self.record_text())
-
-    def state_json(self) -> dict[str, Any]:
-        last = self.moves[-1] if self.moves else None
-        return state_json(self.state, len(self.moves), last, self.last_card)
 
     def deal_words(self) -> str:
         return (
@@ -163,18 +159,18 @@ def run_pipe(
     """
 
     def show() -> None:
-        if json_output:
-            import json
-
-            out.write(json.dumps(game.state_json(), separators=(",", ":")) + "\n")
-        else:
-            ply = len(game.moves)
-            move = game.moves[-1] if game.moves else None
-            out.write(
-                ("\n" if ply else "")
-                + render_step(game.state, ply, move, game.last_card, reveal=reveal, unicode=unicode)
-                + "\n"
+        move = game.moves[-1] if game.moves else None
+        out.write(
+            state_block(
+                game.state,
+                len(game.moves),
+                move,
+                game.last_card,
+                json_output=json_output,
+                reveal=reveal,
+                unicode=unicode,
             )
+        )
         out.flush()
 
     interrupts = _Interrupts()
