@@ -49,6 +49,12 @@ def spawn(*args: str, cwd: str | None = None) -> pexpect.spawn:
     )
 
 
+def answer_prompts(child: pexpect.spawn, moves: list[str]) -> None:
+    for move in moves:
+        child.expect_exact("> ")
+        child.sendline(move)
+
+
 def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_path):
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
     child.expect_exact("Move 1, place ")
@@ -81,9 +87,7 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
 
 def test_terminal_quit_and_resume(tmp_path):
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
-    for move in WON_MOVES[:5]:
-        child.expect_exact("> ")
-        child.sendline(move)
+    answer_prompts(child, WON_MOVES[:5])
     child.expect_exact("Move 6, place ")
     child.sendline("quit")
     child.expect_exact("to go on: foursquare play --resume game.yaml")
@@ -102,9 +106,7 @@ def test_terminal_quit_and_resume(tmp_path):
 
 def test_terminal_ctrl_c_keeps_the_game_and_exits_130(tmp_path):
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
-    for move in WON_MOVES[:3]:
-        child.expect_exact("> ")
-        child.sendline(move)
+    answer_prompts(child, WON_MOVES[:3])
     child.expect_exact("Move 4, place ")
     child.sendintr()
     child.expect_exact("Interrupted. The game is saved in game.yaml")
