@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from foursquare_cli.engine import State
+from foursquare_cli.game import Game
 from foursquare_cli.records import format_record
 
 
@@ -22,14 +22,11 @@ def make_records(folder: pathlib.Path, count: int) -> list[str]:
     rng = random.Random(7)
     paths = []
     for seed in range(count):
-        state = State.from_seed(seed)
-        moves = []
-        while not state.is_over:
-            move = rng.choice([m for m in state.legal_moves() if m < 32])
-            state.apply(move)
-            moves.append(move)
+        game = Game.from_seed(seed, meta={"player": "random"})
+        while not game.state.is_over:
+            game.play(rng.choice(game.state.legal_placements()))
         path = folder / f"game{seed:04}.yaml"
-        path.write_text(format_record(moves, state, seed=seed, meta={"player": "random"}))
+        path.write_text(format_record(game))
         paths.append(str(path))
     return paths
 

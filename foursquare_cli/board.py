@@ -1,143 +1,300 @@
-"""The printers: pure functions from a position to text.
+"""The printers: pure functions from game values to text. Every word the tool shows is here.
 
 `render` draws the ASCII board for people; `state_json` is the JSON state of SPEC
-section 5 for programs (every card named, face-down ones too).
+section 5 for programs (every card named, face-down ones too). The rest turn a
+step, a verdict, a solution, a summary or a hint into the lines people read.
 
-Example (a position of the worked example, SPEC section 6)::
+A board after `B2 top` in the worked example (SPEC section 6)::
 
           A        B        C        D
       +--------+--------+--------+--------+
-    1 |   .    |  2C x1 |  8C x1 |   .    |
+    1 |   .    |  2C*x1 |  8C x1 |   .    |
       +--------+--------+--------+--------+
-    2 |  ## x1 |  AD x2 |  ## x1 |  ## x1 |
+    2 |  ##*x1 | [AD]x2 |  ##*x1 |  ##*x1 |
       +--------+--------+--------+--------+
     3 |   .    |   .    |   .    |   .    |
       +--------+--------+--------+--------+
     4 |   .    |   .    |   .    |   .    |
       +--------+--------+--------+--------+
     Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
-    (## = face down, xN = cards in the pile, . = empty)
 
-A face-down card is `##` unless `reveal` is set, then `#` and its name (`#7H`).
+`[AD]` is the card just placed, `*` a card just turned over, `##` a face-down card
+(`#7H` with `reveal`), `xN` the cards in the pile. With colour (a `Style` that
+has it), hearts and diamonds are red, face-down cells dim and the move's cells
+bold; the text is the same, so the layout never moves.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
 from .cards import Card
-from .engine import MAX_FACE_DOWN, WON, State
+from .engine import MAX_FACE_DOWN, LossReason, Move, State, Status
+from .game import Step
+
+if TYPE_CHECKING:
+    from .players import Rating
+    from .records import Problem, Verdict
+    from .solver import Solution
+    from .stats import Summary
 
 _RULE = "  +" + "--------+" * 4
 _HEADER = "      A        B        C        D"
-LEGEND = "(## = face down, xN = cards in the pile, . = empty)"
-LEGEND_REVEALED = "(#7H = face down, xN = cards in the pile, . = empty)"
+_RED, _DIM, _BOLD, _RESET = "\x1b[31m", "\x1b[2m", "\x1b[1m", "\x1b[0m"
 
 
-def card_text(card: Card, unicode: bool = False) -> str:
-    return card.symbol() if unicode else str(card)
+class Style(NamedTuple):
+    """How a board is drawn: face-down cards named (`reveal`), suit symbols (`unicode`), ANSI colour."""
+
+    reveal: bool = False
+    unicode: bool = False
+    color: bool = False
 
 
-def _cell_text(state: State, cell: int, reveal: bool, unicode: bool) -> str:
+PLAIN = Style()
+
+
+def card_text(card: Card, style: Style = PLAIN) -> str:
+    return card.symbol() if style.unicode else str(card)
+
+
+def legend(style: Style = PLAIN) -> str:
+    down = "#7\u2665" if style.reveal and style.unicode else "#7H" if style.reveal else "##"
+    placed = "[7\u2665]" if style.unicode else "[7H]"
+    return f"({down} = face down, {placed} = just placed, * = just turned, xN = N cards, . = empty)"
+
+
+def _cell_text(state: State, cell: int, style: Style, placed: int | None, turned: int) -> str:
     pile = state.piles[cell]
     if not pile:
         return "   .    "
-    if state.is_face_up(cell):
-        name = card_text(pile[-1], unicode)
-    elif reveal:
-        name = "#" + card_text(pile[-1], unicode)
+    face_up = state.is_face_up(cell)
+    name = card_text(pile[-1], style)
+    if not face_up:
+        name = "#" + name if style.reveal else "##"
+    if cell == placed:
+        decorated = f"[{name}]"
+    elif turned >> cell & 1:
+        decorated = name + "*"
     else:
-        name = "##"
-    return f"{name:>4} x{len(pile)} "
+        decorated = name + " "
+    text = f"{decorated:>5}x{len(pile)} "
+    if not style.color:
+        return text
+    if not face_up:
+        return _DIM + text + _RESET
+    colour = _RED if pile[-1].suit in "HD" else ""
+    bold = _BOLD if cell == placed or turned >> cell & 1 else ""
+    return bold + colour + text + _RESET if colour or bold else text
 
 
-def status_line(state: State, unicode: bool = False) -> str:
-    """Next card, stock, face-down count and status, on one line."""
+def status_line(state: State, style: Style = PLAIN) -> str:
+    """Next card, stock, face-down count and status, on one line; a lost game says why."""
     outcome = state.outcome
     next_card = state.next_card
-    shown = card_text(next_card, unicode) if next_card is not None else "-"
-    if outcome.status == WON:
-        verdict = f"Won, score {outcome.score}"
-    elif outcome.reason:
-        verdict = f"Lost: {outcome.reason}"
+    shown = card_text(next_card, style) if next_card is not None else "-"
+    face_down = state.face_down
+    if outcome.status is Status.WON:
+        tail = f"Face down: {face_down}   Won, score {outcome.score}"
+    elif outcome.reason is LossReason.FACE_DOWN:
+        tail = f"Face down: {face_down}, more than {MAX_FACE_DOWN}: lost"
+    elif outcome.reason is LossReason.STOCK:
+        tail = f"Face down: {face_down}   Lost: {outcome.reason}"
     else:
-        verdict = "Playing"
-    face_down = f"Face down: {state.face_down} of {MAX_FACE_DOWN} allowed"
-    return f"Next card: {shown}   Stock: {state.stock}   {face_down}   {verdict}"
+        tail = f"Face down: {face_down} of {MAX_FACE_DOWN} allowed   Playing"
+    return f"Next card: {shown}   Stock: {state.stock}   {tail}"
 
 
-def render(state: State, *, reveal: bool = False, unicode: bool = False) -> str:
-    """The whole board with its status line and legend, without a final newline."""
+def render(state: State, style: Style = PLAIN, *, step: Step | None = None, with_legend: bool = False) -> str:
+    """The whole board and its status line (and the legend if asked), without a final newline.
+
+    With `step`, the card it placed is bracketed and the cards it turned are starred.
+    """
+    placed = step.move.cell if step is not None and step.move is not None else None
+    turned = step.turned if step is not None else 0
     lines = [_HEADER, _RULE]
     for row in range(4):
-        cells = "|".join(_cell_text(state, row * 4 + column, reveal, unicode) for column in range(4))
+        cells = "|".join(_cell_text(state, row * 4 + column, style, placed, turned) for column in range(4))
         lines.append(f"{row + 1} |{cells}|")
         lines.append(_RULE)
-    lines.append(status_line(state, unicode))
-    lines.append(LEGEND_REVEALED if reveal else LEGEND)
+    lines.append(status_line(state, style))
+    if with_legend:
+        lines.append(legend(style))
     return "\n".join(lines)
 
 
-def render_step(
-    state: State,
-    ply: int,
-    move: object = None,
-    card: Card | None = None,
-    *,
-    reveal: bool = False,
-    unicode: bool = False,
-) -> str:
-    """A heading (`Start`, `Move 3: B2 places 7H`, `Move 4: shift up`) over the board."""
-    if ply == 0:
-        heading = "Start"
-    elif card is None:
-        heading = f"Move {ply}: {move}"
-    else:
-        heading = f"Move {ply}: {move} places {card_text(card, unicode)}"
-    return heading + "\n" + render(state, reveal=reveal, unicode=unicode)
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def state_block(
-    state: State,
-    ply: int,
-    move: object = None,
-    card: Card | None = None,
-    *,
-    json_output: bool = False,
-    reveal: bool = False,
-    unicode: bool = False,
-) -> str:
-    """One state as `replay` and `play` print it: a JSON line, or a board after a blank line."""
-    if json_output:
-        import json
-
-        return json.dumps(state_json(state, ply, move, card), separators=(",", ":")) + "\n"
-    return ("\n" if ply else "") + render_step(state, ply, move, card, reveal=reveal, unicode=unicode) + "\n"
+def step_heading(step: Step, style: Style = PLAIN) -> str:
+    """`Start`, `Move 4: shift up`, or `Move 7: D3 places 10D; turns B3 and D2 face down, C1 face up`."""
+    if step.move is None:
+        return "Start"
+    if step.card is None:
+        return f"Move {step.ply}: {step.move}"
+    heading = f"Move {step.ply}: {step.move} places {card_text(step.card, style)}"
+    down = [str(cell) for cell in step.turned_cells if not step.state.is_face_up(cell)]
+    up = [str(cell) for cell in step.turned_cells if step.state.is_face_up(cell)]
+    parts = [f"{_and(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
+    return heading + ("; turns " + ", ".join(parts) if parts else "")
 
 
-def state_json(state: State, ply: int, move: object = None, card: Card | None = None) -> dict:
+def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False) -> str:
+    """A heading naming the move and what it turned, over the board that marks them."""
+    return step_heading(step, style) + "\n" + render(step.state, style, step=step, with_legend=with_legend)
+
+
+def state_json(step: Step) -> dict[str, Any]:
     """The state as SPEC section 5 gives it, keys in the spec's order."""
+    state = step.state
     outcome = state.outcome
     next_card = state.next_card
     grid = []
     for row in range(4):
-        cells = []
+        cells: list[dict[str, Any] | None] = []
         for cell in range(row * 4, row * 4 + 4):
             pile = state.piles[cell]
             cells.append({"card": str(pile[-1]), "up": state.is_face_up(cell), "height": len(pile)} if pile else None)
         grid.append(cells)
     return {
-        "ply": ply,
-        "move": None if move is None else str(move),
-        "card": None if card is None else str(card),
+        "ply": step.ply,
+        "move": None if step.move is None else str(step.move),
+        "card": None if step.card is None else str(step.card),
         "next": None if next_card is None else str(next_card),
         "stock": state.stock,
         "face_down": state.face_down,
-        "status": outcome.status,
+        "status": str(outcome.status),
         "score": outcome.score,
         "grid": grid,
     }
 
 
-def hint_text(ratings: list, limit: int = 6) -> str:
+def json_line(value: object) -> str:
+    """One compact JSON object on one line, with its newline."""
+    import json
+
+    return json.dumps(value, separators=(",", ":")) + "\n"
+
+
+def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, first: bool = False) -> str:
+    """One state as `replay` and `play` print it: a JSON line, or a board after a blank line.
+
+    `first`: the first board of a run, which carries the legend.
+    """
+    if json_output:
+        return json_line(state_json(step))
+    return ("" if first else "\n") + render_step(step, style, with_legend=first) + "\n"
+
+
+# -- outcomes, verdicts, problems --------------------------------------------------
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+def game_summary(state: State, moves: int, undos: int = 0) -> str:
+    """`won, score 7, 29 moves, 2 undos`, `lost after 23 moves (...)` or `playing, 12 moves`."""
+    outcome = state.outcome
+    tail = f", {_count(undos, 'undo')}" if undos else ""
+    if outcome.status is Status.WON:
+        return f"won, score {outcome.score}, {_count(moves, 'move')}{tail}"
+    if outcome.status is Status.LOST:
+        return f"lost after {_count(moves, 'move')}{tail} ({outcome.reason})"
+    return f"playing, {_count(moves, 'move')}{tail}"
+
+
+def verdict_summary(verdict: Verdict) -> str:
+    if verdict.state is None:
+        return "no deal"
+    return game_summary(verdict.state, len(verdict.moves), verdict.source.undos)
+
+
+def verdict_line(name: str, verdict: Verdict) -> str:
+    """`check`'s line for one file: its outcome, or how many problems it has."""
+    if verdict.valid:
+        return f"{name}: {verdict_summary(verdict)}"
+    return f"{name}: invalid ({_count(len(verdict.problems), 'problem')})"
+
+
+def problem_line(name: str, problem: Problem) -> str:
+    """`file:line:column: message`, as much of the place as is known."""
+    where = name
+    if problem.line is not None:
+        where += f":{problem.line}"
+        if problem.column is not None:
+            where += f":{problem.column}"
+    return f"{where}: {problem.message}"
+
+
+def outcome_line(state: State, moves: int, undos: int = 0) -> str:
+    """What the player reads when a game at the prompt ends: the outcome, score, moves and undos."""
+    outcome = state.outcome
+    counts = _count(moves, "move") + (f", {_count(undos, 'undo')}" if undos else "")
+    if outcome.status is Status.WON:
+        return f"You won! Score {outcome.score} (cards left in the stock); {counts}."
+    return f"You lost: {outcome.reason}; {counts}."
+
+
+# -- solve, stats, hints ------------------------------------------------------------
+
+
+def solve_text(solution: Solution, seed: int | None, record_text: str | None, timeout: float | None) -> str:
+    from .solver import Limit, SolveStatus
+
+    name = f"Deal {seed}" if seed is not None else "The deck"
+    if solution.status is SolveStatus.WINNABLE:
+        verdict = f"winnable, best score found {solution.score}" + (
+            " (proven best)" if solution.proven else " (not proven best: the search stopped before the end)"
+        )
+    elif solution.status is SolveStatus.UNWINNABLE:
+        verdict = "unwinnable (an exhaustive search found no win)"
+    elif solution.stopped_by is Limit.TIME:
+        verdict = f"gave up (the time limit of {timeout:g} s ran out before a win was found; raise it with --timeout)"
+    else:
+        verdict = "gave up (the node budget ran out before a win was found; raise it with --budget)"
+    lines = [
+        f"{name}: {verdict}",
+        "This search knows the whole stock: an upper bound for any real player, not a player.",
+        f"Searched {solution.nodes:,} positions in {solution.seconds:.1f} s.",
+    ]
+    if record_text is not None:
+        lines.append("The winning line, as a game record:")
+        lines.append(record_text.rstrip("\n"))
+    return "\n".join(lines)
+
+
+def solve_json(solution: Solution, seed: int | None) -> dict[str, Any]:
+    return {
+        "seed": seed,
+        "status": str(solution.status),
+        "score": solution.score,
+        "proven": solution.proven,
+        "moves": [str(m) for m in solution.moves],
+        "nodes": solution.nodes,
+        "seconds": round(solution.seconds, 3),
+        "stopped_by": None if solution.stopped_by is None else str(solution.stopped_by),
+    }
+
+
+def stats_text(summary: Summary) -> str:
+    score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
+    last = summary.start + summary.games - 1
+    return "\n".join(
+        [
+            f"player {summary.player}, deals {summary.start} to {last}",
+            f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
+            f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})",
+            f"mean score of wins: {score}",
+            f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
+            f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s",
+        ]
+    )
+
+
+def hint_text(ratings: list[Rating], limit: int = 6) -> str:
     """The expert's move and how it rated the alternatives, best first."""
     best = ratings[0]
     if not best.samples:
@@ -151,3 +308,52 @@ def hint_text(ratings: list, limit: int = 6) -> str:
     if len(ratings) > limit:
         lines.append(f"  ... and {len(ratings) - limit} more, each won less often")
     return "\n".join(lines)
+
+
+def hint_json(ratings: list[Rating]) -> dict[str, Any]:
+    return {
+        "move": str(ratings[0].move),
+        "ratings": [
+            {
+                "move": str(r.move),
+                "then": None if r.then is None else str(r.then),
+                "wins": r.wins,
+                "samples": r.samples,
+                "mean_score_of_wins": r.mean_score,
+            }
+            for r in ratings
+        ],
+    }
+
+
+def moves_preview(state: State) -> str:
+    """`moves` at the prompt: every legal move with the face-down count after it; shifts say what they open."""
+    card = state.next_card
+    if card is None:
+        return "No moves: the game is over."
+    lines = [f"Legal moves for {card}:"]
+    for move in state.legal_moves():
+        lines.append("  " + _preview(state, move, card))
+    return "\n".join(lines)
+
+
+def _preview(state: State, move: Move, card: Card) -> str:
+    if move.is_shift:
+        opened = [str(cell) for cell in move.opened_cells]
+        return f"{str(move):<10} opens {_and([opened[0], opened[-1]]).replace(' and ', '-')} for the card"
+    down = state.down_after(move, card).bit_count()
+    verdict = f"{down} face down" + (": loses at once" if down > MAX_FACE_DOWN else "")
+    return f"{str(move):<10} {verdict}"
+
+
+def deal_potential(solution: Solution) -> str:
+    """What the deal allowed, for the end of a game: the solver's best score, said as plainly as it is known."""
+    from .solver import SolveStatus
+
+    if solution.status is SolveStatus.WINNABLE:
+        if solution.proven:
+            return f"A player who knew the stock could have scored {solution.score}."
+        return f"A player who knew the stock could have scored at least {solution.score}."
+    if solution.status is SolveStatus.UNWINNABLE:
+        return "No player could have won this deal, even knowing the stock."
+    return "The solver found no win for this deal in its time."

@@ -7,6 +7,8 @@ There are exactly 40 `Card` objects (`CARDS`); parsing returns one of them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 SUITS = "SHDC"
 SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣, in the order of SUITS
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
@@ -53,20 +55,20 @@ class Card(int):
         name = text.strip().upper()
         if len(name) < 2:
             raise InvalidCardError(
-                f"{text!r}: not a card; a card is a rank (A, 2-10) and a suit (S, H, D, C), like '7H'"
+                f"{_quoted(text)}: not a card; a card is a rank (A, 2-10) and a suit (S, H, D, C), like '7H'"
             )
         rank_text, suit_text = name[:-1], name[-1]
         suit = SUITS.find(suit_text)
         if suit < 0:
             suit = SUIT_SYMBOLS.find(suit_text)
         if suit < 0:
-            raise InvalidCardError(f"{text!r}: no such suit {suit_text!r}; suits are S, H, D, C")
+            raise InvalidCardError(f"{_quoted(text)}: no such suit {suit_text!r}; suits are S, H, D, C")
         if rank_text == "T":
             rank_text = "10"
         if rank_text in ("J", "Q", "K"):
-            raise InvalidCardError(f"{text!r}: face cards are not in the Foursquare deck; ranks are A, 2-10")
+            raise InvalidCardError(f"{_quoted(text)}: face cards are not in the Foursquare deck; ranks are A, 2-10")
         if rank_text not in RANK_NAMES:
-            raise InvalidCardError(f"{text!r}: no such rank {rank_text!r}; ranks are A, 2-10 (or T)")
+            raise InvalidCardError(f"{_quoted(text)}: no such rank {_quoted(rank_text)}; ranks are A, 2-10 (or T)")
         return CARDS[suit * 10 + RANK_NAMES.index(rank_text)]
 
 
@@ -74,7 +76,7 @@ CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(40))
 ORDERED_DECK = CARDS
 
 
-def splitmix64(seed: int):
+def splitmix64(seed: int) -> Iterator[int]:
     """The SplitMix64 generator of SPEC section 3, as an endless iterator."""
     state = seed & _MASK64
     while True:
@@ -94,13 +96,19 @@ def check_seed(seed: object) -> int:
     return seed
 
 
+def _quoted(text: str, limit: int = 30) -> str:
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} characters)"
+
+
 def parse_seed(text: str) -> int:
-    """Parse a deal number typed by a person (decimal digits only)."""
+    """Parse a deal number typed by a person (decimal digits only; at most 20 of them)."""
     stripped = text.strip()
     if not stripped.isdigit() or not stripped.isascii():
         if stripped.startswith("-") and stripped[1:].isdigit():
-            raise InvalidSeedError(f"{text!r}: deal numbers cannot be negative; they are 0 to {SEED_MAX}")
-        raise InvalidSeedError(f"{text!r}: not a deal number; deal numbers are whole numbers 0 to {SEED_MAX}")
+            raise InvalidSeedError(f"{_quoted(text)}: deal numbers cannot be negative; they are 0 to {SEED_MAX}")
+        raise InvalidSeedError(f"{_quoted(text)}: not a deal number; deal numbers are whole numbers 0 to {SEED_MAX}")
+    if len(stripped.lstrip("0")) > len(str(SEED_MAX)):
+        raise InvalidSeedError(f"{_quoted(text)}: out of range; deal numbers are 0 to {SEED_MAX}")
     return check_seed(int(stripped))
 
 
@@ -116,8 +124,8 @@ def deal(seed: int) -> tuple[Card, ...]:
 
 
 def parse_deck(text: str | list[str]) -> tuple[Card, ...]:
-    """Parse 40 distinct cards, as one whitespace-separated string or a list of names."""
-    words = text.split() if isinstance(text, str) else text
+    """Parse 40 distinct cards, as one string (separated by spaces or commas) or a list of names."""
+    words = text.replace(",", " ").split() if isinstance(text, str) else text
     cards = tuple(Card.from_str(word) for word in words)
     check_deck(cards)
     return cards
@@ -134,5 +142,5 @@ def check_deck(cards: tuple[Card, ...]) -> None:
         seen.add(card)
 
 
-def format_cards(cards) -> str:
+def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)

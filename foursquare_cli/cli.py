@@ -1,21 +1,26 @@
 """The `foursquare` command: thin Typer commands over the core modules.
 
-Each command reads its input, makes one call into the core, and turns the core's
-exceptions into one line on standard error and an exit code:
+Each command reads its input, makes one call into the core, prints with the
+printers of `board`, and turns the core's exceptions into one line on standard
+error and an exit code:
 
-  0  success (for `check`: every file valid; for `play`: the game ended or you quit;
-     for `solve`: winnable)
-  1  the input is wrong: an invalid or illegal move, an invalid record
-  2  usage error: a bad option, a missing or unreadable file
-  3  `solve`: unwinnable;  4  `solve`: gave up
-  130  interrupted (Ctrl-C)
+  0    success (for `check`: every file valid; for `solve`: winnable)
+  1    the input is wrong: an invalid or illegal move, an invalid record
+  2    usage error: a bad option, a file that cannot be read or written
+  3    `solve`: unwinnable;  4  `solve`: gave up
+  74   output or a record could not be written (a full disk, a closed stream)
+  130  interrupted (Ctrl-C);  141  the reader of the output went away;  143  terminated
 """
 
 from __future__ import annotations
 
 import enum
+import errno
+import os
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -23,33 +28,68 @@ from typer.core import TyperGroup
 from . import __version__
 
 if TYPE_CHECKING:
-    from .records import Source, Verdict
+    from .board import Style
+    from .cards import Card
+    from .game import Game, Step
+    from .records import Verdict
 
-
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_IO = 0, 1, 2, 74
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE, EXIT_TERMINATED = 130, 141, 143
+SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": 3, "gave up": 4}
 
 
 class _OneLineErrors(TyperGroup):
-    """Report usage errors as one line on standard error (`foursquare deal: ...`), exit 2."""
+    """Report usage errors as one line on standard error (`foursquare deal: ...`), exit 2;
+    a failed or broken standard output as one line (or none), exit 74 or 141."""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> NoReturn:
         try:
             code = super().main(args, prog_name or "foursquare", complete_var, standalone_mode=False, **extra)
+            if sys.stdout is not None:
+                sys.stdout.flush()
         except typer.TyperException as error:
             context = getattr(error, "ctx", None)
             where = context.command_path if context is not None else "foursquare"
-            print(f"{where}: {error.format_message()} (see '{where} --help')", file=sys.stderr)
-            sys.exit(error.exit_code)
+            _say(f"{where}: {error.format_message()} (see '{where} --help')")
+            code = error.exit_code
+        except typer.Exit as exit_:
+            code = exit_.exit_code
         except typer.Abort:
-            print("foursquare: interrupted", file=sys.stderr)
-            sys.exit(EXIT_INTERRUPTED)
-        except BrokenPipeError:
-            # The reader went away (`foursquare replay ... | head`): nothing left to say.
-            import os
-
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(EXIT_OK)
+            _say("foursquare: interrupted")
+            code = EXIT_INTERRUPTED
+        except OSError as error:
+            code = _output_failed(error)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _say(line: str) -> None:
+    """One line on standard error, if there is one to write to."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _output_failed(error: OSError) -> int:
+    """Standard output failed: a broken pipe ends quietly (141); anything else is one line (74)."""
+    try:  # the rest of the output goes nowhere, so the exit does not fail a second time
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+    except OSError:
+        pass
+    if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+        return EXIT_BROKEN_PIPE
+    _say(f"foursquare: cannot write the output: {error.strerror or error}")
+    return EXIT_IO
 
 
 app = typer.Typer(
@@ -58,16 +98,50 @@ app = typer.Typer(
     invoke_without_command=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n"
     "Exit codes: 0 success; 1 invalid input (an illegal move, an invalid record); "
-    "2 usage error (bad option, missing file); 3 and 4 solve's unwinnable and gave up; 130 interrupted.",
+    "2 usage error (bad option, a file that cannot be read or written); 3 and 4 solve's unwinnable and gave up; "
+    "74 output could not be written; 130 interrupted; 141 broken pipe; 143 terminated.",
 )
 
 
-def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
-    """One line on standard error, then exit with `code`."""
-    print(message, file=sys.stderr)
+_command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for `fail`
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """`foursquare COMMAND: message` on standard error, then exit with `code`."""
+    _say(f"{_command[0]}: {message}")
     raise typer.Exit(code)
+
+
+@contextmanager
+def core_errors() -> Iterator[None]:
+    """The core's exceptions, each turned into one line (or a file's problems and a line) and its exit code.
+
+    Errors about a file start with its name; the others with `foursquare COMMAND:`.
+    """
+    from .board import problem_line
+    from .files import WriteError
+    from .records import DealConflict, NoDeal, ReadError
+    from .session import PlayRequestError
+
+    try:
+        yield
+    except (DealConflict, NoDeal) as error:
+        fail(str(error))
+    except (WriteError, ReadError) as error:
+        _say(str(error))
+        raise typer.Exit(EXIT_USAGE) from None
+    except PlayRequestError as error:
+        if error.verdict is not None:
+            for problem in error.verdict.problems:
+                _say(problem_line(error.verdict.source.display_name, problem))
+        code = EXIT_INVALID if error.verdict is not None else EXIT_USAGE
+        if error.path is None:
+            fail(str(error), code)
+        _say(str(error))
+        raise typer.Exit(code) from None
 
 
 def _show_version(value: bool) -> None:
@@ -84,8 +158,12 @@ def _root(
     ),
 ) -> None:
     """Play, replay, check, hint and solve games of Foursquare, the one-player card game."""
+    _command[0] = f"foursquare {context.invoked_subcommand}" if context.invoked_subcommand else "foursquare"
     if context.invoked_subcommand is None:
         print(context.get_help())
+
+
+# -- options shared by several commands -------------------------------------------------
 
 
 def _seed_parser(text: str) -> int:
@@ -97,16 +175,35 @@ def _seed_parser(text: str) -> int:
         raise typer.BadParameter(str(error)) from None
 
 
-@app.command()
-def deal(
-    seed: int = typer.Option(..., "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
-    unicode: bool = typer.Option(False, "--unicode", help="Suit symbols instead of letters."),
-) -> None:
-    """Print the stock of a deal, first card first, on one line."""
-    from .cards import deal as deal_cards
+def _deck_parser(text: str) -> tuple[Card, ...]:
+    from .cards import InvalidCardError, parse_deck
 
-    cards = deal_cards(seed)
-    print(" ".join(card.symbol() if unicode else str(card) for card in cards))
+    try:
+        return parse_deck(text)
+    except InvalidCardError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+def _player_parser(text: str) -> str:
+    from .players import make_player
+
+    try:
+        make_player(text)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    return text.lower()
+
+
+def _seconds_parser(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text[:30]!r}: not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise typer.BadParameter(f"{text[:30]!r}: a time limit is a finite number of seconds above 0")
+    return value
 
 
 class Format(enum.StrEnum):
@@ -114,13 +211,10 @@ class Format(enum.StrEnum):
     json = "json"
 
 
-def _deck_parser(text: str):
-    from .cards import InvalidCardError, parse_deck
-
-    try:
-        return parse_deck(text)
-    except InvalidCardError as error:
-        raise typer.BadParameter(str(error)) from None
+class Color(enum.StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
 
 
 FILE_HELP = "A game record or a move log; - for standard input."
@@ -130,116 +224,140 @@ DECK_OPTION = typer.Option(
 )
 REVEAL_OPTION = typer.Option(False, "--reveal", help="Show face-down cards on the board.")
 UNICODE_OPTION = typer.Option(False, "--unicode", help="Suit symbols instead of letters.")
+COLOR_OPTION = typer.Option(
+    Color.auto, "--color", help="Colour on a terminal (auto; NO_COLOR turns it off), always or never."
+)
+FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing record file.")
+PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
 
 
-def _read(path: str) -> Source:
-    from .records import read_source
+def _player_option(default: str = "expert") -> Any:
+    from .game import BUILT_IN_PLAYERS
 
-    try:
-        return read_source(path)
-    except OSError as error:
-        fail(f"{path}: cannot read: {error.strerror or error}", EXIT_USAGE)
+    names = ", ".join(BUILT_IN_PLAYERS)
+    return typer.Option(default, "--player", "-p", parser=_player_parser, metavar="NAME", help=f"The player: {names}.")
 
 
-def _judge_file(path: str, seed: int | None, deck, on_state=None) -> tuple[str, Verdict]:
-    """Read a record or move log and play it on its deal; usage errors end the run here."""
-    from .records import DealConflict, judge
-
-    if seed is not None and deck is not None:
-        fail("foursquare: give --seed or --deck, not both", EXIT_USAGE)
-    source = _read(path)
-    name = source.display_name
-    if source.kind == "log" and seed is None and deck is None:
-        fail(f"{name}: a move log carries no deal; give --seed N or --deck CARDS", EXIT_USAGE)
-    try:
-        return name, judge(source, seed=seed, deck=deck, on_state=on_state)
-    except DealConflict as error:
-        fail(f"{name}: {error}", EXIT_USAGE)
+def _format_option(text_help: str) -> Any:
+    return typer.Option(Format.text, "--format", "-f", help=text_help)
 
 
-def _report(name: str, verdict: Verdict) -> None:
-    for problem in verdict.problems:
-        print(problem.describe(name), file=sys.stderr)
+def _style(reveal: bool, unicode: bool, color: Color = Color.never) -> Style:
+    from .board import Style
+
+    use_color = color is Color.always or (
+        color is Color.auto
+        and "NO_COLOR" not in os.environ
+        and os.environ.get("TERM") != "dumb"
+        and sys.stdout is not None
+        and sys.stdout.isatty()
+    )
+    return Style(reveal=reveal, unicode=unicode, color=use_color)
 
 
-def _print_json(obj: object) -> None:
-    import json
-
-    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+def _print(text: str) -> None:
+    sys.stdout.write(text)
     sys.stdout.flush()
 
 
-def _state_printer(output: Format, reveal: bool, unicode: bool):
-    """A callback printing each state as `replay` shows it: boards, or JSON Lines."""
+def _step_printer(output: Format, style: Style) -> Callable[[Step], None]:
+    """A listener printing each step as `replay` shows it: boards (the first with the legend), or JSON Lines."""
     from .board import state_block
 
-    def show(ply, move_line, move, card, state) -> None:
-        sys.stdout.write(
-            state_block(state, ply, move, card, json_output=output is Format.json, reveal=reveal, unicode=unicode)
-        )
-        sys.stdout.flush()
+    first = True
+
+    def show(step: Step) -> None:
+        nonlocal first
+        _print(state_block(step, json_output=output is Format.json, style=style, first=first))
+        first = False
 
     return show
+
+
+def _loaded(
+    file: str, seed: int | None, deck: tuple[Card, ...] | None, on_step: Callable[[Step], None] | None = None
+) -> Verdict:
+    """Read and play a record or move log; usage errors end the run here, file problems go to stderr."""
+    from .board import problem_line
+    from .records import DealConflict, NoDeal, ReadError, display_name, load
+
+    name = display_name(file)
+    try:
+        verdict = load(file, seed=seed, deck=deck, on_step=on_step)
+    except (ReadError, DealConflict, NoDeal) as error:
+        _say(f"{name}: {error}")
+        raise typer.Exit(EXIT_USAGE) from None
+    for problem in verdict.problems:
+        _say(problem_line(name, problem))
+    return verdict
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+@app.command()
+def deal(
+    seed: int = typer.Option(..., "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
+    unicode: bool = UNICODE_OPTION,
+) -> None:
+    """Print the stock of a deal, first card first, on one line."""
+    from .board import Style, card_text
+    from .cards import deal as deal_cards
+
+    _print(" ".join(card_text(card, Style(unicode=unicode)) for card in deal_cards(seed)) + "\n")
 
 
 @app.command()
 def replay(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
-    deck=DECK_OPTION,
-    output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
+    deck: Any = DECK_OPTION,
+    output: Format = _format_option("text for people, json for JSON Lines."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
+    color: Color = COLOR_OPTION,
 ) -> None:
     """Print every state of a game record or a move log.
 
-    The start, then the position after each move.
+    The start, then the position after each move, naming what it turned over.
     A move log carries no deal: give --seed or --deck. At the first invalid or
     illegal move the states before it are printed, then the problem on standard
     error, and the exit code is 1.
     """
-    name, verdict = _judge_file(file, seed, deck, on_state=_state_printer(output, reveal, unicode))
-    _report(name, verdict)
-    if verdict.problems:
-        raise typer.Exit(EXIT_INVALID)
+    verdict = _loaded(file, seed, deck, on_step=_step_printer(output, _style(reveal, unicode, color)))
+    raise typer.Exit(EXIT_INVALID if verdict.problems else EXIT_OK)
 
 
 @app.command()
 def check(
     files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input.", metavar="FILE..."),
-    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json: one object per file per line."),
+    output: Format = _format_option("text, or json: one object per file per line."),
 ) -> None:
     """Validate game records; report each problem as file:line: message.
 
-    Prints the outcome of each valid file (won, score 7, 29 moves). Exit codes:
-    0 every file is valid; 1 some file is invalid; 2 a file could not be read.
+    Prints the outcome of each valid file (won, score 7, 29 moves, 2 undos). Exit
+    codes: 0 every file is valid; 1 some file is invalid; 2 a file could not be read.
     """
-    from .records import Problem, check_record, read_source
+    from .board import json_line, problem_line, verdict_line
+    from .records import ReadError, check_path, display_name
 
     code = EXIT_OK
     for path in files:
-        name = "<stdin>" if path == "-" else path
-        try:
-            source = read_source(path)
-        except OSError as error:
-            message = f"cannot read: {error.strerror or error}"
+        name = display_name(path)
+        verdict = check_path(path)
+        if isinstance(verdict, ReadError):
             if output is Format.json:
-                problems = [Problem(None, message).as_dict()]
-                _print_json({"path": path, "valid": False, "outcome": None, "problems": problems})
-            print(f"{name}: {message}", file=sys.stderr)
+                unread = {"line": None, "move": None, "move_text": None, "message": str(verdict)}
+                _print(json_line({"path": path, "valid": False, "outcome": None, "problems": [unread]}))
+            _say(f"{name}: {verdict}")
             code = EXIT_USAGE
             continue
-        verdict = check_record(source)
         if output is Format.json:
-            _print_json(verdict.as_dict())
+            _print(json_line(verdict.as_dict()))
         for problem in verdict.problems:
-            print(problem.describe(name), file=sys.stderr)
+            _say(problem_line(name, problem))
         if output is Format.text:
-            if verdict.valid:
-                print(f"{name}: {verdict.summary()}")
-            else:
-                count = len(verdict.problems)
-                print(f"{name}: invalid ({count} problem{'s' if count != 1 else ''})")
+            _print(verdict_line(name, verdict) + "\n")
         if not verdict.valid and code == EXIT_OK:
             code = EXIT_INVALID
     raise typer.Exit(code)
@@ -250,153 +368,110 @@ def play(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number; random if not given."
     ),
+    deck: Any = DECK_OPTION,
+    daily: bool = typer.Option(False, "--daily", help="The deal of the day (UTC), the same for everyone."),
     record: str | None = typer.Option(
         None, "--record", metavar="FILE", help="Keep the game record in this file, rewritten after every move."
     ),
     resume: str | None = typer.Option(
-        None,
-        "--resume",
-        metavar="FILE",
-        help="Continue the unfinished game recorded in this file (and keep recording to it).",
+        None, "--resume", metavar="FILE", help="Continue the unfinished game in this file (and keep recording to it)."
     ),
-    no_record: bool = typer.Option(False, "--no-record", help="With --resume: do not write to the file."),
-    output: Format = typer.Option(
-        Format.text, "--format", "-f", help="From a pipe: text boards, or json (one state per line)."
-    ),
+    no_record: bool = typer.Option(False, "--no-record", help="Write no record (with --resume: leave the file alone)."),
+    force: bool = FORCE_OPTION,
+    output: Format = _format_option("From a pipe: text boards, or json (one state per line)."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
+    color: Color = COLOR_OPTION,
 ) -> None:
     """Play a game: at a prompt, or with moves piped in one per line.
 
-    At a terminal: type a move (B3, B3 top, shift up), or help, moves, board,
-    hint, quit. From a pipe (or with --format json): moves one per line, blank
-    lines and # comments allowed; the state is printed before the first move and
-    after each (--format json: the JSON Lines of replay, flushed, so a bot can
-    drive the game as a co-process); the first invalid or illegal line ends the
-    run. quit, end of input and Ctrl-C stop cleanly and say how to resume.
+    At a terminal: type a move (B3, B3 top, shift up), or moves, board, hint,
+    undo, help, quit. From a pipe (or with --format json): moves one per line,
+    blank lines and # comments allowed, undo and quit too; the state is printed
+    before the first move and after each (--format json: the JSON Lines of
+    replay, flushed, so a bot can drive the game as a co-process); the first
+    invalid or illegal line ends the run. quit, end of input and Ctrl-C stop
+    cleanly and say how to resume.
 
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
-    from a pipe; 2 usage error; 130 interrupted.
+    from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
-    import os
+    from .session import open_session, run_pipe, run_terminal
 
-    from .session import Game, run_pipe, run_terminal
-
-    if no_record and resume is None:
-        fail("foursquare play: --no-record goes with --resume", EXIT_USAGE)
-    if record is not None and record != resume and os.path.exists(record) and os.path.getsize(record) > 0:
-        fail(f"{record}: already exists; continue it with --resume {record}, or record to a new file", EXIT_USAGE)
-    if resume is not None:
-        game = _resumed_game(resume, seed, None if no_record else (record or resume))
-    else:
-        announce = seed is None
-        if seed is None:
-            seed = _random_seed()
-        game = Game.from_seed(seed, record_path=record)
-        if announce:
-            print(
-                f"Deal {seed} (to play it again: foursquare play --seed {seed})",
-                file=sys.stderr if output is Format.json or not sys.stdin.isatty() else sys.stdout,
-            )
-    try:
-        game.save()
-    except OSError as error:
-        fail(f"{game.record_path}: cannot write: {error.strerror or error}", EXIT_USAGE)
-    if sys.stdin.isatty() and output is Format.text:
-        code = run_terminal(game, sys.stdout, reveal=reveal, unicode=unicode, hint=_hint_function())
-    else:
-        code = run_pipe(
-            game,
-            sys.stdin.buffer,
-            sys.stdout,
-            sys.stderr,
-            json_output=output is Format.json,
-            reveal=reveal,
-            unicode=unicode,
+    with core_errors():
+        session, announce = open_session(
+            seed=seed, deck=deck, daily=daily, record=record, resume=resume, no_record=no_record, force=force
         )
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        fail("standard input is closed; pipe moves in, or play at a terminal")
+    at_prompt = stdin.isatty() and output is Format.text
+    if announce is not None:
+        print(announce, file=sys.stdout if at_prompt else sys.stderr)
+    style = _style(reveal, unicode, color if at_prompt else Color.never)
+    with session:
+        if at_prompt:
+            code = run_terminal(session, sys.stdout, style=style, hint=_hint_for_prompt, epilogue=_epilogue)
+        else:
+            code = run_pipe(
+                session, stdin.buffer, sys.stdout, sys.stderr, json_output=output is Format.json, style=style
+            )
     raise typer.Exit(code)
 
 
-def _resumed_game(path: str, seed: int | None, record_path: str | None):
-    from .session import Game
-
-    name, verdict = _judge_file(path, seed, None)
-    if verdict.problems:
-        _report(name, verdict)
-        fail(f"{name}: cannot resume an invalid record", EXIT_INVALID)
-    assert verdict.state is not None
-    if verdict.state.is_over:
-        fail(f"{name}: this game is over ({verdict.summary()}); there is nothing to resume", EXIT_USAGE)
-    return Game(
-        verdict.state.deck,
-        seed=verdict.source.seed if verdict.source.seed is not None else seed,
-        moves=verdict.moves,
-        record_path=record_path,
-        meta=verdict.source.meta,
-    )
-
-
-def _hint_function():
+def _hint_for_prompt(game: Game) -> str:
     from .board import hint_text
     from .players import ExpertPlayer
 
-    expert = ExpertPlayer()
-    return lambda state: hint_text(expert.rate(state))
+    return hint_text(ExpertPlayer().rate(game.state))
+
+
+def _epilogue(session: Any) -> str:
+    """What the deal allowed, from two seconds of the solver."""
+    from .board import deal_potential
+    from .solver import solve
+
+    return deal_potential(solve(session.game.deck, timeout=2.0))
 
 
 @app.command()
 def hint(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
-    deck=DECK_OPTION,
-    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
-    player_seed: int = typer.Option(0, "--player-seed", metavar="N", help="Seed of the expert's sampling."),
+    deck: Any = DECK_OPTION,
+    output: Format = _format_option("text, or json."),
+    player_seed: int = PLAYER_SEED_OPTION,
 ) -> None:
     """The expert's move at the end of a record, with its ratings."""
-    from .board import hint_text
+    from .board import hint_json, hint_text, json_line, verdict_summary
     from .players import ExpertPlayer
 
-    name, verdict = _judge_file(file, seed, deck)
+    verdict = _loaded(file, seed, deck)
     if verdict.problems:
-        _report(name, verdict)
         raise typer.Exit(EXIT_INVALID)
     assert verdict.state is not None
     if verdict.state.is_over:
-        fail(f"{name}: the game is over ({verdict.summary()}); there is no move to hint", EXIT_INVALID)
-    ratings = ExpertPlayer(player_seed).rate(verdict.state)
-    if output is Format.json:
-        _print_json(
-            {
-                "move": str(ratings[0].move),
-                "ratings": [
-                    {
-                        "move": str(r.move),
-                        "then": None if r.then is None else str(r.then),
-                        "wins": r.wins,
-                        "samples": r.samples,
-                        "mean_score_of_wins": r.mean_score,
-                    }
-                    for r in ratings
-                ],
-            }
+        fail(
+            f"{verdict.source.display_name}: the game is over ({verdict_summary(verdict)}); there is no move to hint",
+            EXIT_INVALID,
         )
-    else:
-        print(hint_text(ratings))
-
-
-SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": 3, "gave up": 4}
+    ratings = ExpertPlayer(player_seed).rate(verdict.state)
+    _print(json_line(hint_json(ratings)) if output is Format.json else hint_text(ratings) + "\n")
 
 
 @app.command()
 def solve(
     seed: int | None = typer.Option(None, "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number."),
-    deck=DECK_OPTION,
+    deck: Any = DECK_OPTION,
     budget: int | None = typer.Option(
         None, "--budget", metavar="NODES", min=1, help="Most positions to visit (default: no limit)."
     ),
-    timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", min=0.01, help="Most seconds to search."),
+    timeout: float = typer.Option(
+        10.0, "--timeout", metavar="SECONDS", parser=_seconds_parser, help="Most seconds to search."
+    ),
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the winning line to this file."),
-    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
+    force: bool = FORCE_OPTION,
+    output: Format = _format_option("text, or json."),
 ) -> None:
     """Search a deal knowing the whole stock: the best score it can find.
 
@@ -405,105 +480,109 @@ def solve(
     whether it is proven best), 3 unwinnable (an exhaustive search found no win),
     4 gave up (budget or time ran out with nothing found), 2 usage error.
     """
+    from .board import json_line, solve_json, solve_text
     from .cards import deal as deal_cards
-    from .players import solve as search
-    from .records import format_record, write_atomically
+    from .files import opened_record
+    from .records import format_record
+    from .solver import solve as search
+    from .solver import winning_game
 
     if (seed is None) == (deck is None):
-        fail("foursquare solve: give --seed N or --deck CARDS (one of them)", EXIT_USAGE)
-    cards = deck if deck is not None else deal_cards(seed)  # type: ignore[arg-type]
-    solution = search(cards, budget=budget, timeout=timeout)
-    record_text = None
-    if solution.moves:
-        from .engine import State
-
-        final = State(cards)
-        for move in solution.moves:
-            final.apply(move)
-        record_text = format_record(solution.moves, final, seed=seed, meta={"player": "solve"})
-        if record is not None:
-            try:
-                write_atomically(record, record_text)
-            except OSError as error:
-                fail(f"{record}: cannot write: {error.strerror or error}", EXIT_USAGE)
-    if output is Format.json:
-        _print_json(
-            {
-                "seed": seed,
-                "status": solution.status,
-                "score": solution.score,
-                "proven": solution.proven,
-                "moves": [str(m) for m in solution.moves],
-                "nodes": solution.nodes,
-                "seconds": round(solution.seconds, 3),
-            }
-        )
-    else:
-        deal_name = f"Deal {seed}" if seed is not None else "The deck"
-        if solution.status == "winnable":
-            verdict = f"winnable, best score found {solution.score}" + (
-                " (proven best)" if solution.proven else " (not proven best: the search stopped before the end)"
-            )
-        elif solution.status == "unwinnable":
-            verdict = "unwinnable (an exhaustive search found no win)"
-        else:
-            verdict = "gave up (the budget ran out before a win was found)"
-        print(f"{deal_name}: {verdict}")
-        print("This search knows the whole stock: an upper bound for any real player, not a player.")
-        print(f"Searched {solution.nodes:,} positions in {solution.seconds:.1f} s.")
-        if record_text is not None:
-            print("The winning line, as a game record:")
-            print(record_text, end="")
+        fail("give --seed N or --deck CARDS (one of them)")
+    cards = deck if deck is not None else deal_cards(seed or 0)
+    with core_errors(), opened_record(record, replace=force) as file:
+        solution = search(cards, budget=budget, timeout=timeout)
+        game = winning_game(cards, seed, solution)
+        record_text = format_record(game) if game is not None else None
+        if file is not None and record_text is not None:
+            file.write(record_text)
+    _print(
+        json_line(solve_json(solution, seed))
+        if output is Format.json
+        else solve_text(solution, seed, record_text, timeout) + "\n"
+    )
     raise typer.Exit(SOLVE_EXIT[solution.status])
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """`rich`'s progress bar (elapsed time, time left) on standard error when it is a terminal; else nothing."""
+    if sys.stderr is None or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("elapsed,"),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+    )
+    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """A long run stopped by Ctrl-C or SIGTERM: one line, exit 130 or 143."""
+    import signal
+
+    from .stats import Interrupted
+
+    try:
+        yield
+    except (Interrupted, KeyboardInterrupt) as error:
+        terminated = isinstance(error, Interrupted) and error.signum == signal.SIGTERM
+        fail("terminated" if terminated else "interrupted", EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 
 @app.command()
 def stats(
     games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
     start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
-    player: str = typer.Option("expert", "--player", "-p", metavar="NAME", help="random, greedy or expert."),
+    player: str = _player_option(),
     jobs: int = typer.Option(
-        1, "--jobs", "-j", metavar="J", min=1, help="Processes to play in; the figures are the same."
+        1,
+        "--jobs",
+        "-j",
+        metavar="J",
+        min=1,
+        help="Processes to play in (at most one per game); the figures are the same.",
     ),
-    player_seed: int = typer.Option(0, "--player-seed", metavar="N", help="Seed of the player's own choices."),
-    output: Format = typer.Option(Format.text, "--format", "-f", help="text, or json."),
+    player_seed: int = PLAYER_SEED_OPTION,
+    output: Format = _format_option("text, or json."),
 ) -> None:
     """Play many deals with a built-in player and sum them up.
 
-    Plays deals START to START+GAMES-1. Prints the win rate with its 95% Wilson interval, the mean score of the won
-    games, the mean time per move and the games per second. A progress bar is
-    drawn on standard error when it is a terminal.
+    Plays deals START to START+GAMES-1. Prints the win rate with its 95% Wilson
+    interval, the mean score of the won games, the mean time per move and the
+    games per second. A progress bar is drawn on standard error when it is a terminal.
     """
-    from .players import PLAYERS
-    from .stats import summarize
+    from .board import json_line, stats_text
+    from .stats import check_range, summarize
 
-    if player not in PLAYERS:
-        fail(f"foursquare stats: --player: {player!r}: no such player; players are {', '.join(PLAYERS)}", EXIT_USAGE)
-    progress = _progress_bar if sys.stderr.isatty() else None
-    summary = summarize(player, start, games, jobs=jobs, player_seed=player_seed, progress=progress)
-    if progress is not None:
-        sys.stderr.write("\n")
-    if output is Format.json:
-        _print_json(summary.as_dict())
-        return
-    score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
-    print(f"player {summary.player}, deals {start} to {start + games - 1}")
-    print(
-        f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
-        f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})"
-    )
-    print(f"mean score of wins: {score}")
-    print(
-        f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
-        f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s"
-    )
-
-
-def _progress_bar(done: int, total: int) -> None:
-    width = 40
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    sys.stderr.flush()
+    try:
+        check_range(start, games)
+    except ValueError as error:
+        fail(str(error))
+    with _interruptible(), _progress(games, f"{player} playing") as progress:
+        try:
+            summary = summarize(player, start, games, jobs=jobs, player_seed=player_seed, progress=progress)
+        except OSError as error:
+            fail(f"cannot start {jobs} worker processes: {error.strerror or error}")
+    _print(json_line(summary.as_dict()) if output is Format.json else stats_text(summary) + "\n")
 
 
 @app.command()
@@ -511,46 +590,54 @@ def auto(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=_seed_parser, metavar="N", help="Deal number; random if not given."
     ),
-    player: str = typer.Option("expert", "--player", "-p", metavar="NAME", help="random, greedy or expert."),
-    player_seed: int = typer.Option(0, "--player-seed", metavar="N", help="Seed of the player's own choices (random)."),
+    player: str = _player_option(),
+    player_seed: int = PLAYER_SEED_OPTION,
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
-    output: Format = typer.Option(Format.text, "--format", "-f", help="text for people, json for JSON Lines."),
+    force: bool = FORCE_OPTION,
+    output: Format = _format_option("text for people, json for JSON Lines."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
+    color: Color = COLOR_OPTION,
 ) -> None:
     """A built-in player plays a whole game, printed as replay prints it."""
-    from .engine import State
+    from .files import opened_record
+    from .game import Game, play_out
     from .players import make_player
-    from .records import format_record, write_atomically
+    from .records import format_record
+    from .session import new_seed
 
-    try:
-        chosen = make_player(player, player_seed)
-    except ValueError as error:
-        fail(f"foursquare auto: --player: {error}", EXIT_USAGE)
     if seed is None:
-        seed = _random_seed()
-    state = State.from_seed(seed)
-    show = _state_printer(output, reveal, unicode)
-    show(0, None, None, None, state)
-    moves = []
-    while not state.is_over:
-        move = chosen.choose(state)
-        card = state.next_card if move < 32 else None
-        state.apply(move)
-        moves.append(move)
-        show(len(moves), None, move, card, state)
-    if record is not None:
+        seed = new_seed()
+        _say(f"Deal {seed} (to watch it again: --seed {seed})")
+    with core_errors(), opened_record(record, replace=force) as file:
+        game = Game.from_seed(seed, meta={"player": player})
+        show = _step_printer(output, _style(reveal, unicode, color))
+        show(game.step)
+        for step in play_out(game, make_player(player, player_seed)):
+            show(step)
+        if file is not None:
+            file.write(format_record(game))
+
+
+def _guard_standard_streams() -> None:
+    """Closed standard streams: hold their descriptors with /dev/null, so no file the tool opens
+    takes their place; a closed standard output is then an error, a closed input is seen as closed."""
+    for fd in (0, 1, 2):
         try:
-            write_atomically(record, format_record(moves, state, seed=seed, meta={"player": chosen.name}))
-        except OSError as error:
-            fail(f"{record}: cannot write: {error.strerror or error}", EXIT_USAGE)
-
-
-def _random_seed() -> int:
-    import secrets
-
-    return secrets.randbelow(2**32)
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+            if fd == 1:
+                _say("foursquare: standard output is closed; nothing could be shown")
+                sys.exit(EXIT_IO)
 
 
 def main() -> None:
+    _guard_standard_streams()
     app()

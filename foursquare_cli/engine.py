@@ -6,28 +6,49 @@ does (placing, flipping, shifting), and when the game ends.
 The grid is 16 cells numbered row by row: A1=0, B1=1, ..., D1=3, A2=4, ..., D4=15.
 A `State` keeps two 16-bit masks, `occupied` (cells holding a pile) and `down`
 (cells whose top card is face down), beside the piles themselves; flipping a line
-is then one XOR. `Cell` and `Move` are `int`s (a move is a code from 0 to 35) so
-they index the precomputed tables below directly, and every one of them is
-created once: parsing and move generation hand out the same objects.
+is then one XOR. `Cell` and `Move` are interned `int`s, so they index the tables
+below directly; a move's code is this module's business: callers ask a `Move`
+what it is (`is_shift`, `on_top`, `cell`, `direction`).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import enum
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import CARDS, Card, check_deck, deal
+from .cards import CARDS, Card, InvalidCardError, check_deck, deal
+
+if TYPE_CHECKING:
+    import random
 
 COLUMNS = "ABCD"
 DIRECTIONS = ("up", "down", "left", "right")
 MAX_PILE = 4
 MAX_FACE_DOWN = 4
 
-PLAYING = "playing"
-WON = "won"
-LOST = "lost"
 
-LOST_FACE_DOWN = "more than 4 face-down cards"
-LOST_STOCK = "the stock ran out"
+class Status(enum.StrEnum):
+    """Where a game stands; the text is the spelling of SPEC section 5."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+class LossReason(enum.StrEnum):
+    FACE_DOWN = "more than 4 face-down cards"
+    STOCK = "the stock ran out"
+
+
+class MoveKind(enum.StrEnum):
+    PLACE = "place"
+    TOP = "top"
+    SHIFT = "shift"
+
+
+PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
+LOST_FACE_DOWN, LOST_STOCK = LossReason.FACE_DOWN, LossReason.STOCK
 
 _FULL = 0xFFFF
 _ROW_MASKS = tuple(0xF << (4 * row) for row in range(4))
@@ -57,6 +78,11 @@ class Cell(int):
 
     __slots__ = ()
 
+    def __new__(cls, index: int) -> Cell:
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 16:
+            raise ValueError(f"{index!r}: not a cell index; cells are 0 (A1) to 15 (D4)")
+        return CELLS[index] if _INTERNED else int.__new__(cls, index)
+
     @property
     def row(self) -> int:
         """1 (top) to 4."""
@@ -81,32 +107,54 @@ class Cell(int):
         raise InvalidMoveError(text, "no such cell; cells are A1 to D4")
 
 
+_INTERNED = False
 CELLS: tuple[Cell, ...] = tuple(Cell(i) for i in range(16))
-
-_PLACE, _TOP, _SHIFT = "place", "top", "shift"
 
 
 class Move(int):
     """A move: `B3` (place on an empty cell), `B3 top` (place on a pile), `shift up`.
 
-    Codes 0-15 place on cell N, 16-31 place on top of cell N-16, 32-35 shift
-    up, down, left, right. Parse with `Move.from_str`; `str` gives canonical text.
+    There are 36 moves, each one object; parse with `Move.from_str`, build with
+    `Move.place`, `Move.top`, `Move.shift`; `str` gives the canonical text.
     """
 
     __slots__ = ()
 
+    def __new__(cls, code: int) -> Move:
+        if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < 36:
+            raise ValueError(f"{code!r}: not a move code")
+        return MOVES[code] if _INTERNED else int.__new__(cls, code)
+
     @property
-    def kind(self) -> str:
-        """`place`, `top` or `shift`."""
-        return _PLACE if self < 16 else _TOP if self < 32 else _SHIFT
+    def kind(self) -> MoveKind:
+        return MoveKind.PLACE if self < 16 else MoveKind.TOP if self < 32 else MoveKind.SHIFT
+
+    @property
+    def is_shift(self) -> bool:
+        return self >= 32
+
+    @property
+    def is_placement(self) -> bool:
+        """A card is placed (on an empty cell or on top of a pile)."""
+        return self < 32
+
+    @property
+    def on_top(self) -> bool:
+        return 16 <= self < 32
 
     @property
     def cell(self) -> Cell | None:
-        return CELLS[self % 16] if self < 32 else None
+        """The cell a placement goes to; None for a shift."""
+        return CELLS[self & 15] if self < 32 else None
 
     @property
     def direction(self) -> str | None:
         return DIRECTIONS[self - 32] if self >= 32 else None
+
+    @property
+    def opened_cells(self) -> tuple[Cell, ...]:
+        """For a shift, the edge it empties (column A after `shift right`); nothing for a placement."""
+        return _OPENED[self - 32] if self >= 32 else ()
 
     def __str__(self) -> str:
         return _MOVE_TEXT[self]
@@ -134,14 +182,16 @@ class Move(int):
 
     @classmethod
     def place(cls, cell: int) -> Move:
-        return MOVES[cell]
+        return MOVES[Cell(cell)]
 
     @classmethod
     def top(cls, cell: int) -> Move:
-        return MOVES[16 + cell]
+        return MOVES[16 + Cell(cell)]
 
     @classmethod
     def shift(cls, direction: str) -> Move:
+        if direction not in DIRECTIONS:
+            raise ValueError(f"{direction!r}: not a direction; directions are {', '.join(DIRECTIONS)}")
         return MOVES[32 + DIRECTIONS.index(direction)]
 
 
@@ -149,7 +199,9 @@ _MOVE_TEXT = tuple(
     [str(cell) for cell in CELLS] + [f"{cell} top" for cell in CELLS] + [f"shift {d}" for d in DIRECTIONS]
 )
 MOVES: tuple[Move, ...] = tuple(Move(code) for code in range(36))
+_INTERNED = True
 SHIFT_UP, SHIFT_DOWN, SHIFT_LEFT, SHIFT_RIGHT = MOVES[32:36]
+_OPENED = (CELLS[12:16], CELLS[0:4], CELLS[3:16:4], CELLS[0:16:4])
 
 
 def _neighbours(cell: int) -> int:
@@ -175,19 +227,43 @@ _SHIFT_EDGE = (_ROW_MASKS[0], _ROW_MASKS[3], _COLUMN_MASKS[0], _COLUMN_MASKS[3])
 _SHIFT_EDGE_NAME = ("row 1", "row 4", "column A", "column D")
 
 
-class Outcome(NamedTuple):
-    """How a game stands: `status` is playing, won or lost; `score` is set only when won."""
+def cells_of(mask: int) -> tuple[Cell, ...]:
+    """The cells of a 16-bit mask, A1 first."""
+    return tuple(CELLS[cell] for cell in range(16) if mask >> cell & 1)
 
-    status: str
+
+class Outcome(NamedTuple):
+    """How a game stands: `status`; `score` only when won; `reason` only when lost."""
+
+    status: Status
     score: int | None
-    reason: str | None  # why a lost game was lost
+    reason: LossReason | None
+
+
+class Effect(NamedTuple):
+    """What one move did: the card it placed (None for a shift) and the cells it turned over.
+
+    `turned` is a mask of the cells whose top card changed face, the placed cell excepted.
+    """
+
+    card: Card | None
+    turned: int
+
+    @property
+    def turned_cells(self) -> tuple[Cell, ...]:
+        return cells_of(self.turned)
+
+
+_SHIFTED = Effect(None, 0)
+_new_effect = tuple.__new__  # Effect without NamedTuple's Python-level __new__: apply is the hot path
 
 
 class State:
     """A position: the stock (a deck and how many cards were drawn) and the grid.
 
     Mutable, like OpenSpiel states: `apply` changes it in place; `copy` is cheap
-    (16 references and a few ints), and `play` is the pure form.
+    (16 references and a few ints), and `play` is the pure form. Build a position
+    by playing moves from a deal, or lay one out with `State.from_grid`.
     """
 
     __slots__ = ("deck", "drawn", "piles", "occupied", "down", "status")
@@ -197,13 +273,13 @@ class State:
     piles: list[tuple[Card, ...]]
     occupied: int
     down: int
-    status: str
+    status: Status
 
-    def __init__(self, deck: tuple[Card, ...]) -> None:
+    def __init__(self, deck: Iterable[Card]) -> None:
         """A new game on `deck` (40 distinct cards, the first drawn first)."""
-        deck = tuple(CARDS[card] for card in deck)
-        check_deck(deck)
-        self.deck = deck
+        cards = tuple(CARDS[card] for card in deck)
+        check_deck(cards)
+        self.deck = cards
         self.drawn = 0
         self.piles = [()] * 16
         self.occupied = 0
@@ -213,6 +289,55 @@ class State:
     @classmethod
     def from_seed(cls, seed: int) -> State:
         return cls(deal(seed))
+
+    @classmethod
+    def from_grid(cls, rows: Sequence[str] | str, stock: Sequence[str] | str = ()) -> State:
+        """A position laid out by hand, for tests, puzzles and analysis.
+
+        `rows`: four rows (row 1 first), each four words, one per cell: `.` for an
+        empty cell, else the pile bottom card first, joined by `/` (`5S/AD`), with
+        `#` before the pile when its top card is face down (`#7H`, `#5S/AD`). A
+        single string is split into lines; blank lines are ignored.
+        `stock`: the next cards to draw, first first (the card in hand leads); the
+        cards named nowhere follow in ordered-deck order. The status follows the
+        end-of-turn rules; an empty stock with the grid not won is lost.
+        ValueError (InvalidCardError) says what is wrong with a layout.
+        """
+        if isinstance(rows, str):
+            rows = [line for line in rows.splitlines() if line.strip()]
+        if isinstance(stock, str):
+            stock = stock.split()
+        if len(rows) != 4:
+            raise ValueError(f"a grid has 4 rows, not {len(rows)}")
+        piles: list[tuple[Card, ...]] = []
+        down = 0
+        for number, row in enumerate(rows, start=1):
+            words = row.split()
+            if len(words) != 4:
+                raise ValueError(f"row {number} {row!r}: a row has 4 cells, not {len(words)}")
+            for word in words:
+                if word == ".":
+                    piles.append(())
+                    continue
+                if word.startswith("#"):
+                    down |= 1 << len(piles)
+                    word = word[1:]
+                pile = tuple(Card.from_str(name) for name in word.split("/"))
+                if len(pile) > MAX_PILE:
+                    raise ValueError(f"{word!r}: a pile holds at most {MAX_PILE} cards")
+                piles.append(pile)
+        placed = [card for pile in piles for card in pile]
+        upcoming = [Card.from_str(name) for name in stock]
+        named = placed + upcoming
+        if len(set(named)) != len(named):
+            raise InvalidCardError("a card appears twice in the layout and the stock")
+        state = cls(named + [card for card in CARDS if card not in set(named)])
+        state.drawn = len(placed)
+        state.piles = piles
+        state.occupied = sum(1 << cell for cell in range(16) if piles[cell])
+        state.down = down
+        state.status = state._status_after_turn() if placed else PLAYING
+        return state
 
     def copy(self) -> State:
         other = State.__new__(State)
@@ -245,7 +370,7 @@ class State:
     @property
     def next_card(self) -> Card | None:
         """The card to place now (the top of the stock), or None once the game is over."""
-        return self.deck[self.drawn] if self.status == PLAYING else None
+        return self.deck[self.drawn] if self.status is PLAYING else None
 
     @property
     def stock(self) -> int:
@@ -259,13 +384,13 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        return self.status != PLAYING
+        return self.status is not PLAYING
 
     @property
     def outcome(self) -> Outcome:
-        if self.status == WON:
+        if self.status is WON:
             return Outcome(WON, 40 - self.drawn, None)
-        if self.status == LOST:
+        if self.status is LOST:
             return Outcome(LOST, None, LOST_FACE_DOWN if self.face_down > MAX_FACE_DOWN else LOST_STOCK)
         return Outcome(PLAYING, None, None)
 
@@ -276,11 +401,51 @@ class State:
     def is_face_up(self, cell: int) -> bool:
         return not self.down >> cell & 1
 
+    def unseen_cards(self) -> list[Card]:
+        """Cards a player has not seen: neither on the grid, under it, nor in hand (ordered-deck order)."""
+        seen = set(self.deck[: self.drawn + 1])
+        return [card for card in CARDS if card not in seen]
+
+    def key(self) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
+        """What decides the rest of the game on this stock: cards drawn, the masks, top ranks and heights.
+
+        Suits never matter to the rules, so positions differing only in suits share a key.
+        """
+        piles = self.piles
+        return (
+            self.drawn,
+            self.occupied,
+            self.down,
+            tuple(_RANK[pile[-1]] if pile else 0 for pile in piles),
+            tuple(len(pile) for pile in piles),
+        )
+
+    def redealt(self, rng: random.Random) -> State:
+        """A copy in which the cards not yet seen are shuffled anew: what a player may be shown."""
+        unseen = self.unseen_cards()
+        rng.shuffle(unseen)
+        future = self.copy()
+        future.deck = self.deck[: self.drawn + 1] + tuple(unseen)
+        return future
+
     # -- the rules -----------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, placements first (by cell), then `top`s, then shifts."""
-        if self.status != PLAYING:
+        if self.status is not PLAYING:
+            return []
+        occupied = self.occupied
+        if not occupied:
+            return list(MOVES[:16])
+        moves = self.legal_placements()
+        for direction in range(4):
+            if not occupied & _SHIFT_EDGE[direction]:
+                moves.append(MOVES[32 + direction])
+        return moves
+
+    def legal_placements(self) -> list[Move]:
+        """The legal moves that place the card in hand: empty cells by cell, then `top`s."""
+        if self.status is not PLAYING:
             return []
         occupied = self.occupied
         if not occupied:
@@ -288,16 +453,14 @@ class State:
         piles = self.piles
         moves = [MOVES[c] for c in range(16) if not occupied >> c & 1 and _NEIGHBOURS[c] & occupied]
         moves += [MOVES[16 + c] for c in range(16) if 0 < len(piles[c]) < MAX_PILE]
-        for direction in range(4):
-            if not occupied & _SHIFT_EDGE[direction]:
-                moves.append(MOVES[32 + direction])
         return moves
 
-    def is_legal(self, move: int) -> bool:
+    def is_legal(self, move: Move) -> bool:
+        _check_move(move)
         return self._illegal_reason(move) is None
 
     def _illegal_reason(self, move: int) -> str | None:
-        if self.status != PLAYING:
+        if self.status is not PLAYING:
             return f"the game is over ({self.status})"
         occupied = self.occupied
         if move >= 32:
@@ -321,16 +484,21 @@ class State:
             return f"the pile at {CELLS[cell]} already holds {MAX_PILE} cards"
         return None
 
-    def apply(self, move: int) -> None:
-        """Play `move` (a `Move` or its code) in place; raise IllegalMoveError if the rules forbid it."""
-        if self.status != PLAYING:
+    def apply(self, move: Move) -> Effect:
+        """Play `move` in place: what it placed and turned over.
+
+        IllegalMoveError if the rules forbid it; TypeError if `move` is not a `Move`.
+        """
+        if move.__class__ is not Move:
+            _check_move(move)
+        if self.status is not PLAYING:
             self._refuse(move)
         occupied = self.occupied
         if move >= 32:
             if not occupied or occupied & _SHIFT_EDGE[move - 32]:
                 self._refuse(move)
             self._shift(move - 32)
-            return
+            return _SHIFTED
         cell = move & 15
         piles = self.piles
         pile = piles[cell]
@@ -340,22 +508,23 @@ class State:
         elif not 0 < len(pile) < MAX_PILE:
             self._refuse(move)
         card = self.deck[self.drawn]
+        before = self.down
         down = self.down_after(move, card)  # reads only the other piles, so before this one grows
         self.drawn += 1
         piles[cell] = pile + (card,)
-        occupied |= 1 << cell
-        self.occupied = occupied
+        self.occupied = occupied = occupied | 1 << cell
         self.down = down
         if occupied == _FULL and not down:
             self.status = WON
         elif down.bit_count() > MAX_FACE_DOWN or self.drawn == 40:
             self.status = LOST
+        return _new_effect(Effect, (card, (before ^ down) & ~(1 << cell)))
 
-    def down_after(self, move: int, card: int) -> int:
-        """The face-down mask after placing `card` by placement `move` (code < 32), not playing it.
+    def down_after(self, move: Move, card: Card) -> int:
+        """The face-down mask after placing `card` by placement `move`, without playing it.
 
         The flip rule alone, for players weighing moves and cards without copying the
-        state; `move` is assumed legal.
+        state; `move` is assumed a legal placement.
         """
         cell = move & 15
         occupied = self.occupied | 1 << cell
@@ -374,6 +543,13 @@ class State:
             if higher or lower:
                 down ^= mask & occupied
         return down
+
+    def _status_after_turn(self) -> Status:
+        if self.occupied == _FULL and not self.down:
+            return WON
+        if self.down.bit_count() > MAX_FACE_DOWN or self.drawn == 40:
+            return LOST
+        return PLAYING
 
     def _refuse(self, move: int) -> None:
         raise IllegalMoveError(str(MOVES[move]), self._illegal_reason(move) or "")
@@ -398,7 +574,12 @@ class State:
             self.down = (self.down << 1) & _FULL
 
 
-def play(state: State, move: int) -> State:
+def _check_move(move: object) -> None:
+    if not isinstance(move, Move):
+        raise TypeError(f"{move!r}: not a Move; parse text with Move.from_str")
+
+
+def play(state: State, move: Move) -> State:
     """The position after `move`, leaving `state` unchanged."""
     after = state.copy()
     after.apply(move)

@@ -1,26 +1,42 @@
 """`play`: a game at a terminal prompt, or driven line by line from a pipe.
 
-A `Game` is a deal, the moves so far and, when asked, the file it is recorded to;
-the record is rewritten atomically after every move, so it is always a valid
-record of the game so far, even if the process is killed.
+A `Session` is a `Game` and, when asked, the `RecordFile` it is saved to; the record
+is rewritten atomically after every move, so it is always a valid record of the
+game so far, even if the process is killed. A move that would make the record
+too large to read back is refused, and the record stays as it was.
 
 Ctrl-C never cuts a move in half: SIGINT is acted on at once only while the tool
 waits for input; during a move it is held until the move is played and saved.
+A failure to write the output (a full disk, a closed pipe) saves the game first
+and then says where it is.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime
+import difflib
+import errno
+import os
+import shlex
+import shutil
 import signal
-from collections.abc import Iterator
-from typing import IO, Any
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING
 
-from .board import render, render_step, state_block
-from .cards import Card, deal
-from .engine import WON, IllegalMoveError, InvalidMoveError, Move, State
-from .records import format_record, write_atomically
+from .board import PLAIN, Style, moves_preview, outcome_line, render, render_step, state_block
+from .cards import Card
+from .engine import IllegalMoveError, InvalidMoveError, Move
+from .files import RecordFile, WriteError
+from .game import Game, Step
+from .records import LineTooLong, NotUtf8, format_record, iter_lines, move_text, shorten, unreadable_reason
 
-EXIT_OK, EXIT_INVALID, EXIT_INTERRUPTED = 0, 1, 130
+if TYPE_CHECKING:
+    from .records import Verdict
+
+EXIT_OK, EXIT_INVALID, EXIT_IO, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 74, 130, 141
+COMMANDS = ("moves", "board", "hint", "undo", "help", "quit")
 
 HELP = """\
 Place each card you are given on the 4x4 grid (columns A-D, rows 1-4).
@@ -33,72 +49,88 @@ than every other face-up top card in the line, or lower than every one, or there
 is none, every other top card in the line is turned over. Ties never count.
 Win: all 16 cells filled and face up; your score is the cards left in the stock.
 Lose: more than 4 face-down cards, or the stock runs out.
-Commands: help, moves (the legal moves now), board, quit."""
+Commands:
+  moves   the legal moves, each with the face-down count it leaves
+  board   the board again
+  hint    the expert's move and how it rates the others
+  undo    take back the last move (counted in the record)
+  help    this text
+  quit    stop; the game is saved and can be resumed
+Tab completes moves and commands; arrow keys recall earlier lines."""
 
 
-class Game:
-    """A game being played: its deal, its moves so far, and where it is recorded."""
+def program_name() -> str:
+    """How to name this tool in a command a user will paste into the same shell.
 
-    def __init__(
-        self,
-        deck: tuple[Card, ...],
-        seed: int | None = None,
-        moves: list[Move] | None = None,
-        record_path: str | None = None,
-        meta: dict[str, Any] | None = None,
-    ) -> None:
-        self.seed = seed
-        self.meta = meta
-        self.record_path = record_path
-        self.state = State(deck)
-        self.moves: list[Move] = []
-        self.last_card: Card | None = None
-        for move in moves or []:
-            self.play(move)
+    `foursquare` when that finds this very installation on the PATH; else the
+    script as it was invoked, or `python -m foursquare_cli` with this interpreter.
+    """
+    bin_dir = os.path.dirname(os.path.abspath(sys.executable))
+    found = shutil.which("foursquare")
+    if found is not None and os.path.dirname(os.path.abspath(found)) == bin_dir:
+        return "foursquare"
+    invoked = sys.argv[0] if sys.argv else ""
+    if os.path.basename(invoked) == "foursquare" and os.path.exists(invoked):
+        return shlex.quote(invoked)
+    return f"{shlex.quote(sys.executable)} -m foursquare_cli"
 
-    @classmethod
-    def from_seed(cls, seed: int, record_path: str | None = None) -> Game:
-        return cls(deal(seed), seed=seed, record_path=record_path)
 
-    def play(self, move: Move) -> Card | None:
-        """Apply `move`; the card it placed (None for a shift). IllegalMoveError if forbidden."""
-        card = self.state.next_card if move < 32 else None
-        self.state.apply(move)
-        self.moves.append(move)
-        self.last_card = card
-        return card
+class RecordRefused(Exception):
+    """A move whose record could not be read back; the move was taken back."""
 
-    def record_text(self) -> str:
-        return format_record(self.moves, self.state, seed=self.seed, meta=self.meta)
+
+class Session:
+    """A game being played, and where it is saved (if anywhere)."""
+
+    def __init__(self, game: Game, record: RecordFile | None = None) -> None:
+        self.game = game
+        self.record = record
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.record is not None:
+            self.record.close()
 
     def save(self) -> None:
-        if self.record_path is not None:
-            write_atomically(self.record_path, self.record_text())
+        """Write the record (if any); WriteError passes through."""
+        if self.record is not None:
+            self.record.write(format_record(self.game))
 
-    def deal_words(self) -> str:
-        return (
-            f"--seed {self.seed}" if self.seed is not None else "--deck '" + " ".join(map(str, self.state.deck)) + "'"
-        )
+    def play(self, move: Move) -> Step:
+        """Play and save `move`. IllegalMoveError, or RecordRefused (the move taken back), or WriteError."""
+        step = self.game.play(move)
+        if self.record is not None:
+            text = format_record(self.game)
+            reason = unreadable_reason(text)
+            if reason is not None:
+                self.game.steps.pop()
+                raise RecordRefused(f"move {step.ply} {str(move)!r} refused: {reason}")
+            self.record.write(text)
+        return step
+
+    def undo(self) -> Step:
+        step = self.game.undo()
+        self.save()
+        return step
 
     def how_to_resume(self) -> str:
-        if self.record_path is not None:
-            return f"The game is saved in {self.record_path}; to go on: foursquare play --resume {self.record_path}"
+        if self.record is not None:
+            path = shlex.quote(self.record.path)
+            return f"The game is saved in {self.record.path}; to go on: {program_name()} play --resume {path}"
         return (
-            "The game so far, as a record (save it to a file, then: foursquare play --resume FILE):\n"
-            + self.record_text().rstrip("\n")
+            f"The game so far, as a record (save it to a file, then: {program_name()} play --resume FILE):\n"
+            + format_record(self.game).rstrip("\n")
         )
 
     def how_to_review(self) -> str:
-        if self.record_path is not None:
-            return f"Replay it: foursquare replay {self.record_path}    Check it: foursquare check {self.record_path}"
-        return "The game as a record (save it to a file to replay or check it):\n" + self.record_text().rstrip("\n")
-
-
-def outcome_line(state: State) -> str:
-    outcome = state.outcome
-    if outcome.status == WON:
-        return f"You won! Score {outcome.score} (cards left in the stock)."
-    return f"You lost: {outcome.reason}."
+        if self.record is not None:
+            path, name = shlex.quote(self.record.path), program_name()
+            return f"Replay it: {name} replay {path}    Check it: {name} check {path}"
+        return "The game as a record (save it to a file to replay or check it):\n" + format_record(self.game).rstrip(
+            "\n"
+        )
 
 
 class _Interrupts:
@@ -136,113 +168,174 @@ class _Interrupts:
             self.waiting = False
 
 
+def _output_failed(session: Session, err: IO[str], error: OSError) -> int:
+    """Standard output failed: the game is saved; say where, on standard error."""
+    with contextlib.suppress(OSError, WriteError):
+        session.save()
+    broken = isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
+    with contextlib.suppress(OSError, ValueError):
+        if broken:
+            if session.record is not None:
+                err.write(session.how_to_resume() + "\n")
+        else:
+            err.write(f"foursquare play: cannot write the output: {error.strerror or error}\n")
+            if session.record is not None:
+                err.write(session.how_to_resume() + "\n")
+        err.flush()
+    return EXIT_BROKEN_PIPE if broken else EXIT_IO
+
+
 def run_pipe(
-    game: Game,
-    lines: IO[str] | IO[bytes],
+    session: Session,
+    lines: IO[bytes],
     out: IO[str],
     err: IO[str],
     *,
     json_output: bool,
-    reveal: bool = False,
-    unicode: bool = False,
+    style: Style = PLAIN,
     source_name: str = "<stdin>",
 ) -> int:
-    """Read moves one per line (blank lines and `#` comments allowed; `quit` stops).
+    """Read moves one per line (blank lines and `#` comments allowed; `undo` and `quit` too).
 
-    `lines` may be binary (standard input's buffer): each line is then decoded as
-    UTF-8 on its own, so text that is not UTF-8 is reported at its line.
-
-    Prints the state before the first move and after every move (JSON Lines, or
-    boards as `replay` prints them), flushing each. The first invalid or illegal
-    line ends the run with exit code 1 and one line on `err`. The game ending ends
-    the run without reading further, so a co-process never waits on the other.
+    Prints the state before the first move and after every move or undo (JSON
+    Lines, or boards as `replay` prints them), flushing each. The first invalid or
+    illegal line ends the run with exit code 1 and one line on `err`. The game
+    ending ends the run without reading further, so a co-process never waits on
+    the other. Lines are read as `replay` reads a move log (`records.iter_lines`).
     """
+    game = session.game
+    first = True
 
-    def show() -> None:
-        move = game.moves[-1] if game.moves else None
-        out.write(
-            state_block(
-                game.state,
-                len(game.moves),
-                move,
-                game.last_card,
-                json_output=json_output,
-                reveal=reveal,
-                unicode=unicode,
-            )
-        )
+    def show(step: Step) -> None:
+        nonlocal first
+        out.write(state_block(step, json_output=json_output, style=style, first=first))
         out.flush()
+        first = False
+
+    def refuse(message: str) -> int:
+        err.write(message + "\n")
+        return EXIT_INVALID
 
     interrupts = _Interrupts()
-    line_number = 0
     with interrupts.installed():
         try:
-            game.save()
-            show()
+            show(game.step)
+            reader = iter_lines(lines)
             while not game.state.is_over:
-                with interrupts.waiting_for_input():
-                    raw = lines.readline()
-                if isinstance(raw, bytes):  # decoded line by line, so an error has its line number
-                    try:
-                        line = raw.decode("utf-8")
-                    except UnicodeDecodeError:
-                        err.write(f"{source_name}:{line_number + 1}: not UTF-8 text\n")
-                        return EXIT_INVALID
-                else:
-                    line = raw
-                if not line:
-                    err.write("End of input before the end of the game. " + game.how_to_resume() + "\n")
+                try:
+                    with interrupts.waiting_for_input():
+                        number, line = next(reader)
+                except StopIteration:
+                    err.write("End of input before the end of the game. " + session.how_to_resume() + "\n")
                     return EXIT_OK
-                line_number += 1
-                text = line.split("#", 1)[0].strip()
+                except LineTooLong as error:
+                    return refuse(f"{source_name}:{error.number}: {error}")
+                except NotUtf8 as error:
+                    return refuse(f"{source_name}:{error.number}: not UTF-8 text")
+                text = move_text(line)
+                command = text.lower()
                 if not text:
                     continue
-                if text.lower() == "quit":
-                    err.write(game.how_to_resume() + "\n")
+                if command == "quit":
+                    err.write(session.how_to_resume() + "\n")
                     return EXIT_OK
-                number = len(game.moves) + 1
+                ply = game.ply + 1
                 try:
-                    game.play(Move.from_str(text))
+                    step = session.undo() if command == "undo" else session.play(Move.from_str(text))
                 except (InvalidMoveError, IllegalMoveError) as error:
                     # One line, as scripts expect; a record being kept is already saved.
-                    err.write(f"{source_name}:{line_number}: move {number} {text!r}: {error.reason}\n")
-                    return EXIT_INVALID
-                game.save()
-                show()
+                    return refuse(f"{source_name}:{number}: move {ply} {shorten(text)}: {error.reason}")
+                except ValueError as error:  # nothing to undo
+                    return refuse(f"{source_name}:{number}: {error}")
+                except RecordRefused as error:
+                    return refuse(f"{source_name}:{number}: {error}")
+                show(step)
             return EXIT_OK
         except KeyboardInterrupt:
-            game.save()
-            err.write("\nInterrupted. " + game.how_to_resume() + "\n")
+            session.save()
+            err.write("\nInterrupted. " + session.how_to_resume() + "\n")
             return EXIT_INTERRUPTED
+        except WriteError as error:
+            err.write(f"{error}; the record holds the game up to the move before. {session.how_to_resume()}\n")
+            return EXIT_IO
+        except OSError as error:
+            return _output_failed(session, err, error)
+
+
+def suggestion(text: str) -> str:
+    """What to say to input that is neither a move nor a command: a near-miss, or `help`."""
+    lowered = text.lower()
+    squeezed = lowered.replace(" ", "")
+    if len(squeezed) == 5 and squeezed.endswith("top") and squeezed[0] in "abcd" and squeezed[1] in "1234":
+        return f"did you mean '{squeezed[:2].upper()} top'?"
+    words = list(COMMANDS) + [f"shift {d}" for d in ("up", "down", "left", "right")]
+    close = difflib.get_close_matches(lowered, words, n=1, cutoff=0.7)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return "type 'help'"
+
+
+def _is_move_attempt(text: str) -> bool:
+    """Input that was meant as a move (a cell-like first word, or `shift`): its parse error is the answer."""
+    first = text.split()[0].lower() if text.split() else ""
+    return first == "shift" or (1 < len(first) <= 3 and first[0].isalpha() and first[1:].isdigit())
+
+
+def _completer(session: Session) -> Callable[[str, int], str | None]:
+    def complete(text: str, index: int) -> str | None:
+        options = [str(move) for move in session.game.state.legal_moves()] + list(COMMANDS)
+        matches = [option for option in options if option.lower().startswith(text.lower())]
+        return matches[index] if index < len(matches) else None
+
+    return complete
+
+
+def _readline_setup(session: Session) -> None:
+    """Line editing, history and Tab completion where the standard library's readline exists."""
+    try:
+        import readline
+    except ImportError:  # the prompt still works, without editing
+        return
+    readline.set_completer(_completer(session))
+    readline.set_completer_delims("\t\n")
+    if "libedit" in (readline.__doc__ or ""):
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
 
 
 def run_terminal(
-    game: Game,
+    session: Session,
     out: IO[str],
     *,
-    reveal: bool = False,
-    unicode: bool = False,
-    read_line=input,
-    hint=None,
+    style: Style = PLAIN,
+    read_line: Callable[[str], str] = input,
+    hint: Callable[[Game], str] | None = None,
+    epilogue: Callable[[Session], str] | None = None,
 ) -> int:
-    """The game at a prompt: a board each turn, the reason for every refused input."""
+    """The game at a prompt: a board each turn, the reason for every refused input.
+
+    `hint(game)` answers `hint`; `epilogue(session)` adds lines when the game ends
+    (what the deal allowed, how to replay it).
+    """
+    game = session.game
     interrupts = _Interrupts()
-    commands = "help, moves, board, " + ("hint, " if hint is not None else "") + "quit"
+    if read_line is input:
+        _readline_setup(session)
     with interrupts.installed():
         try:
-            game.save()
-            out.write(f"Type a move (B3, B3 top, shift up) or one of: {commands}.\n\n")
-            out.write(render(game.state, reveal=reveal, unicode=unicode) + "\n")
+            out.write(f"Type a move (B3, B3 top, shift up) or one of: {', '.join(COMMANDS)}.\n\n")
+            out.write(render(game.state, style, with_legend=True) + "\n")
             while not game.state.is_over:
                 card = game.state.next_card
                 assert card is not None
-                prompt = f"Move {len(game.moves) + 1}, place {card.symbol() if unicode else card}> "
+                prompt = f"Move {game.ply + 1}, place {card.symbol() if style.unicode else card}> "
                 try:
                     with interrupts.waiting_for_input():
                         out.flush()
                         text = read_line(prompt).strip()
                 except EOFError:
-                    out.write("\n" + game.how_to_resume() + "\n")
+                    out.write("\n" + session.how_to_resume() + "\n")
                     return EXIT_OK
                 except UnicodeDecodeError:
                     out.write("That was not UTF-8 text; type a move like B3 (or help).\n")
@@ -251,36 +344,135 @@ def run_terminal(
                 if not command:
                     continue
                 if command == "quit":
-                    out.write(game.how_to_resume() + "\n")
+                    out.write(session.how_to_resume() + "\n")
                     return EXIT_OK
                 if command == "help":
                     out.write(HELP + "\n")
                     continue
                 if command == "board":
-                    out.write(render(game.state, reveal=reveal, unicode=unicode) + "\n")
+                    out.write(render(game.state, style, with_legend=True) + "\n")
                     continue
                 if command == "moves":
-                    out.write("Legal moves: " + ", ".join(str(m) for m in game.state.legal_moves()) + "\n")
+                    out.write(moves_preview(game.state) + "\n")
                     continue
-                if command == "hint" and hint is not None:
-                    out.write(hint(game.state) + "\n")
+                if command == "hint":
+                    out.write((hint(game) if hint is not None else "No hint here.") + "\n")
+                    continue
+                if command == "undo":
+                    try:
+                        step = session.undo()
+                    except ValueError as error:
+                        out.write(f"{error}\n")
+                        continue
+                    out.write(f"\nUndone (undos so far: {game.undos}).\n" + render_step(step, style) + "\n")
                     continue
                 try:
-                    move = Move.from_str(text)
-                    game.play(move)
-                except (InvalidMoveError, IllegalMoveError) as error:
+                    step = session.play(Move.from_str(text))
+                except IllegalMoveError as error:
                     out.write(f"{error} (type help for the rules)\n")
                     continue
-                game.save()
-                out.write(
-                    "\n"
-                    + render_step(game.state, len(game.moves), move, game.last_card, reveal=reveal, unicode=unicode)
-                    + "\n"
-                )
-            out.write(outcome_line(game.state) + "\n" + game.how_to_review() + "\n")
+                except InvalidMoveError as error:
+                    if _is_move_attempt(text):
+                        out.write(f"{shorten(text)}: {error.reason}\n")
+                    else:
+                        out.write(f"unknown command {shorten(text)}; {suggestion(text)}\n")
+                    continue
+                except RecordRefused as error:
+                    out.write(f"{error}\n")
+                    continue
+                out.write("\n" + render_step(step, style) + "\n")
+            out.write(outcome_line(game.state, game.ply, game.undos) + "\n")
+            if epilogue is not None:
+                out.write(epilogue(session) + "\n")
+            out.write(session.how_to_review() + "\n")
             return EXIT_OK
         except KeyboardInterrupt:
-            game.save()
-            out.write("\nInterrupted. " + game.how_to_resume() + "\n")
+            session.save()
+            out.write("\nInterrupted. " + session.how_to_resume() + "\n")
             out.flush()
             return EXIT_INTERRUPTED
+        except WriteError as error:
+            print(f"{error}; the record holds the game up to the move before.", file=sys.stderr)
+            return EXIT_IO
+
+
+class PlayRequestError(ValueError):
+    """`play` options that cannot be carried out together, or a record that cannot be resumed
+    (then `verdict` holds its problems)."""
+
+    def __init__(self, message: str, verdict: Verdict | None = None, path: str | None = None) -> None:
+        super().__init__(f"{path}: {message}" if path is not None else message)
+        self.verdict = verdict
+        self.path = path  # the file the message is about, named first
+
+
+def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
+    """The deal of the day: the UTC date's digits as a number (20261130 for 2026-11-30), the same for everyone."""
+    day = today or datetime.datetime.now(datetime.UTC).date()
+    return int(day.strftime("%Y%m%d")), day
+
+
+def new_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(2**32)
+
+
+def open_session(
+    *,
+    seed: int | None = None,
+    deck: tuple[Card, ...] | None = None,
+    daily: bool = False,
+    record: str | None = None,
+    resume: str | None = None,
+    no_record: bool = False,
+    force: bool = False,
+) -> tuple[Session, str | None]:
+    """A session ready to play, and the line that announces its deal (None when the user named it).
+
+    PlayRequestError for contradictory options or a record that cannot be resumed
+    (with the verdict's problems in `.problems`); ReadError, WriteError, DealConflict,
+    NoDeal from reading and opening the files.
+    """
+    from .records import NoDeal, keepable_meta, load
+
+    if no_record and record is not None:
+        raise PlayRequestError("--no-record and --record contradict each other; give one")
+    if daily and (seed is not None or deck is not None or resume is not None):
+        raise PlayRequestError("--daily picks the deal; give it without --seed, --deck or --resume")
+    if seed is not None and deck is not None:
+        raise PlayRequestError("give --seed or --deck, not both")
+    if resume is None:
+        announce = None
+        meta = None
+        if daily:
+            seed, day = daily_seed()
+            announce = f"Daily deal {seed} ({day.isoformat()}): everyone playing today gets these cards"
+            meta = {"daily": day.isoformat()}
+        elif seed is None and deck is None:
+            seed = new_seed()
+            announce = f"Deal {seed} (to play it again: {program_name()} play --seed {seed})"
+        game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
+        session = Session(game, RecordFile(record, replace=force) if record is not None else None)
+        session.save()
+        return session, announce
+    try:
+        verdict = load(resume, seed=seed, deck=deck)
+    except NoDeal:
+        raise PlayRequestError(
+            "a move log carries no deal; give --seed N or --deck CARDS with --resume", path=resume
+        ) from None
+    if verdict.problems:
+        raise PlayRequestError("cannot resume an invalid record", verdict, path=resume)
+    resumed = verdict.game
+    assert resumed is not None
+    if resumed.state.is_over:
+        raise PlayRequestError("this game is over; there is nothing to resume", path=resume)
+    if verdict.source.meta_value is not None:
+        resumed.meta = keepable_meta(verdict.source)
+        if resumed.meta is None:
+            raise PlayRequestError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
+    target = None if no_record else (record or resume)
+    file = RecordFile(target, replace=force or target == resume) if target is not None else None
+    deal_name = f"deal {resumed.seed}" if resumed.seed is not None else "the deck given"
+    return Session(resumed, file), f"Resuming {deal_name} at move {resumed.ply + 1}"

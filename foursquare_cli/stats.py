@@ -3,18 +3,32 @@
 Each deal is played by a fresh player seeded from the player seed and the deal
 number, so a deal's game is the same whichever process plays it: `jobs` changes
 the speed, never the figures (timings aside).
+
+Workers ignore Ctrl-C and die quietly on SIGTERM; the parent turns either signal
+into `Interrupted`, ends every worker, and the caller exits 130 or 143.
 """
 
 from __future__ import annotations
 
 import math
+import signal
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .engine import WON, State
+from .cards import SEED_MAX
+from .engine import WON
+from .game import Game, play_out
 from .players import make_player
+
+
+class Interrupted(Exception):
+    """A run stopped by a signal; `signum` is SIGINT or SIGTERM."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 class GameResult(NamedTuple):
@@ -44,7 +58,7 @@ class Summary(NamedTuple):
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "player": self.player,
             "start": self.start,
@@ -74,34 +88,79 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def check_range(start: int, count: int) -> None:
+    """ValueError unless deals start .. start+count-1 are all deal numbers."""
+    if count < 1:
+        raise ValueError(f"{count}: the number of games must be at least 1")
+    if not 0 <= start <= SEED_MAX:
+        raise ValueError(f"--start {start}: deal numbers are 0 to {SEED_MAX}")
+    if start + count - 1 > SEED_MAX:
+        raise ValueError(
+            f"--start {start} with --games {count} runs past the last deal number {SEED_MAX}; "
+            f"at most {SEED_MAX - start + 1} games start there"
+        )
+
+
 def play_deal(player: str, player_seed: int, seed: int) -> GameResult:
-    state = State.from_seed(seed)
+    game = Game.from_seed(seed)
     chosen = make_player(player, player_seed * 1_000_003 + seed)
     times = []
     clock = time.perf_counter
-    while not state.is_over:
-        started = clock()
-        state.apply(chosen.choose(state))
-        times.append(clock() - started)
-    return GameResult(seed, state.status == WON, state.outcome.score, tuple(times))
+    started = clock()
+    for _ in play_out(game, chosen):
+        now = clock()
+        times.append(now - started)
+        started = now
+    outcome = game.state.outcome
+    return GameResult(seed, outcome.status is WON, outcome.score, tuple(times))
 
 
 def _play_deal_args(args: tuple[str, int, int]) -> GameResult:
     return play_deal(*args)
 
 
-def play_deals(player: str, start: int, count: int, jobs: int = 1, player_seed: int = 0) -> Iterator[GameResult]:
-    """The results of deals start .. start+count-1, in deal order."""
-    make_player(player)  # an unknown name fails here, not in a worker
-    tasks = [(player, player_seed, seed) for seed in range(start, start + count)]
-    if jobs <= 1:
-        for task in tasks:
-            yield _play_deal_args(task)
-        return
-    import multiprocessing
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_play_deal_args, tasks, chunksize=1)
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
+
+
+def workers_for(jobs: int, count: int) -> int:
+    """Worker processes for `count` games: never more than the games (nor fewer than 1)."""
+    return max(1, min(jobs, count))
+
+
+def play_deals(player: str, start: int, count: int, jobs: int = 1, player_seed: int = 0) -> Iterator[GameResult]:
+    """The results of deals start .. start+count-1, in deal order.
+
+    ValueError for an unknown player or a range past the last deal; OSError when
+    worker processes cannot be started; Interrupted on SIGINT or SIGTERM.
+    """
+    make_player(player)  # an unknown name fails here, not in a worker
+    check_range(start, count)
+    tasks = [(player, player_seed, seed) for seed in range(start, start + count)]
+    jobs = workers_for(jobs, count)
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for sig in previous:
+            signal.signal(sig, _raise_interrupted)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = {}
+    try:
+        if jobs == 1:
+            for task in tasks:
+                yield _play_deal_args(task)
+            return
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
+            yield from pool.imap(_play_deal_args, tasks, chunksize=1)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def summarize(
@@ -110,15 +169,19 @@ def summarize(
     count: int,
     jobs: int = 1,
     player_seed: int = 0,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Summary:
+    """Play the deals and sum them up; `progress(done)` after each game."""
     started = time.perf_counter()
     results = []
     for result in play_deals(player, start, count, jobs, player_seed):
         results.append(result)
         if progress is not None:
-            progress(len(results), count)
-    elapsed = time.perf_counter() - started
+            progress(len(results))
+    return summary_of(player, start, results, time.perf_counter() - started)
+
+
+def summary_of(player: str, start: int, results: list[GameResult], elapsed: float) -> Summary:
     wins = [r for r in results if r.won]
     low, high = wilson_interval(len(wins), len(results))
     move_times = sorted(t for r in results for t in r.move_seconds)

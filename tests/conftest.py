@@ -39,23 +39,26 @@ def worked_deck() -> tuple[Card, ...]:
     return deck_starting("5S", "7H", "5D", "5H", "2C", "8C", "AD", "9S")
 
 
-def position(rows: list[str], *hand: str) -> State:
-    """A position laid out by hand: rows as `grid_rows` writes them (piles of one card).
+def position(rows: list[str], *hand: str, buried: int = 0) -> State:
+    """A position laid out with the engine's `State.from_grid` (rows as `grid_rows` writes them).
 
-    The placed cards count as drawn; `hand` are the next cards of the stock, in order.
+    `hand` are the next cards of the stock, in order. `buried` more cards, named
+    nowhere else, are put under the top cards (three at most under each), so that
+    many more cards count as drawn: a way to reach the end of the stock.
     """
-    cells = [word for row in rows for word in row.split()]
-    assert len(cells) == 16
-    placed = [word.lstrip("#") for word in cells if word != "."]
-    state = State(deck_starting(*placed, *hand))
-    state.drawn = len(placed)
-    for index, word in enumerate(cells):
-        if word != ".":
-            state.piles[index] = (Card.from_str(word.lstrip("#")),)
-            state.occupied |= 1 << index
-            if word.startswith("#"):
-                state.down |= 1 << index
-    return state
+    named = {word.lstrip("#") for row in rows for word in row.split() if word != "."} | set(hand)
+    spare = iter(str(card) for card in CARDS if str(card) not in named)
+    laid = []
+    for row in rows:
+        words = []
+        for word in row.split():
+            under = 0 if word == "." else min(3, buried)
+            buried -= under
+            below = "".join(next(spare) + "/" for _ in range(under))
+            words.append(word if not under else ("#" if word.startswith("#") else "") + below + word.lstrip("#"))
+        laid.append(" ".join(words))
+    assert buried == 0, "too many cards to bury under these piles"
+    return State.from_grid(laid, list(hand))
 
 
 def random_legal_play(state: State, data, most: int) -> list[Move]:

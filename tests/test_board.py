@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from conftest import played, position
 
-from foursquare_cli.board import render
+from foursquare_cli.board import Style, render, render_step, step_heading
 from foursquare_cli.engine import Move
+from foursquare_cli.game import Game
 
 AFTER_MOVE_7 = """\
       A        B        C        D
@@ -18,8 +19,7 @@ AFTER_MOVE_7 = """\
   +--------+--------+--------+--------+
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
-Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
-(## = face down, xN = cards in the pile, . = empty)"""
+Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing"""
 
 AFTER_MOVE_7_REVEALED = """\
       A        B        C        D
@@ -33,7 +33,7 @@ AFTER_MOVE_7_REVEALED = """\
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
 Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
-(#7H = face down, xN = cards in the pile, . = empty)"""
+(#7H = face down, [7H] = just placed, * = just turned, xN = N cards, . = empty)"""
 
 UNICODE_START = """\
       A        B        C        D
@@ -46,8 +46,7 @@ UNICODE_START = """\
   +--------+--------+--------+--------+
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
-Next card: 7\u2665   Stock: 39   Face down: 0 of 4 allowed   Playing
-(## = face down, xN = cards in the pile, . = empty)"""
+Next card: 7\u2665   Stock: 39   Face down: 0 of 4 allowed   Playing"""
 
 WON = """\
       A        B        C        D
@@ -60,8 +59,22 @@ WON = """\
   +--------+--------+--------+--------+
 4 |  2D x1 |  9D x1 |  3D x1 |  7C x1 |
   +--------+--------+--------+--------+
-Next card: -   Stock: 24   Face down: 0 of 4 allowed   Won, score 24
-(## = face down, xN = cards in the pile, . = empty)"""
+Next card: -   Stock: 24   Face down: 0   Won, score 24"""
+
+MOVE_7_STEP = """\
+Move 7: B2 top places AD; turns A2, C2 and D2 face down, B1 face up
+      A        B        C        D
+  +--------+--------+--------+--------+
+1 |   .    |  2C*x1 |  8C x1 |   .    |
+  +--------+--------+--------+--------+
+2 |  ##*x1 | [AD]x2 |  ##*x1 |  ##*x1 |
+  +--------+--------+--------+--------+
+3 |   .    |   .    |   .    |   .    |
+  +--------+--------+--------+--------+
+4 |   .    |   .    |   .    |   .    |
+  +--------+--------+--------+--------+
+Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
+(## = face down, [7H] = just placed, * = just turned, xN = N cards, . = empty)"""
 
 
 def test_board_after_move_7_of_the_worked_example(worked_deck):
@@ -71,11 +84,11 @@ def test_board_after_move_7_of_the_worked_example(worked_deck):
 
 def test_revealed_board_names_face_down_cards(worked_deck):
     moves = ["B2", "C2", "D2", "A2", "B1", "C1", "B2 top"]
-    assert render(played(worked_deck, *moves), reveal=True) == AFTER_MOVE_7_REVEALED
+    assert render(played(worked_deck, *moves), Style(reveal=True), with_legend=True) == AFTER_MOVE_7_REVEALED
 
 
 def test_unicode_suits(worked_deck):
-    assert render(played(worked_deck, "B2"), unicode=True) == UNICODE_START
+    assert render(played(worked_deck, "B2"), Style(unicode=True)) == UNICODE_START
 
 
 def test_won_board_shows_the_score():
@@ -87,14 +100,58 @@ def test_won_board_shows_the_score():
 def test_lost_board_gives_the_reason():
     state = position(["#AS 2S #3S #4S", "6S . . .", ". . . .", ". . . ."], "AC")
     state.apply(Move.from_str("B2"))
-    last_lines = render(state).splitlines()[-2:]
-    assert last_lines[0] == "Next card: -   Stock: 34   Face down: 5 of 4 allowed   Lost: more than 4 face-down cards"
+    assert render(state).splitlines()[-1] == "Next card: -   Stock: 34   Face down: 5, more than 4: lost"
 
 
 def test_board_is_ascii_and_fits_80_columns(worked_deck):
-    text = render(played(worked_deck, "B2", "C2", "B2 top"), reveal=True)
+    text = render(played(worked_deck, "B2", "C2", "B2 top"), Style(reveal=True), with_legend=True)
     assert text.isascii()
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def _worked_game(worked_deck, moves: int) -> Game:
+    game = Game(worked_deck)
+    game.play_all(Move.from_str(m) for m in ["B2", "C2", "D2", "A2", "B1", "C1", "B2 top", "shift down"][:moves])
+    return game
+
+
+def test_a_step_names_and_marks_what_it_turned(worked_deck):
+    assert render_step(_worked_game(worked_deck, 7).step, with_legend=True) == MOVE_7_STEP
+
+
+def test_step_headings_of_the_worked_example(worked_deck):
+    # Written from SPEC section 6's table, move by move.
+    expected = [
+        "Start",
+        "Move 1: B2 places 5S",
+        "Move 2: C2 places 7H; turns B2 face down",
+        "Move 3: D2 places 5D; turns C2 face down, B2 face up",
+        "Move 4: A2 places 5H",
+        "Move 5: B1 places 2C; turns B2 face down",
+        "Move 6: C1 places 8C; turns B1 face down, C2 face up",
+        "Move 7: B2 top places AD; turns A2, C2 and D2 face down, B1 face up",
+        "Move 8: shift down",
+    ]
+    game = _worked_game(worked_deck, 8)
+    assert [step_heading(step) for step in game.steps] == expected
+
+
+def test_a_lost_game_on_the_stock_says_so():
+    state = position(["AS 2S 3S 2H", "4S 5S 6S 9H", "8S 9S 10S 4H", "2D 9D 3D ."], "7C", buried=24)
+    state.apply(Move.from_str("C3 top"))
+    assert render(state).splitlines()[-1] == "Next card: -   Stock: 0   Face down: 3   Lost: the stock ran out"
+
+
+def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layout(worked_deck):
+    step = _worked_game(worked_deck, 7).step
+    plain = render_step(step)
+    coloured = render_step(step, Style(color=True))
+    assert "\x1b[" not in plain
+    assert "\x1b[2m  ##*x1 \x1b[0m" in coloured  # A2, face down: dim
+    assert "\x1b[1m\x1b[31m [AD]x2 \x1b[0m" in coloured  # the placed diamond: bold and red
+    import re
+
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
 
 
 def test_hint_text_lists_the_best_moves_first():

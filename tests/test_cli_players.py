@@ -9,6 +9,7 @@ import sys
 
 from typer.testing import CliRunner
 
+from foursquare_cli.board import verdict_summary
 from foursquare_cli.cli import app
 from foursquare_cli.records import check_record, read_source
 
@@ -37,12 +38,13 @@ def test_hint_json_and_a_finished_game():
 def test_hint_at_the_play_prompt():
     import io
 
-    from foursquare_cli.session import Game, run_terminal
+    from foursquare_cli.game import Game
+    from foursquare_cli.session import Session, run_terminal
 
     answers = iter(["B2", "hint", "quit"])
     out = io.StringIO()
     code = run_terminal(
-        Game.from_seed(3), out, read_line=lambda prompt: next(answers), hint=lambda state: "Hint: C2 (test)"
+        Session(Game.from_seed(3)), out, read_line=lambda prompt: next(answers), hint=lambda game: "Hint: C2 (test)"
     )
     assert code == 0
     assert "Hint: C2 (test)" in out.getvalue()
@@ -55,8 +57,8 @@ def test_auto_plays_a_whole_game_and_its_record_passes_check(tmp_path):
     states = [json.loads(line) for line in result.stdout.splitlines()]
     assert states[0]["ply"] == 0 and states[-1]["status"] == "won" and states[-1]["score"] == 9
     verdict = check_record(read_source(str(path)))
-    assert verdict.valid and verdict.summary() == "won, score 9, 31 moves"
-    assert read_source(str(path)).meta == {"player": "greedy"}
+    assert verdict.valid and verdict_summary(verdict) == "won, score 9, 31 moves"
+    assert read_source(str(path)).meta == "meta:\n  player: greedy\n"
 
 
 def test_auto_text_and_unknown_player():
@@ -72,7 +74,7 @@ def test_solve_statuses_are_distinct_in_text_json_and_exit_code(tmp_path):
     assert result.exit_code == 0
     assert result.stdout.startswith("Deal 0: winnable, best score found 24 (proven best)\n")
     assert "upper bound for any real player, not a player" in result.stdout
-    assert check_record(read_source(str(path))).summary() == "won, score 24, 16 moves"
+    assert verdict_summary(check_record(read_source(str(path)))) == "won, score 24, 16 moves"
 
     result = runner.invoke(app, ["solve", "--seed", "0", "--budget", "5", "--format", "json"])
     assert result.exit_code == 4
@@ -119,7 +121,8 @@ def test_stats_draws_a_progress_bar_on_a_terminal():
     child = pexpect.spawn(
         sys.executable, ["-m", "foursquare_cli", "stats", "-n", "4", "-p", "greedy"], encoding="utf-8", timeout=60
     )
-    child.expect_exact("] 4/4")
+    child.expect_exact("greedy playing")
+    child.expect(r"4/4\S* \S*0:00:0\d\S* elapsed, \S*\d:\d\d:\d\d\S* left")
     child.expect_exact("player greedy, deals 0 to 3")
     child.expect(pexpect.EOF)
     child.close()

@@ -100,8 +100,7 @@ def test_adjacent_means_sharing_an_edge():
 
 
 def test_row_and_column_both_checked_and_row_flip_never_touches_the_column():
-    # Column B: B1 9S; row 2: A2 is reached by shifting. Build: B1 9S, B2 8H (col: 8 < 9,
-    # B1 down), A2 3C (row 2: 3 < 8: B2 down; col A: alone), C2 5D: row 2 others face up: 3
+    # B1 9S, B2 8H (col B: 8 < 9, B1 down), A2 3C (row 2: 3 < 8: B2 down; col A: alone), C2 5D: row 2 others face up: 3
     # (B2 is down) -> 5 > 3 triggers: A2 down, B2 up. Column C alone: nothing to turn.
     state = played(deck_starting("9S", "8H", "3C", "5D", "AH"), "B1", "B2", "A2", "C2")
     assert grid_rows(state)[:2] == [". #9S . .", "#3C 8H 5D ."]
@@ -112,15 +111,12 @@ def test_row_and_column_both_checked_and_row_flip_never_touches_the_column():
 
 
 def _nearly_won_state() -> State:
-    """15 face-up piles, D4 empty, and the last card of the stock, 7C, in hand.
+    """15 face-up piles holding 39 cards, D4 empty, and the last card of the stock, 7C, in hand.
 
     7 lies between the others of row 4 (2, 9, 3) and of column D (2, 9, 4): it
     triggers neither line, so all 16 top cards end face up.
     """
-    state = position(["AS 2S 3S 2H", "4S 5S 6S 9H", "8S 9S 10S 4H", "2D 9D 3D ."])
-    state.deck = state.deck[:15] + tuple(c for c in state.deck[15:] if str(c) != "7C") + (Card.from_str("7C"),)
-    state.drawn = 39
-    return state
+    return position(["AS 2S 3S 2H", "4S 5S 6S 9H", "8S 9S 10S 4H", "2D 9D 3D ."], "7C", buried=24)
 
 
 def test_a_win_on_the_last_card_is_a_win_with_score_0():
@@ -139,7 +135,7 @@ def test_a_tie_is_neither_higher_nor_lower():
     # B1 9 > 5 turned A1 down; now C1 5D: others face up: 9 -> 5 < 9 triggers.
     state.apply(Move.from_str("C1"))
     assert grid_rows(state)[0] == "5S #9H 5D ."
-    # A tie with the one face-up other: D1 5C against 5S, 5D -> no trigger.
+    # A tie with the one face-up other: B1 5H against A1 5S -> no trigger.
     state = played(deck_starting("5S", "5H"), "A1", "B1")
     assert grid_rows(state)[0] == "5S 5H . ."
     assert state.face_down == 0
@@ -201,9 +197,11 @@ def test_five_face_down_cards_lose():
 
 
 def test_the_last_card_placed_without_a_win_loses_on_the_empty_stock():
-    state = position(["AS . . .", ". . . .", ". . . .", ". . . ."])
-    state.drawn = 39
-    state.apply(Move.from_str("B1"))
+    state = _nearly_won_state()
+    # 7C on 10S (C3): column C turns three cards down (7 > 3, 6, 3): four are not too many, but
+    # the grid is not full and the stock is empty.
+    state.apply(Move.from_str("C3 top"))
+    assert state.face_down == 3
     assert state.outcome == Outcome(LOST, None, LOST_STOCK)
     assert state.stock == 0 and state.next_card is None
 
@@ -338,3 +336,67 @@ def test_play_is_pure(worked_deck):
     after = play(state, Move.from_str("C2"))
     assert state == snapshot
     assert after != state and after.stock == 38
+
+
+# -- what is not a move ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [-1, 0, 31, 40, "B2", None, 2.0, Cell.from_str("B2")])
+def test_apply_and_is_legal_take_only_a_move(bad):
+    state = State(deck_starting())
+    with pytest.raises(TypeError, match="not a Move"):
+        state.apply(bad)
+    with pytest.raises(TypeError, match="not a Move"):
+        state.is_legal(bad)
+    assert state == State(deck_starting()), "nothing was played"
+
+
+@pytest.mark.parametrize("code", [-1, 36, 40, True])
+def test_a_move_code_out_of_range_is_refused(code):
+    with pytest.raises(ValueError, match="not a move code"):
+        Move(code)
+
+
+def test_moves_are_interned_and_say_what_they_are():
+    assert Move(3) is MOVES[3] and Move.from_str("d1") is MOVES[3]
+    top, shift = Move.from_str("B2 top"), Move.from_str("shift right")
+    assert (top.is_placement, top.on_top, top.is_shift, str(top.cell)) == (True, True, False, "B2")
+    assert (shift.is_placement, shift.is_shift, shift.cell, shift.direction) == (False, True, None, "right")
+    assert [str(cell) for cell in shift.opened_cells] == ["A1", "A2", "A3", "A4"]
+    with pytest.raises(ValueError):
+        Move.shift("sideways")
+    with pytest.raises(ValueError):
+        Move.place(16)
+
+
+def test_a_position_laid_out_by_hand():
+    state = State.from_grid(
+        """
+        .    2C     8C  .
+        #5H  5S/AD  #7H #5D
+        .    .      .   .
+        .    .      .   .
+        """,
+        "9S 3D",
+    )
+    assert grid_rows(state)[:2] == [". 2C 8C .", "#5H AD #7H #5D"]
+    assert state.piles[Cell.from_str("B2")] == (Card.from_str("5S"), Card.from_str("AD"))
+    assert (state.drawn, state.face_down, str(state.next_card), state.status) == (7, 3, "9S", PLAYING)
+    assert str(state.deck[8]) == "3D"
+    won = State.from_grid(["AS 2S 3S 2H", "4S 5S 6S 9H", "8S 9S 10S 4H", "2D 9D 3D 7C"])
+    assert won.outcome == Outcome(WON, 24, None)
+
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        (["AS . . ."], "a grid has 4 rows"),
+        (["AS .", ". . . .", ". . . .", ". . . ."], "a row has 4 cells"),
+        (["AS AS . .", ". . . .", ". . . .", ". . . ."], "appears twice"),
+        (["AS/2S/3S/4S/5S . . .", ". . . .", ". . . .", ". . . ."], "at most 4 cards"),
+        (["XX . . .", ". . . .", ". . . .", ". . . ."], "no such suit"),
+    ],
+)
+def test_a_bad_layout_says_what_is_wrong(rows, message):
+    with pytest.raises(ValueError, match=message):
+        State.from_grid(rows)

@@ -18,14 +18,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from foursquare_cli.board import verdict_summary
 from foursquare_cli.cli import app
+from foursquare_cli.files import RecordFile
+from foursquare_cli.game import Game
 from foursquare_cli.records import check_record, read_source
-from foursquare_cli.session import Game, run_pipe
+from foursquare_cli.session import Session, run_pipe
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 # The won sample: deal 92, won with score 9 in 31 moves.
 WON_MOVES = [line.strip()[2:] for line in (SAMPLES / "won.yaml").read_text().splitlines() if line.startswith("  - ")]
 COMMAND = [sys.executable, "-m", "foursquare_cli", "play"]
+# With the installed `foursquare` on the PATH, the commands the tool suggests name it so.
+ENV = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
 runner = CliRunner()
 
 
@@ -37,7 +42,7 @@ def test_the_won_sample_has_31_moves():
 
 
 def spawn(*args: str, cwd: str | None = None) -> pexpect.spawn:
-    env = dict(os.environ, COLUMNS="100")
+    env = dict(ENV, COLUMNS="100", NO_COLOR="1")
     return pexpect.spawn(
         sys.executable,
         ["-m", "foursquare_cli", "play", *args],
@@ -70,19 +75,22 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.sendline("help")
     child.expect_exact("Win: all 16 cells filled and face up")
     child.sendline("moves")
-    child.expect_exact("Legal moves: B1, A2, A1 top, shift down, shift right")
+    child.expect_exact("Legal moves for 5S:")
+    child.expect_exact("B1         1 face down")
+    child.expect_exact("shift right opens A1-A4 for the card")
     child.sendline("hint")
     child.expect(r"Hint: \S+")
     child.expect_exact("won futures")
     for move in WON_MOVES[1:]:
         child.sendline(move)
-    child.expect_exact("You won! Score 9 (cards left in the stock).")
+    child.expect_exact("You won! Score 9 (cards left in the stock); 31 moves.")
+    child.expect_exact("A player who knew the stock could have scored")
     child.expect_exact("Check it: foursquare check game.yaml")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
     verdict = check_record(read_source(str(tmp_path / "game.yaml")))
-    assert verdict.valid and verdict.summary() == "won, score 9, 31 moves"
+    assert verdict.valid and verdict_summary(verdict) == "won, score 9, 31 moves"
 
 
 def test_terminal_quit_and_resume(tmp_path):
@@ -114,11 +122,11 @@ def test_terminal_ctrl_c_keeps_the_game_and_exits_130(tmp_path):
     child.close()
     assert child.exitstatus == 130
     verdict = check_record(read_source(str(tmp_path / "game.yaml")))
-    assert verdict.valid and verdict.summary() == "playing, 3 moves"
+    assert verdict.valid and verdict_summary(verdict) == "playing, 3 moves"
 
 
 def test_terminal_without_seed_shows_the_deal_number():
-    child = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30)
+    child = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=ENV)
     child.expect(r"Deal (\d+) \(to play it again: foursquare play --seed (\d+)\)")
     seed = child.match.group(1)
     assert child.match.group(2) == seed
@@ -126,6 +134,8 @@ def test_terminal_without_seed_shows_the_deal_number():
     child.expect_exact("foursquare play --resume FILE")
     child.expect_exact(f"seed: {seed}")
     child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 # -- real pipes ------------------------------------------------------------------------
@@ -167,7 +177,7 @@ def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
     assert process.returncode == 1
     assert process.stderr == "<stdin>:5: move 3 'D4': D4 shares no edge with a pile\n"
     assert len(process.stdout.splitlines()) == 3
-    assert check_record(read_source(str(tmp_path / "g.yaml"))).summary() == "playing, 2 moves"
+    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 2 moves"
 
 
 def test_an_invalid_line_is_refused_too():
@@ -198,10 +208,11 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
         text=True,
         timeout=60,
         cwd=tmp_path,
+        env=ENV,
     )
     assert first.returncode == 0
     assert "foursquare play --resume g.yaml" in first.stderr
-    assert check_record(read_source(str(tmp_path / "g.yaml"))).summary() == "playing, 10 moves"
+    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 10 moves"
     second = subprocess.run(
         [*COMMAND, "--resume", "g.yaml", "-f", "json"],
         input="\n".join(WON_MOVES[10:]) + "\n",
@@ -216,7 +227,7 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     assert states[-1]["status"] == "won"
     text = (tmp_path / "g.yaml").read_text()
     assert text.endswith("result: won\nscore: 9\n")
-    assert check_record(read_source(str(tmp_path / "g.yaml"))).summary() == "won, score 9, 31 moves"
+    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "won, score 9, 31 moves"
     again = subprocess.run(
         [*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60, cwd=tmp_path
     )
@@ -252,7 +263,7 @@ def test_sigint_midgame_leaves_a_valid_record(tmp_path):
     assert process.returncode == 130
     assert "Interrupted. The game is saved in g.yaml" in err
     assert "Traceback" not in err
-    assert check_record(read_source(str(tmp_path / "g.yaml"))).summary() == "playing, 4 moves"
+    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 4 moves"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.yaml"]
 
 
@@ -312,7 +323,7 @@ def test_play_through_clirunner_reads_piped_moves():
     result = runner.invoke(app, ["play", "--seed", "92", "--format", "json"], input="A1\nA1 top\nquit\n")
     assert result.exit_code == 0
     assert [json.loads(line)["ply"] for line in result.stdout.splitlines()] == [0, 1, 2]
-    assert "foursquare play --resume FILE" in result.stderr
+    assert "play --resume FILE" in result.stderr
 
 
 def test_play_refuses_to_overwrite_an_existing_record(tmp_path):
@@ -364,8 +375,11 @@ def test_check_accepts_every_record_play_writes(seed, data, tmp_path_factory):
     shadow = State.from_seed(seed)
     lines = [str(move) for move in random_legal_play(shadow, data, 45)]
     path = tmp_path_factory.mktemp("play") / "g.yaml"
-    game = Game.from_seed(seed, record_path=str(path))
-    code = run_pipe(game, io.StringIO("\n".join(lines) + "\n"), io.StringIO(), io.StringIO(), json_output=True)
+    with RecordFile(str(path)) as record:
+        session = Session(Game.from_seed(seed), record)
+        session.save()
+        moves = io.BytesIO(("\n".join(lines) + "\n").encode())
+        code = run_pipe(session, moves, io.StringIO(), io.StringIO(), json_output=True)
     assert code == 0
     verdict = check_record(read_source(str(path)))
     assert verdict.valid, verdict.problems

@@ -1,32 +1,29 @@
-"""The players and the solver, on their own."""
+"""The players, on their own: what each chooses, what the expert may see, and stats over many deals."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from conftest import deck_starting, played, position
+from conftest import deck_starting, played
 
 from foursquare_cli.cards import Card, deal
-from foursquare_cli.engine import PLAYING, WON, Move, State
+from foursquare_cli.engine import WON, Move
+from foursquare_cli.game import Game, play_out
 from foursquare_cli.players import (
-    GAVE_UP,
-    UNWINNABLE,
-    WINNABLE,
     ExpertPlayer,
     GreedyPlayer,
     RandomPlayer,
-    _candidates,
+    candidates_of,
     make_player,
-    play_game,
-    solve,
-    unseen_cards,
 )
-from foursquare_cli.stats import play_deals, summarize, wilson_interval
+from foursquare_cli.stats import GameResult, play_deals, summarize, summary_of, wilson_interval
 
 QUICK = ((4, 2), (8, 1))  # fewer futures than the default, for speed
 
 
-def test_make_player_knows_the_three_and_refuses_others():
-    assert [make_player(name).name for name in ("random", "greedy", "expert")] == ["random", "greedy", "expert"]
+def test_make_player_knows_the_three_in_any_case_and_refuses_others():
+    assert [make_player(name).name for name in ("random", "Greedy", "EXPERT")] == ["random", "greedy", "expert"]
     with pytest.raises(ValueError, match="'wizard': no such player; players are random, greedy, expert"):
         make_player("wizard")
 
@@ -51,100 +48,86 @@ def test_greedy_takes_the_placement_with_fewest_face_down_cards():
 
 def test_unseen_cards_are_those_neither_placed_nor_in_hand():
     state = played(deck_starting("5S", "7H", "9C"), "A1", "B1")
-    unseen = unseen_cards(state)
+    unseen = state.unseen_cards()
     assert len(unseen) == 37
     assert not {Card.from_str(name) for name in ("5S", "7H", "9C")} & set(unseen)
 
 
+def test_a_redealt_position_keeps_what_was_seen_and_shuffles_the_rest():
+    state = played(deal(11), "B2", "C2", "B3")
+    other = state.redealt(random.Random(1))
+    assert other.deck[: state.drawn + 1] == state.deck[: state.drawn + 1]
+    assert other.deck != state.deck and sorted(other.deck) == sorted(state.deck)
+    assert (other.piles, other.down, other.next_card) == (state.piles, state.down, state.next_card)
+
+
 def test_expert_never_reads_the_order_of_the_stock():
-    base = deal(11)
-    state = State(base)
-    for move in ("B2", "C2", "B3"):
-        state.apply(Move.from_str(move))
-    known, rest = base[: state.drawn + 1], list(base[state.drawn + 1 :])
-    other = State(known + tuple(reversed(rest)))
-    other.drawn, other.piles, other.occupied, other.down = state.drawn, list(state.piles), state.occupied, state.down
-    assert other.deck != state.deck and other.deck[: state.drawn + 1] == state.deck[: state.drawn + 1]
+    state = played(deal(11), "B2", "C2", "B3")
+    other = state.redealt(random.Random(7))
+    assert other.deck != state.deck
     assert ExpertPlayer(seed=3, rounds=QUICK).choose(state) == ExpertPlayer(seed=3, rounds=QUICK).choose(other)
     assert ExpertPlayer(seed=3, rounds=QUICK).rate(state) == ExpertPlayer(seed=3, rounds=QUICK).rate(other)
 
 
+def _expert_game(seed: int, player_seed: int) -> list[Move]:
+    game = Game.from_seed(seed)
+    for _ in play_out(game, ExpertPlayer(player_seed, QUICK)):
+        pass
+    return game.moves
+
+
 def test_expert_is_deterministic_for_its_seed():
-    first = State.from_seed(21)
-    second = State.from_seed(21)
-    assert play_game(first, ExpertPlayer(5, QUICK)) == play_game(second, ExpertPlayer(5, QUICK))
+    assert _expert_game(21, 5) == _expert_game(21, 5)
 
 
 def test_expert_weighs_shifts_only_where_they_open_cells():
     centred = played(deck_starting(), "B2")
-    assert all(move < 32 for move, _, _ in _candidates(centred)), "B2 touches no edge"
+    assert not any(candidate.move.is_shift for candidate in candidates_of(centred)), "B2 touches no edge"
     corner = played(deck_starting(), "A1")
-    shifted = {(str(move), str(then)) for move, then, _ in _candidates(corner) if move >= 32}
+    shifted = {(str(c.move), str(c.placement)) for c in candidates_of(corner) if c.move.is_shift}
     # shift down opens row 1 above the pile (now at A2); shift right opens column A.
     assert shifted == {("shift down", "A1"), ("shift right", "A1")}
 
 
 def test_expert_plays_the_placement_it_shifted_for():
-    state = played(deck_starting(), "A1")
-    expert = ExpertPlayer(0, QUICK)
-    best = expert.rate(state)[0]
-    move = expert.choose(state)
-    assert move == best.move
-    if move >= 32:
-        state.apply(move)
-        assert expert.choose(state) == best.then
+    """Find, over a few deals, the first time the expert shifts; its next move is the placement it rated."""
+    for seed in range(40):
+        game = Game.from_seed(seed)
+        expert = ExpertPlayer(0, QUICK)
+        while not game.state.is_over:
+            best = ExpertPlayer(0, QUICK).rate(game.state)[0]
+            move = expert.choose(game.state)
+            assert move == best.move
+            game.play(move)
+            if move.is_shift:
+                assert best.then is not None
+                assert expert.choose(game.state) == best.then
+                return
+    pytest.fail("the expert never shifted in 40 deals; the test needs another position")
 
 
-def test_expert_hint_rates_every_candidate_best_first():
-    state = State.from_seed(3)
-    state.apply(Move.from_str("B2"))
+def test_expert_rates_every_candidate_survivors_first_then_by_value():
+    state = played(deal(3), "B2")
     ratings = ExpertPlayer(0, QUICK).rate(state)
-    assert len(ratings) == len(_candidates(state))
+    assert sorted(str(r.move) + str(r.then) for r in ratings) == sorted(
+        str(c.move) + (str(c.placement) if c.move.is_shift else "None") for c in candidates_of(state)
+    )
     assert ratings[0].samples == 12 and all(r.samples in (4, 12) for r in ratings)
-    assert 0 <= ratings[0].win_rate <= 1
+    keys = [(-r.samples, -r.value) for r in ratings]
+    assert keys == sorted(keys)
+    survivors = [r for r in ratings if r.samples == 12]
+    dropped = [r for r in ratings if r.samples == 4]
+    assert len(survivors) == 2 and len(dropped) == len(ratings) - 2
 
 
 def test_expert_wins_most_deals_even_with_few_futures():
     wins = 0
     for seed in range(4):
-        state = State.from_seed(seed)
-        play_game(state, ExpertPlayer(0, QUICK))
-        wins += state.status == WON
+        game = Game.from_seed(seed)
+        for _ in play_out(game, ExpertPlayer(0, QUICK)):
+            pass
+        wins += game.state.status is WON
     assert wins >= 3
-
-
-# -- solve ---------------------------------------------------------------------------
-
-
-def test_solve_finds_a_perfect_win_and_it_is_proven():
-    solution = solve(deal(0), timeout=120)
-    assert solution.status == WINNABLE and solution.score == 24 and solution.proven
-    state = State.from_seed(0)
-    for move in solution.moves:
-        state.apply(move)
-    assert state.status == WON and state.outcome.score == 24
-    assert all(move < 16 for move in solution.moves), "no card stacked, no shift"
-
-
-def test_solve_gives_up_when_the_budget_runs_out_first():
-    solution = solve(deal(0), budget=10, timeout=None)
-    assert (solution.status, solution.score, solution.proven, solution.moves) == (GAVE_UP, None, False, [])
-
-
-def test_solve_proves_a_position_unwinnable():
-    # One card left (7C); A1 is face down and nothing can both fill D4 and turn A1 up.
-    state = position(["#AS 2S 3S 2H", "4S 5S 6S 9H", "8S 9S 10S 4H", "2D 9D 3D ."], "7C")
-    state.deck = state.deck[:15] + tuple(c for c in state.deck[15:] if str(c) != "7C") + (Card.from_str("7C"),)
-    state.drawn = 39
-    solution = solve(state, timeout=30)
-    assert (solution.status, solution.proven, solution.moves) == (UNWINNABLE, True, [])
-
-
-def test_solve_from_a_position_continues_the_game():
-    state = State.from_seed(0)
-    solution = solve(state, timeout=30)
-    assert state.drawn == 0 and state.status == PLAYING, "solve leaves the position it was given alone"
-    assert solution.status == WINNABLE
 
 
 # -- stats ---------------------------------------------------------------------------
@@ -170,19 +153,21 @@ def test_jobs_give_exactly_the_figures_of_one_job():
         ]
 
 
-def test_stats_summary_counts():
-    summary = summarize("greedy", 0, 50)
-    results = list(play_deals("greedy", 0, 50))
-    assert summary.games == 50 and summary.wins == sum(r.won for r in results)
-    assert summary.win_low <= summary.win_rate <= summary.win_high
-    assert summary.seconds_per_move > 0 and summary.games_per_second > 0
+def test_a_summary_against_hand_computed_figures():
+    results = [
+        GameResult(7, True, 10, (0.1, 0.2)),
+        GameResult(8, False, None, (0.3,)),
+        GameResult(9, True, 20, (0.4, 0.5, 0.6)),
+    ]
+    summary = summary_of("greedy", 7, results, elapsed=2.0)
+    assert (summary.games, summary.wins, summary.mean_score) == (3, 2, 15.0)
+    # 2 of 3, z=1.96: centre (0.6667 + 0.6402) / 2.2805 = 0.5731; half 0.3654 -> (0.2077, 0.9385)
+    assert (round(summary.win_low, 3), round(summary.win_high, 3)) == (0.208, 0.939)
+    assert round(summary.seconds_per_move, 9) == 0.35 and round(summary.median_seconds_per_move, 9) == 0.35
+    assert summary.games_per_second == 1.5
 
 
-def test_solve_reports_the_score_its_winning_line_reaches():
-    for seed in (5, 7):
-        solution = solve(deal(seed), timeout=3)
-        state = State.from_seed(seed)
-        for move in solution.moves:
-            state.apply(move)
-        assert solution.status == WINNABLE
-        assert state.status == WON and state.outcome.score == solution.score
+def test_a_range_past_the_last_deal_is_refused_before_any_game():
+    with pytest.raises(ValueError, match="runs past the last deal number"):
+        list(play_deals("random", 2**64 - 1, 2))
+    assert [r.seed for r in play_deals("random", 2**64 - 1, 1)] == [2**64 - 1]

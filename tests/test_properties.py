@@ -43,7 +43,7 @@ def test_random_legal_play_keeps_every_invariant(seed, data):
         before = state.copy()
         after = play(state, move)
         assert state == before, "play leaves the state it was given alone"
-        if move.kind == "shift":
+        if move.is_shift:
             assert after.drawn == state.drawn and after.down.bit_count() == state.down.bit_count()
             assert sorted(after.piles, key=repr) == sorted(state.piles, key=repr)
             assert after.status == state.status
@@ -65,11 +65,31 @@ def test_every_legal_move_applies_and_every_other_is_refused(seed, data):
             break
         state.apply(data.draw(st.sampled_from(state.legal_moves())))
     legal = set(state.legal_moves())
-    for code in range(36):
-        assert state.is_legal(code) == (code in legal)
+    for move in MOVES:
+        assert state.is_legal(move) == (move in legal)
         try:
-            state.copy().apply(code)
+            state.copy().apply(move)
             applied = True
         except IllegalMoveError:
             applied = False
-        assert applied == (code in legal), f"apply and legal_moves disagree on {MOVES[code]}"
+        assert applied == (move in legal), f"apply and legal_moves disagree on {move}"
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=seeds, data=st.data())
+def test_a_move_reports_exactly_the_cells_whose_top_card_changed_face(seed, data):
+    state = State.from_seed(seed)
+    while not state.is_over:
+        move = data.draw(st.sampled_from(state.legal_moves()))
+        before = state.copy()
+        effect = state.apply(move)
+        if move.is_shift:
+            assert effect == (None, 0)
+            continue
+        assert effect.card == before.next_card
+        changed = {
+            cell
+            for cell in range(16)
+            if cell != move.cell and before.piles[cell] and before.is_face_up(cell) != state.is_face_up(cell)
+        }
+        assert set(effect.turned_cells) == changed

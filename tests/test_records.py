@@ -7,21 +7,24 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 from conftest import random_legal_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from foursquare_cli.board import problem_line, verdict_summary
 from foursquare_cli.cards import deal, format_cards
 from foursquare_cli.cli import app
-from foursquare_cli.engine import State
+from foursquare_cli.engine import Move, State
+from foursquare_cli.files import RecordFile
+from foursquare_cli.game import Game
 from foursquare_cli.records import (
     MAX_BYTES,
     check_record,
     format_record,
     judge,
     read_source,
-    write_atomically,
 )
 
 runner = CliRunner()
@@ -51,7 +54,7 @@ def test_a_broken_record_is_reported_as_yaml_not_read_as_a_move_log():
 def test_deck_only_record_is_valid_and_a_list_deck_works_too():
     cards = format_cards(deal(9))
     verdict = check_record(source_of(f"foursquare: 1\ndeck: {cards}\nmoves: [B2, B2 top]\n"))
-    assert verdict.valid and verdict.summary() == "playing, 2 moves"
+    assert verdict.valid and verdict_summary(verdict) == "playing, 2 moves"
     listed = "\n".join(f"  - {card}" for card in cards.split())
     assert check_record(source_of(f"foursquare: 1\ndeck:\n{listed}\nmoves: []\n")).valid
 
@@ -87,7 +90,9 @@ def test_duplicate_keys_inside_meta_are_refused_too():
 def test_an_oversized_file_is_refused_before_parsing():
     data = b"foursquare: 1\nseed: 1\nmoves: []\nmeta: {x: '" + b"x" * MAX_BYTES + b"'}\n"
     source = read_source("big.yaml", data)
-    assert [p.describe("big.yaml") for p in source.problems] == ["big.yaml: larger than 1 MiB; refused before parsing"]
+    assert [problem_line("big.yaml", p) for p in source.problems] == [
+        "big.yaml: larger than 1 MiB; refused before parsing"
+    ]
 
 
 def test_deep_nesting_is_refused_without_a_traceback():
@@ -110,43 +115,45 @@ def test_after_an_illegal_move_later_moves_are_not_judged():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), data=st.data(), with_seed=st.booleans())
-def test_records_round_trip_and_check_accepts_them(seed, data, with_seed, tmp_path_factory):
+@given(seed=st.integers(0, 2**64 - 1), data=st.data(), with_seed=st.booleans(), undos=st.integers(0, 3))
+def test_records_round_trip_and_check_accepts_them(seed, data, with_seed, undos, tmp_path_factory):
     state = State.from_seed(seed)
     moves = random_legal_play(state, data, 60)
     meta = {"player": "hypothesis", "notes": "round trip: 'quotes' and: colons"}
-    text = format_record(moves, state, seed=seed if with_seed else None, meta=meta)
+    game = Game(deal(seed), seed=seed if with_seed else None, meta=meta)
+    game.play_all(moves)
+    game.undos = undos
     path = tmp_path_factory.mktemp("records") / "game.yaml"
-    write_atomically(str(path), text)
+    with RecordFile(str(path)) as record:
+        record.write(format_record(game))
     source = read_source(str(path))
     verdict = check_record(source)
     assert verdict.problems == []
     assert verdict.moves == moves
     assert verdict.state == state
-    assert source.meta == meta
+    assert yaml.safe_load(source.meta) == {"meta": meta}
     assert source.result == state.status
     assert source.score == state.outcome.score
+    assert source.undos == undos
 
 
 def test_written_record_is_in_canonical_form():
-    state = State.from_seed(42)
-    moves = []
-    from foursquare_cli.engine import Move
-
+    game = Game.from_seed(42)
     for text in ("b2", "C2", "b2   TOP", "SHIFT down"):
-        move = Move.from_str(text)
-        state.apply(move)
-        moves.append(move)
-    assert format_record(moves, state, seed=42) == (
+        game.play(Move.from_str(text))
+    assert format_record(game) == (
         "foursquare: 1\nseed: 42\nmoves:\n  - B2\n  - C2\n  - B2 top\n  - shift down\nresult: playing\n"
     )
-    assert format_record([], State.from_seed(42), seed=42) == "foursquare: 1\nseed: 42\nmoves: []\nresult: playing\n"
+    assert format_record(Game.from_seed(42)) == "foursquare: 1\nseed: 42\nmoves: []\nresult: playing\n"
+    game.undo()
+    assert format_record(game).endswith("  - B2 top\nresult: playing\nundos: 1\n")
 
 
-def test_write_atomically_replaces_and_leaves_no_temporary(tmp_path):
+def test_a_record_file_replaces_and_leaves_no_temporary_or_lock(tmp_path):
     target = tmp_path / "game.yaml"
     target.write_text("old")
-    write_atomically(str(target), "new")
+    with RecordFile(str(target), replace=True) as record:
+        record.write("new")
     assert target.read_text() == "new"
     assert [p.name for p in tmp_path.iterdir()] == ["game.yaml"]
 
@@ -282,11 +289,16 @@ def test_check_json_reports_one_object_per_file(tmp_path):
     assert result.exit_code == 1
     reports = [json.loads(line) for line in result.stdout.splitlines()]
     assert reports == [
-        {"path": str(good), "valid": True, "outcome": {"status": "playing", "score": None, "moves": 1}, "problems": []},
+        {
+            "path": str(good),
+            "valid": True,
+            "outcome": {"status": "playing", "score": None, "moves": 1, "undos": 0},
+            "problems": [],
+        },
         {
             "path": str(bad),
             "valid": False,
-            "outcome": {"status": "playing", "score": None, "moves": 1},
+            "outcome": {"status": "playing", "score": None, "moves": 1, "undos": 0},
             "problems": [
                 {
                     "line": 5,
@@ -311,7 +323,7 @@ def test_check_exit_codes(tmp_path):
 def test_check_refuses_a_move_log():
     source = source_of("B2\nC2\n", "log.moves")
     verdict = check_record(source)
-    assert [p.describe("log.moves") for p in verdict.problems] == [
+    assert [problem_line("log.moves", p) for p in verdict.problems] == [
         "log.moves:1: not a game record: its YAML is not a mapping (a move log? replay it with --seed)"
     ]
 
@@ -319,7 +331,7 @@ def test_check_refuses_a_move_log():
 def test_judge_reports_each_state_to_a_listener():
     seen = []
     source = source_of("foursquare: 1\nseed: 0\nmoves: [B2, shift up]\n")
-    judge(source, on_state=lambda ply, line, move, card, state: seen.append((ply, str(move), str(card))))
+    judge(source, on_step=lambda step: seen.append((step.ply, str(step.move), str(step.card))))
     assert seen == [(0, "None", "None"), (1, "B2", "9S"), (2, "shift up", "None")]
 
 

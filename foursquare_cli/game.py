@@ -1,0 +1,113 @@
+"""One game loop for every command: a deal, the moves that stand, and a `Step` per move.
+
+`play`, `replay`, `check`, `auto`, `stats`, `solve` and the players all advance a
+game through `Game.play`, and the printers consume the `Step`s it returns, so
+"which card did this move place, what did it turn" is answered once, by the engine.
+A `Game` never changes a `State` in place: each step holds the position after its
+move, and undo is popping the last step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple, Protocol
+
+from .cards import Card, deal
+from .engine import Cell, Move, State, cells_of
+
+
+class Step(NamedTuple):
+    """The position after a move: its ply (0 before any move), the move, the card it placed
+    (None at ply 0 and for a shift), the cells it turned over (a mask), and the state."""
+
+    ply: int
+    move: Move | None
+    card: Card | None
+    turned: int
+    state: State
+
+    @property
+    def turned_cells(self) -> tuple[Cell, ...]:
+        return cells_of(self.turned)
+
+
+BUILT_IN_PLAYERS = ("random", "greedy", "expert")  # the names `players.make_player` knows
+
+
+class Player(Protocol):
+    """Anything that chooses a move: the built-in players, Python classes, outside programs."""
+
+    name: str
+
+    def choose(self, state: State) -> Move:
+        """The move to play in `state`, which is being played."""
+        ...
+
+
+class Game:
+    """A game on a deal: its steps (one per move, after the start), undone moves counted."""
+
+    def __init__(
+        self,
+        deck: Iterable[Card],
+        seed: int | None = None,
+        meta: dict[str, Any] | str | None = None,
+        start: State | None = None,
+    ) -> None:
+        state = start.copy() if start is not None else State(deck)
+        self.seed = seed
+        self.meta = meta  # what a record keeps under `meta`: a mapping, or its text as read
+
+        self.undos = 0
+        self.steps: list[Step] = [Step(0, None, None, 0, state)]
+
+    @classmethod
+    def from_seed(cls, seed: int, meta: dict[str, Any] | str | None = None) -> Game:
+        return cls(deal(seed), seed=seed, meta=meta)
+
+    @property
+    def state(self) -> State:
+        return self.steps[-1].state
+
+    @property
+    def step(self) -> Step:
+        """The last step: the start, or the last move that stands."""
+        return self.steps[-1]
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        return self.steps[0].state.deck
+
+    @property
+    def moves(self) -> list[Move]:
+        return [step.move for step in self.steps[1:] if step.move is not None]
+
+    @property
+    def ply(self) -> int:
+        return len(self.steps) - 1
+
+    def play(self, move: Move) -> Step:
+        """Play `move`; the step it makes. IllegalMoveError (nothing changes) if the rules forbid it."""
+        state = self.steps[-1].state.copy()
+        effect = state.apply(move)
+        step = Step(len(self.steps), move, effect.card, effect.turned, state)
+        self.steps.append(step)
+        return step
+
+    def play_all(self, moves: Iterable[Move]) -> None:
+        for move in moves:
+            self.play(move)
+
+    def undo(self) -> Step:
+        """Take back the last move (counted in `undos`); the step now current. ValueError at the start."""
+        if len(self.steps) == 1:
+            raise ValueError("nothing to undo: no move has been played")
+        self.steps.pop()
+        self.undos += 1
+        return self.steps[-1]
+
+
+def play_out(game: Game, player: Player) -> Iterator[Step]:
+    """Let `player` play `game` to its end, one step at a time."""
+    while not game.state.is_over:
+        yield game.play(player.choose(game.state))

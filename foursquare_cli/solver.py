@@ -1,0 +1,257 @@
+"""The solver: a search that knows the whole stock. Not a player.
+
+It reads the order of the stock, so what it finds is an upper bound for any real
+player: the best score the deal allows, as far as the search gets in its budget.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from typing import NamedTuple
+
+from .cards import Card
+from .engine import PLAYING, WON, Move, State
+from .game import Game
+from .players import greedy_move
+
+# The most positions remembered per search level; when full, the table is emptied
+# (a search then revisits positions, never wrongly skips one). About 60 MB at most.
+TABLE_SIZE = 1_000_000
+
+
+class SolveStatus(enum.StrEnum):
+    WINNABLE = "winnable"
+    UNWINNABLE = "unwinnable"
+    GAVE_UP = "gave up"
+
+
+class Limit(enum.StrEnum):
+    """What stopped a search before it was complete."""
+
+    NODES = "nodes"
+    TIME = "time"
+
+
+WINNABLE, UNWINNABLE, GAVE_UP = SolveStatus.WINNABLE, SolveStatus.UNWINNABLE, SolveStatus.GAVE_UP
+
+
+class Solution(NamedTuple):
+    """What `solve` found: `winnable` (best score, proven or not, and its moves),
+    `unwinnable` (an exhaustive search found no win) or `gave up` (stopped, no win).
+    `stopped_by` names the limit that cut the search short, if one did."""
+
+    status: SolveStatus
+    score: int | None
+    proven: bool
+    moves: list[Move]
+    nodes: int
+    seconds: float
+    stopped_by: Limit | None = None
+
+
+class _OutOfBudget(Exception):
+    def __init__(self, budget: _Budget, limit: Limit) -> None:
+        super().__init__(limit)
+        self.budget, self.limit = budget, limit
+
+
+class _Budget:
+    """Nodes (positions visited) and seconds a search may spend; `share` carves out a part."""
+
+    def __init__(self, nodes: int | None, deadline: float | None, parent: _Budget | None = None) -> None:
+        self.limit = nodes
+        self.deadline = deadline
+        self.parent = parent
+        self.used = 0
+
+    def spend(self, count: int = 1) -> None:
+        self.used += count
+        if self.parent is not None:
+            self.parent.spend(count)
+        if self.limit is not None and self.used >= self.limit:
+            raise _OutOfBudget(self, Limit.NODES)
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _OutOfBudget(self, Limit.TIME)
+
+    def share(self, parts: int) -> _Budget:
+        nodes = None if self.limit is None else max(1, (self.limit - self.used) // parts)
+        now = time.perf_counter()
+        deadline = None if self.deadline is None else now + (self.deadline - now) / parts
+        return _Budget(nodes, deadline, parent=self)
+
+
+def solve(
+    deal_or_position: tuple[Card, ...] | State, budget: int | None = None, timeout: float | None = 10.0
+) -> Solution:
+    """The highest score on a known deck: a rollout search for a win, then fewest stacks first.
+
+    Shifts are never needed: a game with shifts is the same game played in a
+    translated frame, so placing each card where it ends up is enough.
+
+    First, a rollout (pilot) search: at each turn every placement is followed by a
+    greedy game on the true stock, and the one whose game ends best is played; that
+    finds a win on nearly every deal. Then depth-first searches look for a better
+    score, allowing 0 cards stacked (score 24), then 1 (23), and so on up to one
+    fewer than the rollout needed; each gets an equal share of the nodes and time
+    left, trying placements with the fewest face-down cards first and skipping
+    positions already searched (`State.key`, at most TABLE_SIZE remembered). The
+    first win found this way is the best score, proven when every level below it
+    was searched to the end; time left over goes back to the levels abandoned. 24
+    is best by definition. `budget` counts positions; `timeout` is in seconds and
+    must be finite. A position may be given instead of a deck: the search starts
+    there, its moves continuing that game.
+    """
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"{timeout!r}: a time limit is a finite number of seconds above 0")
+    if budget is not None and budget < 1:
+        raise ValueError(f"{budget!r}: a node budget is a whole number from 1")
+    root = deal_or_position if isinstance(deal_or_position, State) else State(deal_or_position)
+    start_time = time.perf_counter()
+    total = _Budget(budget, start_time + timeout if timeout is not None else None)
+    best_score, best_line, proven = -1, list[Move](), False
+    stopped_by: Limit | None = None
+    try:
+        best_score, best_line = _rollout_search(root.copy(), total)
+        least = root.drawn - root.occupied.bit_count()  # cards already stacked
+        most = 24 - best_score - 1 if best_score >= 0 else 24
+        abandoned: list[int] = []
+        for stacks in range(least, most + 1):
+            found = _search_level(root, stacks, total.share(most + 1 - stacks))
+            if isinstance(found, Limit):
+                abandoned.append(stacks)
+                stopped_by = found
+            elif found is not None:
+                best_score, best_line = 40 - root.drawn - len(found), found
+                break
+        # What is left goes to the levels abandoned below the best, fewest stacks first.
+        for index, stacks in enumerate(list(abandoned)):
+            found = _search_level(root, stacks, total.share(len(abandoned) - index))
+            if not isinstance(found, Limit):
+                abandoned.remove(stacks)
+                if found is not None:
+                    best_score, best_line = 40 - root.drawn - len(found), found
+                    abandoned = [level for level in abandoned if level < 24 - best_score]
+                    break
+            else:
+                stopped_by = found
+        proven = not abandoned
+    except _OutOfBudget as error:
+        proven = False
+        stopped_by = error.limit
+    if best_score == 24:
+        proven = True
+    if proven:
+        stopped_by = None
+    seconds = time.perf_counter() - start_time
+    if best_score >= 0:
+        return Solution(WINNABLE, best_score, proven, best_line, total.used, seconds, stopped_by)
+    return Solution(UNWINNABLE if proven else GAVE_UP, None, proven, [], total.used, seconds, stopped_by)
+
+
+def winning_game(cards: tuple[Card, ...], seed: int | None, solution: Solution) -> Game | None:
+    """The winning line as a game on its deal (`meta: player: solve`), ready to record; None without one."""
+    if not solution.moves:
+        return None
+    game = Game(cards, seed=seed, meta={"player": "solve"})
+    game.play_all(solution.moves)
+    return game
+
+
+def _greedy_finish(state: State) -> int:
+    """Play greedily to the end; the score, or -1 for a loss."""
+    while state.status is PLAYING:
+        state.apply(greedy_move(state))
+    return 40 - state.drawn if state.status is WON else -1
+
+
+def _rollout_search(state: State, budget: _Budget) -> tuple[int, list[Move]]:
+    """Play each turn the placement whose greedy continuation ends best; (score, moves) or (-1, [])."""
+    line: list[Move] = []
+    while state.status is PLAYING:
+        best_move, best_value = None, None
+        for move in state.legal_placements():
+            future = state.copy()
+            future.apply(move)
+            budget.spend(41 - future.drawn)
+            score = _greedy_finish(future)
+            value = (score, -future.down.bit_count() if score < 0 else 0, future.occupied.bit_count())
+            if best_value is None or value > best_value:
+                best_move, best_value = move, value
+        assert best_move is not None
+        state.apply(best_move)
+        line.append(best_move)
+    if state.status is WON:
+        return 40 - state.drawn, line
+    return -1, []
+
+
+_CROSS = tuple(
+    sum(1 << c for c in range(16) if (c // 4 == cell // 4 or c % 4 == cell % 4) and c != cell) for cell in range(16)
+)
+
+
+def _stuck_face_down(state: State) -> bool:
+    """With no card left to stack, is some face-down top beyond help?
+
+    A top card turns only when a card is placed in its row or column (or on it).
+    With no stacking, cards go only to empty cells: a face-down top with no empty
+    cell in its row and column stays down, and the game cannot be won.
+    """
+    empty = ~state.occupied & 0xFFFF
+    down = state.down
+    while down:
+        cell = (down & -down).bit_length() - 1
+        if not _CROSS[cell] & empty:
+            return True
+        down &= down - 1
+    return False
+
+
+def _search_level(root: State, stacks: int, budget: _Budget) -> list[Move] | Limit | None:
+    """Depth-first search for a win stacking at most `stacks` cards.
+
+    The winning moves; None when there is none; the `Limit` that ran out first otherwise.
+    """
+    line: list[Move] = []
+    seen: set[int] = set()
+
+    def search(state: State) -> list[Move] | None:
+        budget.spend()
+        key = hash(state.key())
+        if key in seen:
+            return None
+        if len(seen) >= TABLE_SIZE:
+            seen.clear()
+        seen.add(key)
+        may_stack = state.drawn - state.occupied.bit_count() < stacks
+        if not may_stack and _stuck_face_down(state):
+            return None
+        card = state.deck[state.drawn]
+        children = sorted(
+            (state.down_after(move, card).bit_count(), move)
+            for move in state.legal_placements()
+            if may_stack or not move.on_top
+        )
+        for face_down, move in children:
+            if face_down > 4:
+                break
+            child = state.copy()
+            child.apply(move)
+            line.append(move)
+            if child.status is WON:
+                return list(line)
+            if child.status is PLAYING:
+                found = search(child)
+                if found is not None:
+                    return found
+            line.pop()
+        return None
+
+    try:
+        return search(root)
+    except _OutOfBudget as error:
+        if error.budget is not budget:
+            raise
+        return error.limit

@@ -1,0 +1,72 @@
+"""The solver: it knows the stock, so its answers are checked against positions built to have one."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import position
+
+from foursquare_cli.cards import deal
+from foursquare_cli.engine import PLAYING, WON, State
+from foursquare_cli.game import Game
+from foursquare_cli.solver import GAVE_UP, UNWINNABLE, WINNABLE, Limit, solve
+
+
+def _replayed(start: State, moves) -> State:
+    game = Game(start.deck, start=start)
+    game.play_all(moves)
+    return game.state
+
+
+def test_solve_finds_a_perfect_win_and_it_is_proven():
+    solution = solve(deal(0), timeout=120)
+    assert solution.status == WINNABLE and solution.score == 24 and solution.proven
+    state = _replayed(State.from_seed(0), solution.moves)
+    assert state.status == WON and state.outcome.score == 24
+    assert not any(move.on_top or move.is_shift for move in solution.moves), "no card stacked, no shift"
+
+
+def test_a_proven_best_score_below_24():
+    # 15 face-up piles, D4 empty; in hand 10C, then 6C. 10C at D4 is highest in row 4 and
+    # column D: six cards turn down, lost. On A1 (on 10S) it ties 10H in row 1 and 10D in
+    # column A: nothing turns. Then 6C at D4 lies between 2 and 9 (row 4) and 3 and 8
+    # (column D): a win with 23 cards left. Stacking nothing cannot win: 23 is best, proven.
+    start = position(["10S 10H 7S 3S", "10D 6S 7H 8S", "2H 4H 5H 4S", "2S 9S 5S ."], "10C", "6C")
+    solution = solve(start, timeout=None)
+    assert (solution.status, solution.score, solution.proven) == (WINNABLE, 23, True)
+    assert len(solution.moves) == 2 and str(solution.moves[1]) == "D4"
+    assert _replayed(start, solution.moves).outcome.score == 23
+
+
+def test_solve_gives_up_when_the_budget_runs_out_first():
+    solution = solve(deal(0), budget=10, timeout=None)
+    assert (solution.status, solution.score, solution.proven, solution.moves) == (GAVE_UP, None, False, [])
+    assert solution.stopped_by is Limit.NODES
+
+
+def test_solve_proves_a_position_unwinnable():
+    # One card left (7C); A1 is face down and nothing can both fill D4 and turn A1 up.
+    state = position(["#AS 2S 3S 2H", "4S 5S 6S 9H", "8S 9S 10S 4H", "2D 9D 3D ."], "7C", buried=24)
+    assert state.stock == 1
+    solution = solve(state, timeout=30)
+    assert (solution.status, solution.proven, solution.moves) == (UNWINNABLE, True, [])
+
+
+def test_solve_from_a_position_continues_the_game():
+    state = State.from_seed(0)
+    solution = solve(state, timeout=30)
+    assert state.drawn == 0 and state.status == PLAYING, "solve leaves the position it was given alone"
+    assert solution.status == WINNABLE
+
+
+def test_solve_reports_the_score_its_winning_line_reaches():
+    for seed in (5, 7):
+        solution = solve(deal(seed), budget=60_000, timeout=None)
+        state = _replayed(State.from_seed(seed), solution.moves)
+        assert solution.status == WINNABLE
+        assert state.status == WON and state.outcome.score == solution.score
+
+
+@pytest.mark.parametrize("timeout", [float("nan"), float("inf"), 0.0, -1.0])
+def test_a_time_limit_must_be_finite_and_positive(timeout):
+    with pytest.raises(ValueError, match="finite number of seconds"):
+        solve(deal(0), timeout=timeout)
