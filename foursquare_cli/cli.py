@@ -68,6 +68,15 @@ class _OneLineErrors(TyperGroup):
             code = _output_failed(error)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def invoke(self, ctx: Any) -> Any:
+        """A broken pipe is caught here, before click turns it into exit 1."""
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+                raise typer.Exit(_output_failed(error)) from None
+            raise
+
 
 def _say(line: str) -> None:
     """One line on standard error, if there is one to write to."""

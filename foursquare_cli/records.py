@@ -143,7 +143,7 @@ class Source:
     score: int | None = None
     undos: int = 0
     meta: RawMeta | None = None  # the text of the `meta:` entry, when it is a block of its own
-    meta_value: dict[Any, Any] | None = None
+    meta_value: Any = None  # the `meta` mapping as constructed (a list of pairs for an !!omap)
     lines: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
@@ -193,7 +193,7 @@ def _line_of(event: yaml.Event) -> int:
     return event.start_mark.line + 1 if event.start_mark is not None else 1
 
 
-def _prescan(text: str) -> None:
+def _prescan(text: str) -> int:
     """Count what the document would build, from the parser's events, before building any of it.
 
     Raises _Refused (with the line where a limit is passed) for a document of more
@@ -249,6 +249,7 @@ def _prescan(text: str) -> None:
             )
         if stack:
             stack[-1][1] += size
+    return written
 
 
 def _parse_yaml(text: str) -> tuple[Any, yaml.Node | None]:
@@ -545,7 +546,8 @@ def _read_record(source: Source, value: dict[Any, Any], node: yaml.MappingNode, 
             source.undos = undos
     if "meta" in source.lines:
         meta = value["meta"]
-        if not isinstance(meta, dict):
+        ordered = value_nodes["meta"].tag == "tag:yaml.org,2002:omap"  # an ordered mapping is a mapping
+        if not isinstance(meta, dict) and not ordered:
             problems.append(
                 Problem(source.lines["meta"], f"meta: expected a mapping (like 'player: ada'), got {_got(meta)}")
             )
@@ -862,16 +864,23 @@ def format_record(game: Game) -> str:
     return text
 
 
-def unreadable_reason(text: str) -> str | None:
-    """Why the reader would refuse `text` (size or the YAML limits), or None: the writer's check."""
-    data = text.encode("utf-8")
-    if len(data) > MAX_BYTES:
+def meta_nodes(game: Game) -> int:
+    """How many YAML nodes the game's `meta` adds to its record (0 without one): counted once per session."""
+    text = format_record(Game(game.deck, meta=game.meta)) if game.meta else ""
+    return _prescan(text) - _prescan(format_record(Game(game.deck))) if text else 0
+
+
+def unreadable_reason(text: str, moves: int, meta: int) -> str | None:
+    """Why the reader would refuse a record of `text` (`moves` moves, `meta` nodes of meta), or None.
+
+    The writer's check, so that whatever the tool writes it reads back. A canonical
+    record has 9 nodes besides its moves and meta (a mapping, four keys and values
+    at most, and the list of moves).
+    """
+    if len(text.encode("utf-8")) > MAX_BYTES:
         return f"the record would be larger than {MAX_BYTES >> 20} MiB"
-    if len(data) > 2 * MAX_NODES:  # below this no document can hold MAX_NODES nodes
-        try:
-            _prescan(text)
-        except _Refused as error:
-            return f"the record would be refused when read back: {error.message}"
+    if 13 + moves + meta > MAX_NODES:
+        return f"the record would have more than {MAX_NODES:,} YAML nodes, more than a record may hold"
     return None
 
 

@@ -30,7 +30,7 @@ from .cards import Card
 from .engine import IllegalMoveError, InvalidMoveError, Move
 from .files import RecordFile, WriteError
 from .game import Game, Step
-from .records import LineTooLong, NotUtf8, format_record, iter_lines, move_text, shorten, unreadable_reason
+from .records import LineTooLong, NotUtf8, format_record, iter_lines, meta_nodes, move_text, shorten, unreadable_reason
 
 if TYPE_CHECKING:
     from .records import Verdict
@@ -85,6 +85,7 @@ class Session:
     def __init__(self, game: Game, record: RecordFile | None = None) -> None:
         self.game = game
         self.record = record
+        self._meta_nodes = meta_nodes(game) if record is not None else 0
 
     def __enter__(self) -> Session:
         return self
@@ -103,7 +104,7 @@ class Session:
         step = self.game.play(move)
         if self.record is not None:
             text = format_record(self.game)
-            reason = unreadable_reason(text)
+            reason = unreadable_reason(text, len(self.game.steps) - 1, self._meta_nodes)
             if reason is not None:
                 self.game.steps.pop()
                 raise RecordRefused(f"move {step.ply} {str(move)!r} refused: {reason}")

@@ -97,7 +97,7 @@ def check_range(start: int, count: int) -> None:
     if start + count - 1 > SEED_MAX:
         raise ValueError(
             f"--start {start} with --games {count} runs past the last deal number {SEED_MAX}; "
-            f"at most {SEED_MAX - start + 1} games start there"
+            f"at most {SEED_MAX - start + 1} game{'s' if SEED_MAX - start else ''} start there"
         )
 
 
