@@ -171,3 +171,17 @@ def test_hint_text_lists_the_best_moves_first():
         "  B3 top              0/8     0%   -"
     )
     assert hint_text([Rating(Move.from_str("A1"), None, 0, 0, None)]) == "Hint: A1 (the only move)"
+
+
+def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():
+    from foursquare_cli.board import moves_preview
+
+    # In hand AC; A1, C1, D1 are down. B2: row 2: 1 < 6 turns A2 down; column B: 1 < 2 turns B1
+    # down: 5 down, lost. A3: row 3 has no others; column A: the face-up other is 6, 1 < 6 triggers
+    # and every other pile of the column turns: A1 up, A2 down: still 3 down.
+    state = position(["#AS 2S #3S #4S", "6S . . .", ". . . .", ". . . ."], "AC")
+    lines = moves_preview(state).splitlines()
+    assert lines[0] == "Legal moves for AC:"
+    assert "  B2         5 face down: loses at once" in lines
+    assert "  A3         3 face down" in lines
+    assert "  shift down opens A1-D1 for the card" in lines

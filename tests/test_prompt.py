@@ -1,0 +1,296 @@
+"""`play` as a terminal game (issue 9): flips named, undo, completion, unknown input, colour, the daily
+deal, and the end of a game. A real terminal through pexpect, real pipes through subprocess."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from foursquare_cli.board import verdict_summary
+from foursquare_cli.cli import app
+from foursquare_cli.records import check_record, read_source
+from foursquare_cli.session import daily_seed, suggestion
+
+SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
+TOOL = [sys.executable, "-m", "foursquare_cli"]
+ENV = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+runner = CliRunner()
+# Deal 0 begins 9S 3C 5S 6C: B2 takes 9S; C2 takes 3C (row 2: 3 < 9 turns B2 down).
+
+
+def spawn(*args: str, cwd: str | None = None, **env: str) -> pexpect.spawn:
+    environment = dict(ENV, COLUMNS="100", TERM="xterm")
+    environment.pop("NO_COLOR", None)
+    environment.update(env)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "foursquare_cli", "play", *args],
+        encoding="utf-8",
+        timeout=30,
+        cwd=cwd,
+        env=environment,
+        dimensions=(50, 120),
+    )
+
+
+def test_each_move_names_what_it_turned_and_undo_takes_it_back(tmp_path):
+    child = spawn("--seed", "0", "--record", "g.yaml", "--color", "never", cwd=str(tmp_path))
+    child.expect_exact("Move 1, place 9S> ")
+    child.sendline("B2")
+    child.expect_exact("Move 1: B2 places 9S\r\n")
+    child.expect_exact("Move 2, place 3C> ")
+    child.sendline("C2")
+    child.expect_exact("Move 2: C2 places 3C; turns B2 face down\r\n")
+    child.expect_exact("|  ##*x1 | [3C]x1 |")
+    child.expect_exact("Move 3, place 5S> ")
+    child.sendline("undo")
+    child.expect_exact("Undone (undos so far: 1).")
+    child.expect_exact("Move 2, place 3C> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    text = (tmp_path / "g.yaml").read_text()
+    assert text == "foursquare: 1\nseed: 0\nmoves:\n  - B2\nresult: playing\nundos: 1\n"
+
+
+def test_tab_completes_a_move_and_a_command():
+    child = spawn("--seed", "0", "--color", "never")
+    child.expect_exact("Move 1, place 9S> ")
+    child.sendline("B2")
+    child.expect_exact("Move 2, place 3C> ")
+    child.send("c2\t")  # the only completion of 'c2' is the canonical move
+    child.send("\r")
+    child.expect_exact("Move 2: C2 places 3C")
+    child.expect_exact("Move 3, place 5S> ")
+    child.send("boa\t\r")
+    child.expect_exact("Next card: 5S")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_unknown_input_is_answered_for_what_it_is():
+    child = spawn("--seed", "0", "--color", "never")
+    child.expect_exact("> ")
+    child.sendline("rules")
+    child.expect_exact("unknown command 'rules'; type 'help'")
+    child.sendline("B2")
+    child.expect_exact("Move 2, place 3C> ")
+    child.sendline("B2top")
+    child.expect_exact("unknown command 'B2top'; did you mean 'B2 top'?")
+    child.sendline("hlep")
+    child.expect_exact("unknown command 'hlep'; did you mean 'help'?")
+    child.sendline("E5")
+    child.expect_exact("'E5': no such cell; cells are A1 to D4")
+    child.sendline("help")
+    for command in ("moves", "board", "hint", "undo", "help", "quit"):
+        child.expect(rf"\n  {command}\s")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_colour_at_a_terminal_and_none_with_no_color():
+    child = spawn("--seed", "0")
+    child.expect_exact("Move 1, place 9S> ")
+    child.sendline("B2")
+    child.expect_exact("Move 2, place 3C> ")
+    seen = child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "\x1b[1m [9S]x1 \x1b[0m" in seen, "the placed card is bold"
+
+    plain = spawn("--seed", "0", NO_COLOR="1")
+    plain.expect_exact("Move 1, place 9S> ")
+    plain.sendline("B2")
+    plain.expect_exact("Move 2, place 3C> ")
+    seen = plain.before
+    plain.sendline("quit")
+    plain.expect(pexpect.EOF)
+    assert " [9S]x1 " in seen and "\x1b[1m" not in seen and "\x1b[31m" not in seen
+
+
+LOST_MOVES = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")]
+
+
+def test_a_lost_game_ends_with_what_the_deal_allowed_and_commands_that_work(tmp_path):
+    child = spawn("--seed", "1", "--record", "g.yaml", "--color", "never", cwd=str(tmp_path))
+    for move in LOST_MOVES:
+        child.expect(r"Move \d+, place \S+> ")
+        child.sendline(move)
+    child.expect_exact(f"You lost: more than 4 face-down cards; {len(LOST_MOVES)} moves.")
+    child.expect("A player who knew the stock could have scored (at least )?\\d+\\.")
+    child.expect(r"Check it: (.*check g\.yaml)")
+    command = child.match.group(1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    checked = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, env=ENV)
+    assert checked.returncode == 0
+    assert checked.stdout == "g.yaml: lost after 20 moves (more than 4 face-down cards)\n"
+
+
+def test_the_suggested_resume_command_works_without_foursquare_on_the_path(tmp_path):
+    bare = dict(os.environ, PATH="/usr/bin:/bin")
+    first = subprocess.run(
+        [*TOOL, "play", "--seed", "0", "--record", "g.yaml", "-f", "json"],
+        input="B2\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=bare,
+        timeout=60,
+    )
+    hint = re.search(r"to go on: (.*)$", first.stderr, re.M)
+    assert hint and hint.group(1).endswith("play --resume g.yaml")
+    again = subprocess.run(
+        hint.group(1) + " -f json",
+        shell=True,
+        input="C2\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=bare,
+        timeout=60,
+    )
+    assert again.returncode == 0, again.stderr
+    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 2 moves"
+
+
+# -- pipes -----------------------------------------------------------------------------------------------
+
+
+def test_undo_from_a_pipe_in_json_prints_the_state_before_again(tmp_path):
+    process = subprocess.run(
+        [*TOOL, "play", "--seed", "0", "-f", "json", "--record", "g.yaml"],
+        input="B2\nC2\nundo\nundo\nundo\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert process.returncode == 1
+    assert process.stderr == "<stdin>:5: nothing to undo: no move has been played\n"
+    states = [json.loads(line) for line in process.stdout.splitlines()]
+    assert [(s["ply"], s["move"], s["face_down"]) for s in states] == [
+        (0, None, 0),
+        (1, "B2", 0),
+        (2, "C2", 1),
+        (1, "B2", 0),
+        (0, None, 0),
+    ]
+    assert (tmp_path / "g.yaml").read_text() == "foursquare: 1\nseed: 0\nmoves: []\nresult: playing\nundos: 2\n"
+
+
+def test_undo_from_a_pipe_in_text_and_never_a_colour_code():
+    process = subprocess.run(
+        [*TOOL, "play", "--seed", "0", "--color", "always"],
+        input="B2\nC2\nundo\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert process.returncode == 0
+    headings = [line for line in process.stdout.splitlines() if line.startswith(("Start", "Move"))]
+    assert headings == [
+        "Start",
+        "Move 1: B2 places 9S",
+        "Move 2: C2 places 3C; turns B2 face down",
+        "Move 1: B2 places 9S",
+    ]
+    assert "\x1b" not in process.stdout
+    assert process.stdout.count("(## = face down") == 1, "the legend once per run"
+
+
+def test_replay_names_flips_and_prints_the_legend_once():
+    result = runner.invoke(app, ["replay", str(SAMPLES / "won.yaml"), "--color", "never"])
+    assert result.exit_code == 0
+    assert result.stdout.count("(## = face down") == 1
+    assert "; turns " in result.stdout
+
+
+def test_unicode_reveal_uses_suit_symbols_in_the_legend_too():
+    result = runner.invoke(app, ["replay", str(SAMPLES / "won.yaml"), "--unicode", "--reveal", "--color", "never"])
+    assert "(#7\u2665 = face down, [7\u2665] = just placed" in result.stdout
+
+
+# -- undos in records -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, verdict",
+    [
+        ("", "playing, 1 move"),
+        ("undos: 0\n", "playing, 1 move"),
+        ("undos: 2\n", "playing, 1 move, 2 undos"),
+    ],
+)
+def test_check_shows_undos(line, verdict):
+    source = read_source("g.yaml", f"foursquare: 1\nseed: 0\nmoves: [B2]\n{line}".encode())
+    assert verdict_summary(check_record(source)) == verdict
+
+
+@pytest.mark.parametrize("value", ["-1", "1.5", "two", "true", "[1]"])
+def test_a_negative_or_non_integer_undo_count_is_invalid_at_its_line(value):
+    verdict = check_record(read_source("g.yaml", f"foursquare: 1\nseed: 0\nmoves: [B2]\nundos: {value}\n".encode()))
+    assert [p.line for p in verdict.problems] == [4]
+    assert verdict.problems[0].message.startswith("undos: ") and "whole number from 0" in verdict.problems[0].message
+
+
+def test_check_text_line_of_a_won_record_with_undos(tmp_path):
+    text = (SAMPLES / "won.yaml").read_text() + "undos: 2\n"
+    path = tmp_path / "won.yaml"
+    path.write_text(text)
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.stdout == f"{path}: won, score 9, 31 moves, 2 undos\n"
+
+
+# -- the daily deal, the deal restated -----------------------------------------------------------------------
+
+
+def test_the_daily_deal_is_the_utc_date_as_a_number():
+    assert daily_seed(datetime.date(2026, 11, 30)) == (20261130, datetime.date(2026, 11, 30))
+    today = datetime.datetime.now(datetime.UTC).date()
+    result = runner.invoke(app, ["play", "--daily", "-f", "json"], input="")
+    expected = int(today.strftime("%Y%m%d"))
+    assert f"Daily deal {expected} ({today.isoformat()})" in result.stderr
+    first = json.loads(result.stdout.splitlines()[0])
+    from foursquare_cli.cards import deal
+
+    assert first["next"] == str(deal(expected)[0])
+
+
+def test_daily_with_a_seed_is_contradictory():
+    result = runner.invoke(app, ["play", "--daily", "--seed", "3"], input="")
+    assert result.exit_code == 2 and "--daily picks the deal" in result.stderr
+
+
+def test_resume_restates_the_deal_and_auto_shows_the_one_it_played(tmp_path):
+    result = runner.invoke(app, ["play", "--resume", str(SAMPLES / "unfinished.yaml"), "--no-record"], input="")
+    assert "Resuming deal 7 at move 13" in result.stderr
+    result = runner.invoke(app, ["auto", "--player", "greedy", "-f", "json"])
+    shown = re.match(r"Deal (\d+) \(to watch it again: --seed \1\)", result.stderr)
+    assert shown, result.stderr
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("C4top", "did you mean 'C4 top'?"),
+        ("c4TOP", "did you mean 'C4 top'?"),
+        ("quti", "did you mean 'quit'?"),
+        ("shift upp", "did you mean 'shift up'?"),
+        ("xyzzy", "type 'help'"),
+    ],
+)
+def test_suggestions_for_near_misses(text, said):
+    assert suggestion(text) == said
