@@ -34,6 +34,8 @@ from .engine import MAX_FACE_DOWN, LossReason, Move, State, Status
 from .game import Step
 
 if TYPE_CHECKING:
+    from .history import Game as KeptGame
+    from .history import Totals
     from .players import Rating
     from .records import Problem, Verdict
     from .solver import Solution
@@ -357,3 +359,52 @@ def deal_potential(solution: Solution) -> str:
     if solution.status is SolveStatus.UNWINNABLE:
         return "No player could have won this deal, even knowing the stock."
     return "The solver found no win for this deal in its time."
+
+
+# -- history ---------------------------------------------------------------------------
+
+
+def _when(started: str) -> str:
+    return started.replace("T", " ")[:16]
+
+
+def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
+    """The last games, newest first, and the totals of all of them."""
+    lines = []
+    if games:
+        lines.append(
+            f"{'when (UTC)':<16}  {'deal':<20}  {'result':<7}  {'score':>5}  {'moves':>5}  {'undos':>5}  record"
+        )
+        for game in games[:limit]:
+            deal = ("daily " if game.daily else "") + (str(game.seed) if game.seed is not None else "(deck)")
+            score = str(game.score) if game.score is not None else "-"
+            lines.append(
+                f"{_when(game.started):<16}  {deal:<20}  {game.status:<7}  {score:>5}  {game.moves:>5}  "
+                f"{game.undos:>5}  {game.path}"
+            )
+        if len(games) > limit:
+            lines.append(f"... and {len(games) - limit} earlier (--limit {len(games)} shows them all)")
+    else:
+        lines.append("No games kept yet: play one with `foursquare play`.")
+    share = f" ({totals.won / totals.played:.1%})" if totals.played else ""
+    best = str(totals.best_score) if totals.best_score is not None else "-"
+    mean = f"{totals.mean_score_of_wins:.1f}" if totals.mean_score_of_wins is not None else "-"
+    lines.append(
+        f"Played {totals.played}, won {totals.won}{share}; best score {best}, mean score of wins {mean}; "
+        f"winning streak {totals.streak} (longest {totals.longest_streak}); "
+        f"daily deals played {totals.daily_played}, won {totals.daily_won}"
+    )
+    return "\n".join(lines)
+
+
+def history_json(games: list[KeptGame], totals: Totals, limit: int) -> dict[str, Any]:
+    return {"games": [game.as_dict() for game in games[:limit]], "totals": totals.as_dict()}
+
+
+def waiting_line(game: KeptGame, program: str) -> str:
+    """Said when `play` starts a new game while an unfinished one is kept."""
+    deal = f"deal {game.seed}" if game.seed is not None else "a deck of your own"
+    return (
+        f"An unfinished game is waiting ({deal}, {_count(game.moves, 'move')}, started {_when(game.started)} UTC); "
+        f"to go on with it: {program} play --resume"
+    )

@@ -50,8 +50,9 @@ class _OneLineErrors(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> NoReturn:
+        arguments = _resume_without_file(list(sys.argv[1:] if args is None else args))
         try:
-            code = super().main(args, prog_name or "foursquare", complete_var, standalone_mode=False, **extra)
+            code = super().main(arguments, prog_name or "foursquare", complete_var, standalone_mode=False, **extra)
             if sys.stdout is not None:
                 sys.stdout.flush()
         except typer.TyperException as error:
@@ -76,6 +77,24 @@ class _OneLineErrors(TyperGroup):
             if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
                 raise typer.Exit(_output_failed(error)) from None
             raise
+
+
+def _resume_without_file(arguments: list[str]) -> list[str]:
+    """`play --resume` with no file after it means the last unfinished game: give it the sentinel value
+    (typer has no option with an optional value)."""
+    from .session import LAST_GAME
+
+    if "play" not in arguments:
+        return arguments
+    for index in range(arguments.index("play") + 1, len(arguments)):
+        if arguments[index] == "--":
+            break
+        if arguments[index] == "--resume":
+            following = arguments[index + 1] if index + 1 < len(arguments) else None
+            if following is None or (following.startswith("-") and following != "-"):
+                return arguments[: index + 1] + [LAST_GAME] + arguments[index + 1 :]
+            break
+    return arguments
 
 
 def _say(line: str) -> None:
@@ -383,7 +402,10 @@ def play(
         None, "--record", metavar="FILE", help="Keep the game record in this file, rewritten after every move."
     ),
     resume: str | None = typer.Option(
-        None, "--resume", metavar="FILE", help="Continue the unfinished game in this file (and keep recording to it)."
+        None,
+        "--resume",
+        metavar="[FILE]",
+        help="Continue the unfinished game in FILE (and keep recording to it); alone, the last unfinished game.",
     ),
     no_record: bool = typer.Option(False, "--no-record", help="Write no record (with --resume: leave the file alone)."),
     force: bool = FORCE_OPTION,
@@ -405,18 +427,36 @@ def play(
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
     from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
-    from .session import open_session, run_pipe, run_terminal
+    from .board import waiting_line
+    from .history import History, HistoryError
+    from .session import open_session, program_name, run_pipe, run_terminal
 
-    with core_errors():
-        session, announce = open_session(
-            seed=seed, deck=deck, daily=daily, record=record, resume=resume, no_record=no_record, force=force
-        )
     stdin = sys.stdin
     if stdin is None or stdin.closed:
         fail("standard input is closed; pipe moves in, or play at a terminal")
     at_prompt = stdin.isatty() and output is Format.text
-    if announce is not None:
-        print(announce, file=sys.stdout if at_prompt else sys.stderr)
+    history = None if output is Format.json or no_record else History()
+    said = []
+    if history is not None and resume is None and record is None and at_prompt:
+        try:
+            waiting = history.last_unfinished()
+        except HistoryError:
+            waiting = None
+        if waiting is not None:
+            said.append(waiting_line(waiting, program_name()))
+    with core_errors():
+        session, opening = open_session(
+            seed=seed,
+            deck=deck,
+            daily=daily,
+            record=record,
+            resume=resume,
+            no_record=no_record,
+            force=force,
+            history=history,
+        )
+    for line in (history.notes if history is not None else []) + said + opening:
+        print(line, file=sys.stdout if at_prompt else sys.stderr)
     style = _style(reveal, unicode, color if at_prompt else Color.never)
     with session:
         if at_prompt:
@@ -426,6 +466,37 @@ def play(
                 session, stdin.buffer, sys.stdout, sys.stderr, json_output=output is Format.json, style=style
             )
     raise typer.Exit(code)
+
+
+@app.command()
+def history(
+    limit: int = typer.Option(20, "--limit", "-n", metavar="N", min=1, help="How many of the last games to list."),
+    deal: int | None = typer.Option(
+        None, "--deal", parser=_seed_parser, metavar="N", help="Only the games of this deal number."
+    ),
+    output: Format = _format_option("text, or json: one object with games and totals."),
+) -> None:
+    """Your games, newest first, and how you are doing: won, best score, streaks, daily deals.
+
+    Every game played with `play` is kept (see --no-record) in the data folder:
+    $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
+    """
+    from .board import history_json, history_text, json_line
+    from .history import History, HistoryError, totals
+
+    kept = History()
+    try:
+        games = kept.games(seed=deal)
+    except HistoryError as error:
+        fail(str(error))
+    for note in kept.notes:
+        _say(note)
+    figures = totals(games)
+    _print(
+        json_line(history_json(games, figures, limit))
+        if output is Format.json
+        else history_text(games, figures, limit) + "\n"
+    )
 
 
 def _hint_for_prompt(game: Game) -> str:

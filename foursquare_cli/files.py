@@ -46,6 +46,7 @@ class RecordFile:
         """WriteError unless `path` can hold a record; `replace` allows an existing non-empty file."""
         self.path = path
         self.target = os.path.realpath(path)
+        self.written = False  # whether this session has written the record yet
         self._lock_fd: int | None = None
         try:
             info: os.stat_result | None = os.stat(self.target)
@@ -123,7 +124,7 @@ class RecordFile:
                 os.fchmod(stream.fileno(), self.mode)
                 os.fsync(stream.fileno())
             os.replace(temporary, self.target)
-            replaced = True
+            replaced = self.written = True
         except OSError as error:
             raise WriteError(f"{self.path}: cannot write: {error.strerror or error}") from None
         finally:

@@ -23,7 +23,7 @@ import shutil
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from .board import PLAIN, Style, moves_preview, outcome_line, render, render_step, state_block
 from .cards import Card
@@ -33,6 +33,7 @@ from .game import Game, Step
 from .records import LineTooLong, NotUtf8, format_record, iter_lines, meta_nodes, move_text, shorten, unreadable_reason
 
 if TYPE_CHECKING:
+    from .history import History
     from .records import Verdict
 
 EXIT_OK, EXIT_INVALID, EXIT_IO, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 74, 130, 141
@@ -82,9 +83,10 @@ class RecordRefused(Exception):
 class Session:
     """A game being played, and where it is saved (if anywhere)."""
 
-    def __init__(self, game: Game, record: RecordFile | None = None) -> None:
+    def __init__(self, game: Game, record: RecordFile | None = None, history: History | None = None) -> None:
         self.game = game
         self.record = record
+        self.history = history if record is not None else None  # where the record is indexed
         self._meta_nodes = meta_nodes(game) if record is not None else 0
 
     def __enter__(self) -> Session:
@@ -92,7 +94,21 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         if self.record is not None:
+            self.index()
             self.record.close()
+
+    def index(self) -> None:
+        """Index the record in the history (when kept there); a failing index never stops a game."""
+        if self.history is not None and self.record is not None:
+            import sqlite3
+
+            from .history import HistoryError
+
+            try:
+                self.history.remember(self.record.path)
+            except (HistoryError, sqlite3.Error, OSError) as error:
+                print(f"foursquare play: the history index was not updated: {error}", file=sys.stderr)
+                self.history = None
 
     def save(self) -> None:
         """Write the record (if any); WriteError passes through."""
@@ -117,6 +133,8 @@ class Session:
         return step
 
     def how_to_resume(self) -> str:
+        if self.record is not None and not self.record.written:
+            return "No move was played, so nothing was kept."
         if self.record is not None:
             path = shlex.quote(self.record.path)
             return f"The game is saved in {self.record.path}; to go on: {program_name()} play --resume {path}"
@@ -419,6 +437,9 @@ def new_seed() -> int:
     return secrets.randbelow(2**32)
 
 
+LAST_GAME = "\x00last"  # `--resume` given with no file: the last unfinished game (no path holds a NUL)
+
+
 def open_session(
     *,
     seed: int | None = None,
@@ -428,15 +449,16 @@ def open_session(
     resume: str | None = None,
     no_record: bool = False,
     force: bool = False,
-) -> tuple[Session, str | None]:
-    """A session ready to play, and the line that announces its deal (None when the user named it).
+    history: History | None = None,
+) -> tuple[Session, list[str]]:
+    """A session ready to play, and the lines to say first (its deal, where it is kept, why not).
 
+    With `history`, a game is kept in the data folder (unless `record` names its
+    file) and indexed; `resume=LAST_GAME` is the last unfinished game there.
     PlayRequestError for contradictory options or a record that cannot be resumed
-    (with the verdict's problems in `.problems`); ReadError, WriteError, DealConflict,
+    (with the verdict's problems in `.verdict`); ReadError, WriteError, DealConflict,
     NoDeal from reading and opening the files.
     """
-    from .records import NoDeal, keepable_meta, load
-
     if no_record and record is not None:
         raise PlayRequestError("--no-record and --record contradict each other; give one")
     if daily and (seed is not None or deck is not None or resume is not None):
@@ -444,19 +466,68 @@ def open_session(
     if seed is not None and deck is not None:
         raise PlayRequestError("give --seed or --deck, not both")
     if resume is None:
-        announce = None
-        meta = None
-        if daily:
-            seed, day = daily_seed()
-            announce = f"Daily deal {seed} ({day.isoformat()}): everyone playing today gets these cards"
-            meta = {"daily": day.isoformat()}
-        elif seed is None and deck is None:
-            seed = new_seed()
-            announce = f"Deal {seed} (to play it again: {program_name()} play --seed {seed})"
-        game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
-        session = Session(game, RecordFile(record, replace=force) if record is not None else None)
+        return _new_session(seed, deck, daily, record, no_record, force, history)
+    return _resumed_session(resume, seed, deck, record, no_record, force, history)
+
+
+def _new_session(
+    seed: int | None,
+    deck: tuple[Card, ...] | None,
+    daily: bool,
+    record: str | None,
+    no_record: bool,
+    force: bool,
+    history: History | None,
+) -> tuple[Session, list[str]]:
+    from .history import HistoryError, started_now
+
+    said = []
+    started = started_now()
+    meta: dict[str, Any] = {"started": started}
+    if daily:
+        seed, day = daily_seed()
+        said.append(f"Daily deal {seed} ({day.isoformat()}): everyone playing today gets these cards")
+        meta["daily"] = day.isoformat()
+    elif seed is None and deck is None:
+        seed = new_seed()
+        said.append(f"Deal {seed} (to play it again: {program_name()} play --seed {seed})")
+    game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
+    path = record
+    if path is None and history is not None and not no_record:
+        try:
+            path = history.new_record_path(game.seed, started)
+        except HistoryError as error:
+            said.append(f"{error}; this game is not saved.")
+            history = None
+    session = Session(game, RecordFile(path, replace=force) if path is not None else None, history)
+    if record is not None:  # a file the user named exists from the start; a kept game from its first move
         session.save()
-        return session, announce
+        session.index()
+    return session, said
+
+
+def _resumed_session(
+    resume: str,
+    seed: int | None,
+    deck: tuple[Card, ...] | None,
+    record: str | None,
+    no_record: bool,
+    force: bool,
+    history: History | None,
+) -> tuple[Session, list[str]]:
+    from .history import HistoryError
+    from .records import NoDeal, keepable_meta, load
+
+    if resume == LAST_GAME:
+        waiting = None
+        if history is not None:
+            try:
+                waiting = history.last_unfinished()
+            except HistoryError as error:
+                raise PlayRequestError(f"{error}; give the record to resume: --resume FILE") from None
+        if waiting is None:
+            raise PlayRequestError("no unfinished game is waiting; start one with play, or give --resume FILE")
+        resume = waiting.path
     try:
         verdict = load(resume, seed=seed, deck=deck)
     except NoDeal:
@@ -475,5 +546,7 @@ def open_session(
             raise PlayRequestError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
     target = None if no_record else (record or resume)
     file = RecordFile(target, replace=force or target == resume) if target is not None else None
+    session = Session(resumed, file, history if target is not None else None)
+    session.index()
     deal_name = f"deal {resumed.seed}" if resumed.seed is not None else "the deck given"
-    return Session(resumed, file), f"Resuming {deal_name} at move {resumed.ply + 1}"
+    return session, [f"Resuming {deal_name} at move {resumed.ply + 1} ({resume})"]

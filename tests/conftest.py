@@ -73,3 +73,11 @@ def random_legal_play(state: State, data, most: int) -> list[Move]:
         state.apply(move)
         moves.append(move)
     return moves
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every game the tests play is kept in a folder of their own, never in the user's data folder."""
+    import os
+    import tempfile
+
+    os.environ["FOURSQUARE_HOME"] = tempfile.mkdtemp(prefix="foursquare-tests-")

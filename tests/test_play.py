@@ -6,6 +6,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -130,12 +131,19 @@ def test_terminal_without_seed_shows_the_deal_number():
     child.expect(r"Deal (\d+) \(to play it again: foursquare play --seed (\d+)\)")
     seed = child.match.group(1)
     assert child.match.group(2) == seed
+    child.sendline("B2")
     child.sendline("quit")
-    child.expect_exact("foursquare play --resume FILE")
-    child.expect_exact(f"seed: {seed}")
+    child.expect(r"The game is saved in (\S+); to go on: foursquare play --resume (\S+)\r\n")
+    kept = child.match.group(1)
+    assert child.match.group(2) == kept and f"-deal-{seed}.yaml" in kept
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+    assert f"seed: {seed}\n" in pathlib.Path(kept).read_text()
+    quitting = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=ENV)
+    quitting.sendline("quit")
+    quitting.expect_exact("No move was played, so nothing was kept.")
+    quitting.expect(pexpect.EOF)
 
 
 # -- real pipes ------------------------------------------------------------------------
@@ -226,7 +234,7 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     assert states[0]["ply"] == 10 and states[0]["move"] == WON_MOVES[9]
     assert states[-1]["status"] == "won"
     text = (tmp_path / "g.yaml").read_text()
-    assert text.endswith("result: won\nscore: 9\n")
+    assert re.search(r"result: won\nscore: 9\nmeta:\n  started: '?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'?\n$", text)
     assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "won, score 9, 31 moves"
     again = subprocess.run(
         [*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60, cwd=tmp_path
@@ -240,7 +248,8 @@ def test_end_of_input_without_record_prints_a_resumable_record():
     )
     assert process.returncode == 0
     record = process.stderr.split("\n", 1)[1]
-    assert record == "foursquare: 1\nseed: 92\nmoves:\n  - A1\n  - A1 top\nresult: playing\n"
+    assert record.startswith("foursquare: 1\nseed: 92\nmoves:\n  - A1\n  - A1 top\nresult: playing\nmeta:\n  started: ")
+    assert check_record(read_source("<stderr>", record.encode())).valid
 
 
 def test_sigint_midgame_leaves_a_valid_record(tmp_path):

@@ -61,7 +61,7 @@ def test_each_move_names_what_it_turned_and_undo_takes_it_back(tmp_path):
     child.close()
     assert child.exitstatus == 0
     text = (tmp_path / "g.yaml").read_text()
-    assert text == "foursquare: 1\nseed: 0\nmoves:\n  - B2\nresult: playing\nundos: 1\n"
+    assert text.startswith("foursquare: 1\nseed: 0\nmoves:\n  - B2\nresult: playing\nundos: 1\nmeta:\n  started: ")
 
 
 def test_tab_completes_a_move_and_a_command():
@@ -188,7 +188,11 @@ def test_undo_from_a_pipe_in_json_prints_the_state_before_again(tmp_path):
         (1, "B2", 0),
         (0, None, 0),
     ]
-    assert (tmp_path / "g.yaml").read_text() == "foursquare: 1\nseed: 0\nmoves: []\nresult: playing\nundos: 2\n"
+    assert (
+        (tmp_path / "g.yaml")
+        .read_text()
+        .startswith("foursquare: 1\nseed: 0\nmoves: []\nresult: playing\nundos: 2\nmeta:\n  started: ")
+    )
 
 
 def test_undo_from_a_pipe_in_text_and_never_a_colour_code():

@@ -16,7 +16,7 @@ COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
 
 
 def section(command: str) -> str:
-    match = re.search(rf"^### `foursquare {command}`\n(.*?)(?=^### |^## )", README, re.S | re.M)
+    match = re.search(rf"^### [^\n]*`foursquare {command}`\n(.*?)(?=^### |^## )", README, re.S | re.M)
     assert match, f"the README has no section for {command}"
     return match.group(1)
 

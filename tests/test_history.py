@@ -1,0 +1,284 @@
+"""Your games, kept (issue 14): every game of `play` saved and indexed, `play --resume` alone, `history`."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from foursquare_cli.cli import app
+from foursquare_cli.history import Game, History, totals
+
+SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
+TOOL = [sys.executable, "-m", "foursquare_cli"]
+WON_MOVES = [line.strip()[2:] for line in (SAMPLES / "won.yaml").read_text().splitlines() if line.startswith("  - ")]
+runner = CliRunner()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> pathlib.Path:
+    folder = tmp_path / "home"
+    monkeypatch.setenv("FOURSQUARE_HOME", str(folder))
+    return folder
+
+
+def env_for(home: pathlib.Path) -> dict[str, str]:
+    return dict(
+        os.environ,
+        FOURSQUARE_HOME=str(home),
+        NO_COLOR="1",
+        PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+    )
+
+
+def play(home: pathlib.Path, *args: str, input: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*TOOL, "play", *args], input=input, capture_output=True, text=True, timeout=60, env=env_for(home)
+    )
+
+
+def history_json(home: pathlib.Path, *args: str) -> dict:
+    process = subprocess.run(
+        [*TOOL, "history", "-f", "json", *args], capture_output=True, text=True, timeout=60, env=env_for(home)
+    )
+    assert process.returncode == 0, process.stderr
+    return json.loads(process.stdout)
+
+
+def test_a_game_at_the_prompt_is_kept_and_listed(home):
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "foursquare_cli", "play", "--seed", "92"],
+        encoding="utf-8",
+        timeout=30,
+        env=env_for(home),
+    )
+    for move in WON_MOVES:
+        child.expect(r"Move \d+, place \S+> ")
+        child.sendline(move)
+    child.expect_exact("You won! Score 9")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    report = history_json(home)
+    assert [(g["seed"], g["status"], g["score"], g["moves"], g["undos"], g["daily"]) for g in report["games"]] == [
+        (92, "won", 9, 31, 0, False)
+    ]
+    kept = pathlib.Path(report["games"][0]["path"])
+    assert kept.parent == home / "games" and kept.name.endswith("-deal-92.yaml")
+    assert report["totals"] == {
+        "played": 1,
+        "won": 1,
+        "best_score": 9,
+        "mean_score_of_wins": 9.0,
+        "streak": 1,
+        "longest_streak": 1,
+        "daily_played": 0,
+        "daily_won": 0,
+    }
+    text = subprocess.run([*TOOL, "history"], capture_output=True, text=True, env=env_for(home), timeout=60).stdout
+    assert str(kept) in text and "won" in text
+    checked = subprocess.run([*TOOL, "check", str(kept)], capture_output=True, text=True, timeout=60)
+    assert checked.stdout == f"{kept}: won, score 9, 31 moves\n"
+
+
+def test_a_game_interrupted_is_resumed_by_resume_alone(home):
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "foursquare_cli", "play", "--seed", "92"],
+        encoding="utf-8",
+        timeout=30,
+        env=env_for(home),
+    )
+    for move in WON_MOVES[:5]:
+        child.expect(r"Move \d+, place \S+> ")
+        child.sendline(move)
+    child.expect_exact("Move 6, place ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    again = pexpect.spawn(
+        sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=env_for(home)
+    )
+    again.expect_exact("An unfinished game is waiting (deal 92, 5 moves, started ")
+    again.expect_exact("to go on with it: foursquare play --resume")
+    again.sendline("quit")
+    again.expect(pexpect.EOF)
+    resumed = play(home, "--resume", input="\n".join(WON_MOVES[5:]) + "\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Resuming deal 92 at move 6" in resumed.stderr
+    games = history_json(home, "--deal", "92")["games"]
+    assert [(g["status"], g["moves"]) for g in games] == [("won", 31)]
+
+
+def test_resume_alone_with_nothing_waiting_says_so(home):
+    process = play(home, "--resume", input="")
+    assert process.returncode == 2
+    assert (
+        process.stderr == "foursquare play: no unfinished game is waiting; start one with play, or give --resume FILE\n"
+    )
+
+
+def test_two_sessions_at_once_are_both_indexed(home):
+    sessions = [
+        subprocess.Popen(
+            [*TOOL, "play", "--seed", str(seed)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env_for(home),
+        )
+        for seed in (1, 2)
+    ]
+    time.sleep(1.0)
+    for session in sessions:
+        assert session.stdin is not None
+        session.stdin.write("B2\nquit\n")
+        session.stdin.close()
+    assert [session.wait(timeout=30) for session in sessions] == [0, 0]
+    games = history_json(home)["games"]
+    assert sorted((g["seed"], g["moves"]) for g in games) == [(1, 1), (2, 1)]
+
+
+def _play_some(home: pathlib.Path) -> None:
+    play(home, "--seed", "92", input="\n".join(WON_MOVES) + "\n")
+    play(home, "--seed", "1", input="B2\nB2 top\nB2 top\nB2 top\nB3\n")
+    play(home, "--seed", "92", "--record", str(home.parent / "elsewhere.yaml"), input="\n".join(WON_MOVES) + "\n")
+
+
+def test_a_deleted_index_is_rebuilt_with_the_same_totals(home):
+    _play_some(home)
+    before = history_json(home)
+    (home / "history.sqlite").unlink()
+    process = subprocess.run(
+        [*TOOL, "history", "-f", "json"], capture_output=True, text=True, env=env_for(home), timeout=60
+    )
+    assert process.stderr == "The history index was missing; it was rebuilt from 3 records.\n"
+    assert json.loads(process.stdout) == before
+    assert before["totals"]["played"] == 3 and before["totals"]["won"] == 2
+
+
+def test_a_corrupt_index_is_replaced_not_a_traceback(home):
+    _play_some(home)
+    before = history_json(home)
+    (home / "history.sqlite").write_bytes(b"this is not a database" * 100)
+    process = subprocess.run(
+        [*TOOL, "history", "-f", "json"], capture_output=True, text=True, env=env_for(home), timeout=60
+    )
+    assert process.returncode == 0 and "Traceback" not in process.stderr
+    assert "was unreadable" in process.stderr and "rebuilt from the records" in process.stderr
+    assert json.loads(process.stdout) == before
+
+
+def test_a_record_deleted_by_hand_drops_out(home):
+    _play_some(home)
+    games = history_json(home)["games"]
+    os.unlink(games[0]["path"])
+    assert len(history_json(home)["games"]) == len(games) - 1
+
+
+def test_an_unwritable_data_folder_is_one_line_and_the_game_still_plays(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    process = subprocess.run(
+        [*TOOL, "play", "--seed", "92"],
+        input="A1\nA1 top\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(env_for(blocker / "foursquare")),
+    )
+    assert process.returncode == 0
+    lines = process.stderr.splitlines()
+    assert lines[0] == f"cannot keep games in {blocker / 'foursquare'}: Not a directory; this game is not saved."
+    assert "Move 2: A1 top places" in process.stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--seed", "3", "-f", "json"],
+        ["play", "--seed", "3", "--no-record"],
+        ["auto", "--seed", "3", "-p", "greedy"],
+        ["stats", "-n", "2", "-p", "greedy"],
+    ],
+)
+def test_games_that_are_not_a_persons_are_never_kept(home, command):
+    process = subprocess.run(
+        [*TOOL, *command], input="B2\n", capture_output=True, text=True, timeout=60, env=env_for(home)
+    )
+    assert process.returncode == 0, process.stderr
+    assert not (home / "games").exists() or not list((home / "games").iterdir())
+    assert history_json(home)["games"] == []
+
+
+def test_history_text_lists_newest_first_with_a_limit(home):
+    _play_some(home)
+    result = runner.invoke(app, ["history", "--limit", "2"])
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("when (UTC)")
+    assert len(lines) == 1 + 2 + 1 + 1, lines
+    assert "elsewhere.yaml" in lines[1], "the newest first"
+    # deal 92 won, deal 1 left unfinished (it does not break a streak), deal 92 won again
+    assert lines[-1].startswith(
+        "Played 3, won 2 (66.7%); best score 9, mean score of wins 9.0; winning streak 2 (longest 2)"
+    )
+
+
+def _game(status: str, score: int | None = None, daily: bool = False) -> Game:
+    return Game("p", 1, daily, "2026-11-30T00:00:00Z", status, score, 20, 0)
+
+
+def test_totals_against_hand_counted_figures():
+    newest_first = [
+        _game("playing"),
+        _game("won", 12, daily=True),
+        _game("won", 4),
+        _game("lost"),
+        _game("won", 20),
+        _game("won", 8),
+        _game("won", 2),
+        _game("lost", daily=True),
+    ]
+    figures = totals(newest_first)
+    assert figures.played == 8 and figures.won == 5
+    assert figures.best_score == 20 and figures.mean_score_of_wins == (12 + 4 + 20 + 8 + 2) / 5
+    assert figures.streak == 2, "the two newest finished games are wins; the one being played does not count"
+    assert figures.longest_streak == 3
+    assert (figures.daily_played, figures.daily_won) == (2, 1)
+
+
+def test_the_daily_deal_is_marked_daily(home):
+    play(home, "--daily", input="B2\n")
+    games = history_json(home)["games"]
+    assert len(games) == 1 and games[0]["daily"] is True
+    assert history_json(home)["totals"]["daily_played"] == 1
+
+
+def test_the_index_waits_for_a_busy_writer(home):
+    import threading
+
+    _play_some(home)
+    kept = History(home)
+    path = kept.games()[0].path
+    blocker = sqlite3.connect(home / "history.sqlite", isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(0.5, lambda: blocker.execute("COMMIT"))
+    started = time.monotonic()
+    release.start()
+    try:
+        kept.remember(path)
+    finally:
+        release.join()
+        blocker.close()
+    assert time.monotonic() - started >= 0.4
