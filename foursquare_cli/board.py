@@ -296,31 +296,45 @@ def stats_text(summary: Summary) -> str:
     )
 
 
-def hint_text(ratings: list[Rating], limit: int = 6) -> str:
-    """The expert's move and how it rated the alternatives, best first."""
+HINT_EXPLAINED = (
+    "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player. "
+    "The moves are ranked by how far they went in the expert's halving (the better half of each round "
+    "gets more futures), then by their estimate."
+)
+
+
+def hint_text(ratings: list[Rating], state: State | None = None, limit: int = 8) -> str:
+    """The board and the card in hand, the expert's move, and the moves best first with their estimates."""
+    lines = []
+    if state is not None:
+        lines.append(render(state))
     best = ratings[0]
     if not best.samples:
-        return f"Hint: {best.move} (the only move)"
-    lines = [f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else "")]
-    lines.append("  move              won futures   mean score of wins")
+        lines.append(f"Hint: {best.move} (the only move)")
+        return "\n".join(lines)
+    lines.append(f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else ""))
+    lines.append("  move              chance to win   expected score   futures")
     for rating in ratings[:limit]:
         name = str(rating.move) + (f", {rating.then}" if rating.then is not None else "")
-        score = f"{rating.mean_score:.1f}" if rating.mean_score is not None else "-"
-        lines.append(f"  {name:<17} {rating.wins:>3}/{rating.samples:<3} {rating.win_rate:>4.0%}   {score}")
+        lines.append(f"  {name:<17} {rating.win_rate:>12.0%}   {rating.expected_score:>14.1f}   {rating.samples:>7}")
     if len(ratings) > limit:
-        lines.append(f"  ... and {len(ratings) - limit} more, each won less often")
+        lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")
+    lines.append(HINT_EXPLAINED)
     return "\n".join(lines)
 
 
 def hint_json(ratings: list[Rating]) -> dict[str, Any]:
     return {
         "move": str(ratings[0].move),
+        "then": None if ratings[0].then is None else str(ratings[0].then),
         "ratings": [
             {
                 "move": str(r.move),
                 "then": None if r.then is None else str(r.then),
                 "wins": r.wins,
                 "samples": r.samples,
+                "win_rate": r.win_rate,
+                "expected_score": r.expected_score,
                 "mean_score_of_wins": r.mean_score,
             }
             for r in ratings

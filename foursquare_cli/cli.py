@@ -257,6 +257,18 @@ COLOR_OPTION = typer.Option(
 )
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing record file.")
 PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
+PLAYOUTS_OPTION = typer.Option(
+    None, "--playouts", metavar="N", min=1, help="The expert's budget: futures played out a move (default 2000)."
+)
+THINK_OPTION = typer.Option(
+    None, "--think", metavar="SECONDS", parser=_seconds_parser, help="The most seconds the expert may think a move."
+)
+
+
+def _strength(playouts: int | None, think: float | None) -> Any:
+    from .players import DEFAULT_PLAYOUTS, Strength
+
+    return Strength(playouts or DEFAULT_PLAYOUTS, think)
 
 
 def _player_option(default: str = "expert") -> Any:
@@ -413,6 +425,8 @@ def play(
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
     color: Color = COLOR_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
 ) -> None:
     """Play a game: at a prompt, or with moves piped in one per line.
 
@@ -460,7 +474,8 @@ def play(
     style = _style(reveal, unicode, color if at_prompt else Color.never)
     with session:
         if at_prompt:
-            code = run_terminal(session, sys.stdout, style=style, hint=_hint_for_prompt, epilogue=_epilogue)
+            hint = _prompt_hint(_strength(playouts, think))
+            code = run_terminal(session, sys.stdout, style=style, hint=hint, epilogue=_epilogue)
         else:
             code = run_pipe(
                 session, stdin.buffer, sys.stdout, sys.stderr, json_output=output is Format.json, style=style
@@ -499,11 +514,14 @@ def history(
     )
 
 
-def _hint_for_prompt(game: Game) -> str:
-    from .board import hint_text
-    from .players import ExpertPlayer
+def _prompt_hint(strength: Any) -> Callable[[Game], str]:
+    def hint(game: Game) -> str:
+        from .board import hint_text
+        from .players import ExpertPlayer
 
-    return hint_text(ExpertPlayer().rate(game.state))
+        return hint_text(ExpertPlayer(0, strength.playouts, strength.think).rate(game.state), game.state)
+
+    return hint
 
 
 def _epilogue(session: Any) -> str:
@@ -521,6 +539,8 @@ def hint(
     deck: Any = DECK_OPTION,
     output: Format = _format_option("text, or json."),
     player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
 ) -> None:
     """The expert's move at the end of a record, with its ratings."""
     from .board import hint_json, hint_text, json_line, verdict_summary
@@ -535,8 +555,9 @@ def hint(
             f"{verdict.source.display_name}: the game is over ({verdict_summary(verdict)}); there is no move to hint",
             EXIT_INVALID,
         )
-    ratings = ExpertPlayer(player_seed).rate(verdict.state)
-    _print(json_line(hint_json(ratings)) if output is Format.json else hint_text(ratings) + "\n")
+    strength = _strength(playouts, think)
+    ratings = ExpertPlayer(player_seed, strength.playouts, strength.think).rate(verdict.state)
+    _print(json_line(hint_json(ratings)) if output is Format.json else hint_text(ratings, verdict.state) + "\n")
 
 
 @app.command()
@@ -642,6 +663,8 @@ def stats(
         help="Processes to play in (at most one per game); the figures are the same.",
     ),
     player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
     output: Format = _format_option("text, or json."),
 ) -> None:
     """Play many deals with a built-in player and sum them up.
@@ -659,7 +682,9 @@ def stats(
         fail(str(error))
     with _interruptible(), _progress(games, f"{player} playing") as progress:
         try:
-            summary = summarize(player, start, games, jobs=jobs, player_seed=player_seed, progress=progress)
+            summary = summarize(
+                player, start, games, jobs, player_seed, progress=progress, strength=_strength(playouts, think)
+            )
         except OSError as error:
             fail(f"cannot start {jobs} worker processes: {error.strerror or error}")
     _print(json_line(summary.as_dict()) if output is Format.json else stats_text(summary) + "\n")
@@ -672,6 +697,8 @@ def auto(
     ),
     player: str = _player_option(),
     player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
     force: bool = FORCE_OPTION,
     output: Format = _format_option("text for people, json for JSON Lines."),
@@ -693,7 +720,7 @@ def auto(
         game = Game.from_seed(seed, meta={"player": player})
         show = _step_printer(output, _style(reveal, unicode, color))
         show(game.step)
-        for step in play_out(game, make_player(player, player_seed)):
+        for step in play_out(game, make_player(player, player_seed, _strength(playouts, think))):
             show(step)
         if file is not None:
             file.write(format_record(game))

@@ -544,6 +544,110 @@ class State:
                 down ^= mask & occupied
         return down
 
+    def face_downs_after(self, card: Card) -> list[tuple[int, Move]]:
+        """(face-down count, move) for every legal placement of `card`, in `legal_placements` order.
+
+        The flip rule of `down_after` for all placements at once, sharing the work a
+        position needs: the hot path of players weighing where a card goes.
+        """
+        occupied = self.occupied
+        up = occupied & ~self.down
+        down = self.down
+        ranks = [_RANK[pile[-1]] if pile else 0 for pile in self.piles]
+        rank = _RANK[card]
+        results = []
+        for move in self.legal_placements():
+            cell = move & 15
+            bit = 1 << cell
+            after = down & ~bit
+            others_up = up & ~bit
+            line_occupied = occupied | bit
+            for mask, others in _LINES[cell]:
+                higher = lower = True
+                for other in others:
+                    if others_up >> other & 1:
+                        other_rank = ranks[other]
+                        if other_rank >= rank:
+                            higher = False
+                            if not lower:
+                                break
+                        if other_rank <= rank:
+                            lower = False
+                            if not higher:
+                                break
+                if higher or lower:
+                    after ^= mask & line_occupied
+            results.append((after.bit_count(), move))
+        return results
+
+    def finish_greedily(self) -> int:
+        """Play the greedy policy to the end in place, as fast as Python allows; the score, or -1 for a loss.
+
+        The policy: the placement leaving the fewest face-down cards, the first such in
+        `legal_placements` order (an empty cell before a pile); never a shift. It is
+        the playout of the players' simulations, so the rules are run here on plain
+        integers instead of through `apply`; `players.greedy_move` chooses the same
+        moves (a test holds them together). The piles are left as they were: only the
+        counts, masks and status of the state are brought to the end.
+        """
+        if self.status is not PLAYING:
+            return 40 - self.drawn if self.status is WON else -1
+        deck = self.deck
+        drawn = self.drawn
+        occupied = self.occupied
+        down = self.down
+        ranks = [_RANK[pile[-1]] if pile else 0 for pile in self.piles]
+        heights = [len(pile) for pile in self.piles]
+        lines = _LINES
+        rank_of = _RANK
+        neighbours = _NEIGHBOURS
+        while True:
+            rank = rank_of[deck[drawn]]
+            up = occupied & ~down
+            best_cell = -1
+            best_down = 0
+            fewest = 99
+            if occupied:
+                empty = [c for c in range(16) if not occupied >> c & 1 and neighbours[c] & occupied]
+                tops = [c for c in range(16) if 0 < heights[c] < MAX_PILE]
+                cells = empty + tops
+            else:
+                cells = list(range(16))
+            for cell in cells:
+                bit = 1 << cell
+                after = down & ~bit
+                others_up = up & ~bit
+                line_occupied = occupied | bit
+                for mask, others in lines[cell]:
+                    higher = lower = True
+                    for other in others:
+                        if others_up >> other & 1:
+                            other_rank = ranks[other]
+                            if other_rank >= rank:
+                                higher = False
+                            if other_rank <= rank:
+                                lower = False
+                    if higher or lower:
+                        after ^= mask & line_occupied
+                count = after.bit_count()
+                if count < fewest:
+                    fewest, best_cell, best_down = count, cell, after
+                    if not count:
+                        break
+            drawn += 1
+            occupied |= 1 << best_cell
+            down = best_down
+            ranks[best_cell] = rank
+            heights[best_cell] += 1
+            if occupied == _FULL and not down:
+                status, result = WON, 40 - drawn
+                break
+            if fewest > MAX_FACE_DOWN or drawn == 40:
+                status, result = LOST, -1
+                break
+        self.drawn, self.occupied, self.down, self.status = drawn, occupied, down, status
+        return result
+
     def _status_after_turn(self) -> Status:
         if self.occupied == _FULL and not self.down:
             return WON

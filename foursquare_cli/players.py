@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from .engine import PLAYING, WON, Move, State, play
+from .engine import Move, State, play
 from .game import BUILT_IN_PLAYERS, Player
 
 
@@ -30,16 +30,9 @@ class RandomPlayer:
 
 def greedy_move(state: State) -> Move:
     """The placement that leaves the fewest face-down cards; the first such in move order,
-    so an empty cell is preferred to a pile (it saves a card). Shifts are never chosen."""
-    card = state.deck[state.drawn]
-    placements = state.legal_placements()
-    best = placements[0]
-    fewest = 99
-    for move in placements:
-        face_down = state.down_after(move, card).bit_count()
-        if face_down < fewest:
-            best, fewest = move, face_down
-    return best
+    so an empty cell is preferred to a pile (it saves a card). Shifts are never chosen.
+    (`State.finish_greedily` plays the same moves, faster, for simulations.)"""
+    return min(state.face_downs_after(state.deck[state.drawn]))[1]
 
 
 class GreedyPlayer:
@@ -55,18 +48,24 @@ class GreedyPlayer:
 
 
 class Rating(NamedTuple):
-    """The expert's estimate for one move: how often its sampled futures were won, and their mean score."""
+    """The expert's estimate for one move, from `samples` futures of the unseen cards played out greedily."""
 
     move: Move
     then: Move | None  # the placement a shift is played for
     wins: int
     samples: int
     mean_score: float | None  # over the won futures
-    value: float = 0.0  # what the expert ranks by: the mean of 100 + score for a won future, fill/100 for a lost one
+    value: float = 0.0  # what the expert ranks by: the mean of won + 0.01 x score
 
     @property
     def win_rate(self) -> float:
+        """The estimated chance to win after this move."""
         return self.wins / self.samples if self.samples else 0.0
+
+    @property
+    def expected_score(self) -> float:
+        """The mean score over the futures, a lost one counting 0."""
+        return self.win_rate * (self.mean_score or 0.0)
 
 
 class Candidate(NamedTuple):
@@ -76,31 +75,38 @@ class Candidate(NamedTuple):
     placement: Move
 
 
-# Successive halving: (futures sampled this round, candidates kept after it).
-EXPERT_ROUNDS = ((8, 4), (16, 2), (32, 1))
+# Playouts a move may use: the deterministic budget (see README: what each costs and buys).
+DEFAULT_PLAYOUTS = 2000
+SCORE_WEIGHT = 0.01  # a future is worth won + 0.01 x score: a win first, then the highest score
 
 
 class ExpertPlayer:
     """Monte Carlo over what it cannot see, with successive halving of the candidates.
 
-    For each candidate placement it samples orders of the unseen cards (the same
-    orders for every candidate), plays each future out with the greedy policy, and
-    scores a won future 100 + its score and a lost one by how full its grid got, so
-    it plays to win first and then for the highest score. After each round only the
-    best candidates go on to more futures (EXPERT_ROUNDS). Shifts are weighed where
-    they open cells beyond an edge the layout touches; choosing one, the expert
-    remembers the placement it was played for.
+    For each candidate (every placement, and every shift with a placement on the edge
+    it opens) it deals futures: the unseen cards shuffled anew (`State.redealt`), the
+    same futures for every candidate of a round. Each future is played out by the
+    greedy policy (`State.finish_greedily`) and is worth won + 0.01 x score. The
+    budget of `playouts` is spent in rounds: each round gives every surviving
+    candidate an equal share, then the better half goes on; so the moves that
+    decide something get the most futures. `think` caps the seconds a move may take
+    (then the rounds not reached are skipped; a cap makes moves depend on the
+    machine's speed, the budget alone does not).
 
     It knows the grid (face-down cards included: it saw them placed), the card in
-    hand and the cards drawn so far; never the order of the stock. Its samples are
-    seeded by its own seed and the visible position, so its moves are deterministic.
+    hand and the cards drawn so far; never the order of the stock. Its futures are
+    seeded by its own seed and the visible position, so with no time cap its moves
+    are deterministic. Choosing a shift, it remembers the placement it was played for.
     """
 
     name = "expert"
 
-    def __init__(self, seed: int = 0, rounds: tuple[tuple[int, int], ...] = EXPERT_ROUNDS) -> None:
+    def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, think: float | None = None) -> None:
+        if playouts < 1:
+            raise ValueError(f"{playouts}: the expert needs at least one playout a move")
         self.seed = seed
-        self.rounds = rounds
+        self.playouts = playouts
+        self.think = think
         self._plan: tuple[object, Move] | None = None
 
     def choose(self, state: State) -> Move:
@@ -115,19 +121,25 @@ class ExpertPlayer:
         return best.move
 
     def rate(self, state: State) -> list[Rating]:
-        """Every candidate, best first: most futures first (the survivors of the halving), then by value."""
+        """Every candidate, best first: the survivors of the halving first (most futures), then by value."""
         candidates = candidates_of(state)
-        if len(candidates) == 1:
+        count = len(candidates)
+        if count == 1:
             only = candidates[0]
             return [Rating(only.move, only.placement if only.move.is_shift else None, 0, 0, None)]
+        import time
+
+        deadline = None if self.think is None else time.perf_counter() + self.think
         rng = random.Random(f"{self.seed}:{_visible_key(state)}")
-        count = len(candidates)
         totals = [0.0] * count
         wins = [0] * count
         scores = [0] * count
         samples = [0] * count
         alive = list(range(count))
-        for futures, keep in self.rounds:
+        rounds = max(1, (count - 1).bit_length())
+        per_round = self.playouts / rounds
+        for _ in range(rounds):
+            futures = max(1, int(per_round / len(alive)))
             sampled = [state.redealt(rng) for _ in range(futures)]
             for index in alive:
                 move, placement = candidates[index]
@@ -136,20 +148,20 @@ class ExpertPlayer:
                     if move.is_shift:
                         future.apply(move)
                     future.apply(placement)
-                    while future.status is PLAYING:
-                        future.apply(greedy_move(future))
-                    if future.status is WON:
-                        totals[index] += 100 + 40 - future.drawn
+                    score = future.finish_greedily()
+                    if score >= 0:
+                        totals[index] += 1 + SCORE_WEIGHT * score
                         wins[index] += 1
-                        scores[index] += 40 - future.drawn
-                    else:
-                        totals[index] += future.occupied.bit_count() / 100
-                    samples[index] += 1
+                        scores[index] += score
+                samples[index] += futures
             alive.sort(key=lambda i: -totals[i] / samples[i])
-            alive = alive[:keep]
-            if len(alive) == 1:
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+            if len(alive) == 1 or (deadline is not None and time.perf_counter() > deadline):
                 break
         order = sorted(range(count), key=lambda i: (-samples[i], -totals[i] / max(1, samples[i])))
+        if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
+            order.remove(alive[0])
+            order.insert(0, alive[0])
         return [
             Rating(
                 candidates[i].move,
@@ -190,9 +202,21 @@ PLAYER_NAMES = ", ".join(PLAYERS)
 assert tuple(PLAYERS) == BUILT_IN_PLAYERS
 
 
-def make_player(name: str, seed: int = 0) -> Player:
-    """A player by name (any case); ValueError naming the choices for an unknown one."""
+class Strength(NamedTuple):
+    """How hard the expert thinks: playouts a move (a deterministic budget) and an optional cap in seconds."""
+
+    playouts: int = DEFAULT_PLAYOUTS
+    think: float | None = None
+
+
+def make_player(name: str, seed: int = 0, strength: Strength = Strength()) -> Player:
+    """A player by name (any case); ValueError naming the choices for an unknown one.
+
+    `strength` is for the expert; the other players ignore it.
+    """
     factory = PLAYERS.get(name.lower())
     if factory is None:
         raise ValueError(f"{name!r}: no such player; players are {PLAYER_NAMES}")
+    if factory is ExpertPlayer:
+        return ExpertPlayer(seed, strength.playouts, strength.think)
     return factory(seed)

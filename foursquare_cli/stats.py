@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from .cards import SEED_MAX
 from .engine import WON
 from .game import Game, play_out
-from .players import make_player
+from .players import Strength, make_player
 
 
 class Interrupted(Exception):
@@ -101,9 +101,9 @@ def check_range(start: int, count: int) -> None:
         )
 
 
-def play_deal(player: str, player_seed: int, seed: int) -> GameResult:
+def play_deal(player: str, player_seed: int, seed: int, strength: Strength = Strength()) -> GameResult:
     game = Game.from_seed(seed)
-    chosen = make_player(player, player_seed * 1_000_003 + seed)
+    chosen = make_player(player, player_seed * 1_000_003 + seed, strength)
     times = []
     clock = time.perf_counter
     started = clock()
@@ -115,7 +115,7 @@ def play_deal(player: str, player_seed: int, seed: int) -> GameResult:
     return GameResult(seed, outcome.status is WON, outcome.score, tuple(times))
 
 
-def _play_deal_args(args: tuple[str, int, int]) -> GameResult:
+def _play_deal_args(args: tuple[str, int, int, Strength]) -> GameResult:
     return play_deal(*args)
 
 
@@ -133,7 +133,9 @@ def workers_for(jobs: int, count: int) -> int:
     return max(1, min(jobs, count))
 
 
-def play_deals(player: str, start: int, count: int, jobs: int = 1, player_seed: int = 0) -> Iterator[GameResult]:
+def play_deals(
+    player: str, start: int, count: int, jobs: int = 1, player_seed: int = 0, strength: Strength = Strength()
+) -> Iterator[GameResult]:
     """The results of deals start .. start+count-1, in deal order.
 
     ValueError for an unknown player or a range past the last deal; OSError when
@@ -141,7 +143,7 @@ def play_deals(player: str, start: int, count: int, jobs: int = 1, player_seed: 
     """
     make_player(player)  # an unknown name fails here, not in a worker
     check_range(start, count)
-    tasks = [(player, player_seed, seed) for seed in range(start, start + count)]
+    tasks = [(player, player_seed, seed, strength) for seed in range(start, start + count)]
     jobs = workers_for(jobs, count)
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -170,11 +172,12 @@ def summarize(
     jobs: int = 1,
     player_seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    strength: Strength = Strength(),
 ) -> Summary:
     """Play the deals and sum them up; `progress(done)` after each game."""
     started = time.perf_counter()
     results = []
-    for result in play_deals(player, start, count, jobs, player_seed):
+    for result in play_deals(player, start, count, jobs, player_seed, strength):
         results.append(result)
         if progress is not None:
             progress(len(results))

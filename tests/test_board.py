@@ -155,20 +155,21 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
 
 
 def test_hint_text_lists_the_best_moves_first():
-    from foursquare_cli.board import hint_text
+    from foursquare_cli.board import HINT_EXPLAINED, hint_text
     from foursquare_cli.players import Rating
 
     ratings = [
-        Rating(Move.from_str("C2"), None, 45, 56, 14.25),
-        Rating(Move.from_str("shift down"), Move.from_str("D1"), 20, 56, 9.0),
-        Rating(Move.from_str("B3 top"), None, 0, 8, None),
+        Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9),
+        Rating(Move.from_str("shift down"), Move.from_str("D1"), 20, 56, 9.0, 0.4),
+        Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0),
     ]
+    # chance to win 45/56 = 80%, expected score 45/56 x 14.25 = 11.45; 20/56 = 36%, 20/56 x 9 = 3.21.
     assert hint_text(ratings) == (
         "Hint: C2\n"
-        "  move              won futures   mean score of wins\n"
-        "  C2                 45/56   80%   14.2\n"
-        "  shift down, D1     20/56   36%   9.0\n"
-        "  B3 top              0/8     0%   -"
+        "  move              chance to win   expected score   futures\n"
+        "  C2                         80%             11.5        56\n"
+        "  shift down, D1             36%              3.2        56\n"
+        "  B3 top                      0%              0.0         8\n" + HINT_EXPLAINED
     )
     assert hint_text([Rating(Move.from_str("A1"), None, 0, 0, None)]) == "Hint: A1 (the only move)"
 

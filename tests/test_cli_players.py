@@ -21,8 +21,11 @@ def test_hint_for_the_end_of_a_record():
     result = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml")])
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("Hint: ")
-    assert lines[1].split() == ["move", "won", "futures", "mean", "score", "of", "wins"]
+    assert lines[0] == "      A        B        C        D", "the board comes first"
+    hint = lines.index(next(line for line in lines if line.startswith("Hint: ")))
+    assert lines[hint - 1].startswith("Next card: 9S")
+    assert lines[hint + 1].split() == ["move", "chance", "to", "win", "expected", "score", "futures"]
+    assert lines[-1].startswith("Each figure is from futures: the unseen cards shuffled anew")
 
 
 def test_hint_json_and_a_finished_game():
@@ -30,7 +33,8 @@ def test_hint_json_and_a_finished_game():
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert report["move"] == report["ratings"][0]["move"]
-    assert all(set(r) == {"move", "then", "wins", "samples", "mean_score_of_wins"} for r in report["ratings"])
+    keys = {"move", "then", "wins", "samples", "win_rate", "expected_score", "mean_score_of_wins"}
+    assert all(set(r) == keys for r in report["ratings"])
     result = runner.invoke(app, ["hint", str(SAMPLES / "won.yaml")])
     assert result.exit_code == 1 and "the game is over (won, score 9, 31 moves)" in result.stderr
 

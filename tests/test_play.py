@@ -81,7 +81,7 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.expect_exact("shift right opens A1-A4 for the card")
     child.sendline("hint")
     child.expect(r"Hint: \S+")
-    child.expect_exact("won futures")
+    child.expect_exact("chance to win")
     for move in WON_MOVES[1:]:
         child.sendline(move)
     child.expect_exact("You won! Score 9 (cards left in the stock); 31 moves.")

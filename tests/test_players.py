@@ -8,7 +8,7 @@ import pytest
 from conftest import deck_starting, played
 
 from foursquare_cli.cards import Card, deal
-from foursquare_cli.engine import WON, Move
+from foursquare_cli.engine import WON, Move, State
 from foursquare_cli.game import Game, play_out
 from foursquare_cli.players import (
     ExpertPlayer,
@@ -19,7 +19,7 @@ from foursquare_cli.players import (
 )
 from foursquare_cli.stats import GameResult, play_deals, summarize, summary_of, wilson_interval
 
-QUICK = ((4, 2), (8, 1))  # fewer futures than the default, for speed
+QUICK = 60  # playouts a move: far fewer than the default, for speed
 
 
 def test_make_player_knows_the_three_in_any_case_and_refuses_others():
@@ -65,8 +65,8 @@ def test_expert_never_reads_the_order_of_the_stock():
     state = played(deal(11), "B2", "C2", "B3")
     other = state.redealt(random.Random(7))
     assert other.deck != state.deck
-    assert ExpertPlayer(seed=3, rounds=QUICK).choose(state) == ExpertPlayer(seed=3, rounds=QUICK).choose(other)
-    assert ExpertPlayer(seed=3, rounds=QUICK).rate(state) == ExpertPlayer(seed=3, rounds=QUICK).rate(other)
+    assert ExpertPlayer(seed=3, playouts=QUICK).choose(state) == ExpertPlayer(seed=3, playouts=QUICK).choose(other)
+    assert ExpertPlayer(seed=3, playouts=QUICK).rate(state) == ExpertPlayer(seed=3, playouts=QUICK).rate(other)
 
 
 def _expert_game(seed: int, player_seed: int) -> list[Move]:
@@ -108,16 +108,51 @@ def test_expert_plays_the_placement_it_shifted_for():
 
 def test_expert_rates_every_candidate_survivors_first_then_by_value():
     state = played(deal(3), "B2")
-    ratings = ExpertPlayer(0, QUICK).rate(state)
+    candidates = candidates_of(state)
+    ratings = ExpertPlayer(0, 120).rate(state)
     assert sorted(str(r.move) + str(r.then) for r in ratings) == sorted(
-        str(c.move) + (str(c.placement) if c.move.is_shift else "None") for c in candidates_of(state)
+        str(c.move) + (str(c.placement) if c.move.is_shift else "None") for c in candidates
     )
-    assert ratings[0].samples == 12 and all(r.samples in (4, 12) for r in ratings)
     keys = [(-r.samples, -r.value) for r in ratings]
     assert keys == sorted(keys)
-    survivors = [r for r in ratings if r.samples == 12]
-    dropped = [r for r in ratings if r.samples == 4]
-    assert len(survivors) == 2 and len(dropped) == len(ratings) - 2
+    # B1, A2, C2, B3, B2 top: 5 candidates, 3 rounds of 40 playouts. Round 1: 5 x 8 futures, 3 go on;
+    # round 2: 3 x 13, 2 go on; round 3: 2 x 20. Totals: 8, 8, 8 + 13, 8 + 13 + 20 twice.
+    assert [str(c.move) for c in candidates] == ["B1", "A2", "C2", "B3", "B2 top"]
+    assert sorted(r.samples for r in ratings) == [8, 8, 21, 41, 41]
+    assert all(0 <= r.win_rate <= 1 and r.expected_score <= 24 for r in ratings)
+
+
+def test_the_time_cap_stops_the_halving_and_keeps_the_best_estimate_first():
+    state = played(deal(3), "B2")
+    capped = ExpertPlayer(0, 100_000, think=0.01).rate(state)
+    assert capped[0].value == max(r.value for r in capped if r.samples == capped[0].samples)
+
+
+def test_a_budget_below_one_playout_is_refused():
+    with pytest.raises(ValueError, match="at least one playout"):
+        ExpertPlayer(0, 0)
+
+
+def test_the_fast_greedy_playout_plays_the_greedy_players_game():
+    rng = random.Random(5)
+    for seed in range(300):
+        state = State.from_seed(seed)
+        for _ in range(rng.randrange(0, 15)):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        slow = Game(state.deck, start=state)
+        for _ in play_out(slow, GreedyPlayer()):
+            pass
+        fast = state.copy()
+        score = fast.finish_greedily()
+        assert (fast.drawn, fast.occupied, fast.down, fast.status) == (
+            slow.state.drawn,
+            slow.state.occupied,
+            slow.state.down,
+            slow.state.status,
+        )
+        assert score == (slow.state.outcome.score if slow.state.status is WON else -1)
 
 
 def test_expert_wins_most_deals_even_with_few_futures():
