@@ -30,6 +30,10 @@ class Card(int):
 
     __slots__ = ()
 
+    def __bool__(self) -> bool:
+        """Always true: the ace of spades (index 0) is a card like any other, never "nothing"."""
+        return True
+
     @property
     def rank(self) -> int:
         """1 (Ace) to 10."""

@@ -606,8 +606,11 @@ def solve(
 
 
 @contextmanager
-def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
-    """`rich`'s progress bar (elapsed time, time left) on standard error when it is a terminal; else nothing."""
+def _progress(total: int, label: str) -> Iterator[Callable[..., None] | None]:
+    """`rich`'s progress bar (elapsed time, time left) on standard error when it is a terminal; else nothing.
+
+    The bar is updated with `update(done)`, or `update(done, total)` when the total becomes known.
+    """
     if sys.stderr is None or not sys.stderr.isatty():
         yield None
         return
@@ -632,7 +635,11 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     )
     with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
         task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
+
+        def update(done: int, new_total: int | None = None) -> None:
+            bar.update(task, completed=done, total=new_total if new_total is not None else bar.tasks[0].total)
+
+        yield update
 
 
 @contextmanager
@@ -640,7 +647,7 @@ def _interruptible() -> Iterator[None]:
     """A long run stopped by Ctrl-C or SIGTERM: one line, exit 130 or 143."""
     import signal
 
-    from .stats import Interrupted
+    from .workers import Interrupted
 
     try:
         yield
@@ -724,6 +731,63 @@ def auto(
             show(step)
         if file is not None:
             file.write(format_record(game))
+
+
+@app.command()
+def analyze(
+    files: list[str] = typer.Argument(..., help="Game records or move logs; - for standard input.", metavar="FILE..."),
+    seed: int | None = SEED_OPTION,
+    deck: Any = DECK_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+    player_seed: int = PLAYER_SEED_OPTION,
+    output: Format = _format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
+    boards: bool = typer.Option(False, "--boards", help="A board after every move, not only after a marked one."),
+    solution: str | None = typer.Option(
+        None, "--solution", metavar="FILE", help="Save the solver's best line for the deal as a record (one FILE only)."
+    ),
+    force: bool = FORCE_OPTION,
+    solve_budget: int = typer.Option(
+        400_000, "--solve-budget", metavar="NODES", min=1, help="Positions the solver may visit for the deal's best."
+    ),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", metavar="J", min=1, help="Files analysed at once; the figures are the same."
+    ),
+) -> None:
+    """Where a game was won or lost, move by move: the expert's figures for each move, a mark for each
+    mistake, the move that lost the game for good, and the solver's best for the deal.
+
+    Marks: ?! inaccuracy, ? mistake, ?? blunder (see the README for the thresholds).
+    Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
+    """
+    from .analysis import Request, report
+    from .files import opened_record
+    from .workers import run_in_order
+
+    if solution is not None and len(files) > 1:
+        fail("--solution goes with one file")
+    strength = _strength(playouts, think)
+    requests = [
+        Request(path, seed, deck, player_seed, strength, output is Format.json, boards, solve_budget) for path in files
+    ]
+    code = EXIT_OK
+    with _interruptible(), core_errors(), opened_record(solution, replace=force) as file:
+        single = len(requests) == 1
+        with _progress(len(requests), "analysing") as progress:
+            if single:
+                results = iter([report(requests[0], progress)])
+            else:
+                results = run_in_order(report, requests, jobs)
+            for done, result in enumerate(results, start=1):
+                if progress is not None and not single:
+                    progress(done)
+                _print(result.out)
+                for line in result.err:
+                    _say(line)
+                code = max(code, result.code)
+                if file is not None and result.solution is not None:
+                    file.write(result.solution)
+    raise typer.Exit(code)
 
 
 def _guard_standard_streams() -> None:

@@ -78,6 +78,10 @@ class Cell(int):
 
     __slots__ = ()
 
+    def __bool__(self) -> bool:
+        """Always true: A1 (index and code 0) is a value like any other, never "nothing"."""
+        return True
+
     def __new__(cls, index: int) -> Cell:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 16:
             raise ValueError(f"{index!r}: not a cell index; cells are 0 (A1) to 15 (D4)")
@@ -119,6 +123,10 @@ class Move(int):
     """
 
     __slots__ = ()
+
+    def __bool__(self) -> bool:
+        """Always true: A1 (index and code 0) is a value like any other, never "nothing"."""
+        return True
 
     def __new__(cls, code: int) -> Move:
         if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < 36:

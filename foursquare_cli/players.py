@@ -174,6 +174,28 @@ class ExpertPlayer:
             for i in order
         ]
 
+    def compare(self, state: State, candidates: list[Candidate], futures: int) -> list[Rating]:
+        """The given candidates measured on the same `futures` futures each, in the order given."""
+        rng = random.Random(f"{self.seed}:compare:{_visible_key(state)}")
+        sampled = [state.redealt(rng) for _ in range(futures)]
+        ratings = []
+        for move, placement in candidates:
+            total = 0.0
+            wins = scores = 0
+            for start in sampled:
+                future = start.copy()
+                if move.is_shift:
+                    future.apply(move)
+                future.apply(placement)
+                score = future.finish_greedily()
+                if score >= 0:
+                    total += 1 + SCORE_WEIGHT * score
+                    wins += 1
+                    scores += score
+            then = placement if move.is_shift else None
+            ratings.append(Rating(move, then, wins, futures, scores / wins if wins else None, total / futures))
+        return ratings
+
 
 def _visible_key(state: State) -> tuple[object, ...]:
     """The position as the player sees it: the engine's key and the card in hand."""

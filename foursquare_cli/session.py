@@ -146,7 +146,10 @@ class Session:
     def how_to_review(self) -> str:
         if self.record is not None:
             path, name = shlex.quote(self.record.path), program_name()
-            return f"Replay it: {name} replay {path}    Check it: {name} check {path}"
+            return (
+                f"Replay it: {name} replay {path}    Check it: {name} check {path}\n"
+                f"Where was it won or lost? {name} analyze {path}"
+            )
         return "The game as a record (save it to a file to replay or check it):\n" + format_record(self.game).rstrip(
             "\n"
         )

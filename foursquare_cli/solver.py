@@ -101,7 +101,8 @@ def solve(
     was searched to the end; time left over goes back to the levels abandoned. 24
     is best by definition. `budget` counts positions; `timeout` is in seconds and
     must be finite. A position may be given instead of a deck: the search starts
-    there, its moves continuing that game.
+    there, its moves continuing that game, and tries every place the layout can be
+    slid to (a win may need the layout elsewhere in the frame), each with a share.
     """
     if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
         raise ValueError(f"{timeout!r}: a time limit is a finite number of seconds above 0")
@@ -110,15 +111,61 @@ def solve(
     root = deal_or_position if isinstance(deal_or_position, State) else State(deal_or_position)
     start_time = time.perf_counter()
     total = _Budget(budget, start_time + timeout if timeout is not None else None)
+    frames = translations(root)
+    best_score, best_line = -1, list[Move]()
+    proven, stopped_by = True, None
+    try:
+        for index, (path, frame) in enumerate(frames):
+            share = total if len(frames) == 1 else total.share(len(frames) - index)
+            score, line, frame_proven, limit = _solve_frame(frame, share)
+            if score > best_score:
+                best_score, best_line = score, path + line
+            if not frame_proven:
+                proven, stopped_by = False, stopped_by or limit
+            if best_score == 24:
+                break
+    except _OutOfBudget as error:
+        proven, stopped_by = False, error.limit
+    if best_score == 24:
+        proven = True
+    if proven:
+        stopped_by = None
+    seconds = time.perf_counter() - start_time
+    if best_score >= 0:
+        return Solution(WINNABLE, best_score, proven, best_line, total.used, seconds, stopped_by)
+    return Solution(UNWINNABLE if proven else GAVE_UP, None, proven, [], total.used, seconds, stopped_by)
+
+
+def translations(root: State) -> list[tuple[list[Move], State]]:
+    """Every place the layout can be slid to in the frame, with the shifts that take it there.
+
+    A winning grid fills the whole frame, so choosing where the layout will end up
+    and then only placing is enough: the search tries each of these frames.
+    """
+    found: dict[int, tuple[list[Move], State]] = {root.occupied: ([], root)}
+    queue = [root.occupied]
+    while queue:
+        path, state = found[queue.pop(0)]
+        for move in state.legal_moves()[len(state.legal_placements()) :]:
+            shifted = state.copy()
+            shifted.apply(move)
+            if shifted.occupied not in found:
+                found[shifted.occupied] = (path + [move], shifted)
+                queue.append(shifted.occupied)
+    return list(found.values())
+
+
+def _solve_frame(root: State, budget: _Budget) -> tuple[int, list[Move], bool, Limit | None]:
+    """The search in one frame: (best score or -1, its moves, proven, the limit that cut it short)."""
     best_score, best_line, proven = -1, list[Move](), False
     stopped_by: Limit | None = None
     try:
-        best_score, best_line = _rollout_search(root.copy(), total)
+        best_score, best_line = _rollout_search(root.copy(), budget)
         least = root.drawn - root.occupied.bit_count()  # cards already stacked
         most = 24 - best_score - 1 if best_score >= 0 else 24
         abandoned: list[int] = []
         for stacks in range(least, most + 1):
-            found = _search_level(root, stacks, total.share(most + 1 - stacks))
+            found = _search_level(root, stacks, budget.share(most + 1 - stacks))
             if isinstance(found, Limit):
                 abandoned.append(stacks)
                 stopped_by = found
@@ -127,7 +174,7 @@ def solve(
                 break
         # What is left goes to the levels abandoned below the best, fewest stacks first.
         for index, stacks in enumerate(list(abandoned)):
-            found = _search_level(root, stacks, total.share(len(abandoned) - index))
+            found = _search_level(root, stacks, budget.share(len(abandoned) - index))
             if not isinstance(found, Limit):
                 abandoned.remove(stacks)
                 if found is not None:
@@ -138,16 +185,10 @@ def solve(
                 stopped_by = found
         proven = not abandoned
     except _OutOfBudget as error:
-        proven = False
-        stopped_by = error.limit
-    if best_score == 24:
-        proven = True
-    if proven:
-        stopped_by = None
-    seconds = time.perf_counter() - start_time
-    if best_score >= 0:
-        return Solution(WINNABLE, best_score, proven, best_line, total.used, seconds, stopped_by)
-    return Solution(UNWINNABLE if proven else GAVE_UP, None, proven, [], total.used, seconds, stopped_by)
+        if error.budget is not budget:
+            raise
+        proven, stopped_by = False, error.limit
+    return best_score, best_line, proven, stopped_by
 
 
 def winning_game(cards: tuple[Card, ...], seed: int | None, solution: Solution) -> Game | None:

@@ -4,14 +4,12 @@ Each deal is played by a fresh player seeded from the player seed and the deal
 number, so a deal's game is the same whichever process plays it: `jobs` changes
 the speed, never the figures (timings aside).
 
-Workers ignore Ctrl-C and die quietly on SIGTERM; the parent turns either signal
-into `Interrupted`, ends every worker, and the caller exits 130 or 143.
+The worker processes and signals are `workers.run_in_order`'s.
 """
 
 from __future__ import annotations
 
 import math
-import signal
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -21,14 +19,7 @@ from .cards import SEED_MAX
 from .engine import WON
 from .game import Game, play_out
 from .players import Strength, make_player
-
-
-class Interrupted(Exception):
-    """A run stopped by a signal; `signum` is SIGINT or SIGTERM."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
+from .workers import run_in_order
 
 
 class GameResult(NamedTuple):
@@ -119,20 +110,6 @@ def _play_deal_args(args: tuple[str, int, int, Strength]) -> GameResult:
     return play_deal(*args)
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _raise_interrupted(signum: int, frame: object) -> None:
-    raise Interrupted(signum)
-
-
-def workers_for(jobs: int, count: int) -> int:
-    """Worker processes for `count` games: never more than the games (nor fewer than 1)."""
-    return max(1, min(jobs, count))
-
-
 def play_deals(
     player: str, start: int, count: int, jobs: int = 1, player_seed: int = 0, strength: Strength = Strength()
 ) -> Iterator[GameResult]:
@@ -144,25 +121,7 @@ def play_deals(
     make_player(player)  # an unknown name fails here, not in a worker
     check_range(start, count)
     tasks = [(player, player_seed, seed, strength) for seed in range(start, start + count)]
-    jobs = workers_for(jobs, count)
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        for sig in previous:
-            signal.signal(sig, _raise_interrupted)
-    except ValueError:  # not the main thread: leave signals alone
-        previous = {}
-    try:
-        if jobs == 1:
-            for task in tasks:
-                yield _play_deal_args(task)
-            return
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
-            yield from pool.imap(_play_deal_args, tasks, chunksize=1)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    yield from run_in_order(_play_deal_args, tasks, jobs)
 
 
 def summarize(

@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 from conftest import deck_starting, grid_rows, played, position
 
+from foursquare_cli.cards import CARDS as CARDS_ALL
 from foursquare_cli.cards import Card
+from foursquare_cli.engine import CELLS as CELLS_ALL
 from foursquare_cli.engine import (
     LOST,
     LOST_FACE_DOWN,
@@ -400,3 +402,9 @@ def test_a_position_laid_out_by_hand():
 def test_a_bad_layout_says_what_is_wrong(rows, message):
     with pytest.raises(ValueError, match=message):
         State.from_grid(rows)
+
+
+def test_the_first_card_cell_and_move_are_true_like_the_others():
+    # They are ints, and 0 would be false: `then or move` once chose a shift over the placement A1.
+    assert all(bool(value) for value in (*CARDS_ALL, *CELLS_ALL, *MOVES))
+    assert (Move.from_str("A1") or "nothing") == Move.from_str("A1")

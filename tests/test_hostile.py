@@ -509,7 +509,7 @@ def test_13_the_solver_table_is_bounded(monkeypatch):
 
 
 def test_14_workers_are_capped_at_the_number_of_games():
-    from foursquare_cli.stats import workers_for
+    from foursquare_cli.workers import workers_for
 
     assert (workers_for(1000, 2), workers_for(2, 100), workers_for(0, 5)) == (2, 2, 1)
     process = run("stats", "--jobs", "1000", "--games", "2", "-p", "greedy", "-f", "json")

@@ -70,3 +70,26 @@ def test_solve_reports_the_score_its_winning_line_reaches():
 def test_a_time_limit_must_be_finite_and_positive(timeout):
     with pytest.raises(ValueError, match="finite number of seconds"):
         solve(deal(0), timeout=timeout)
+
+
+def test_a_position_is_searched_in_every_place_its_layout_can_be_slid_to():
+    from foursquare_cli.solver import translations
+
+    corner = position(["AS . . .", ". . . .", ". . . .", ". . . ."])
+    block = position(["AS 2S . .", "3S 4S . .", ". . . .", ". . . ."])
+    assert len(translations(corner)) == 16, "a single pile can stand on any cell"
+    assert len(translations(block)) == 9, "a 2x2 block has 3 x 3 places"
+    for path, frame in translations(block):
+        game = Game(block.deck, start=block)
+        game.play_all(path)
+        assert game.state == frame
+
+
+def test_a_win_that_needs_the_layout_elsewhere_is_found():
+    # From a single pile in the corner, every frame is tried; the line found (shifts first, where the best
+    # frame needs them) replays to the win it reports.
+    start = position(["AS . . .", ". . . .", ". . . .", ". . . ."], "2S")
+    solution = solve(start, budget=200_000, timeout=None)
+    assert solution.status == WINNABLE
+    final = _replayed(start, solution.moves)
+    assert final.status == WON and final.outcome.score == solution.score

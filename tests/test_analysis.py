@@ -1,0 +1,206 @@
+"""`analyze` (issue 12): marks where a game went wrong, names a better move, knows what the deal allowed."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from foursquare_cli.analysis import Estimate, Mark, analyze, lost_for_good, mark_of
+from foursquare_cli.cli import app
+from foursquare_cli.engine import Move
+from foursquare_cli.game import Game
+from foursquare_cli.players import ExpertPlayer
+from foursquare_cli.records import check_record, format_record, read_source
+
+SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
+TOOL = [sys.executable, "-m", "foursquare_cli"]
+BUDGET = 300  # playouts a move, for the player and the analysis: far below the default, for speed
+runner = CliRunner()
+
+
+def _expert_game_with_a_blunder(seed: int = 3, at: int = 12) -> tuple[Game, int]:
+    """The expert plays deal `seed`, except move `at` + 1: the placement leaving the most face-down cards
+    without losing at once, while another leaves at least three fewer."""
+    game = Game.from_seed(seed)
+    expert = ExpertPlayer(0, BUDGET)
+    while not game.state.is_over:
+        state = game.state
+        if game.ply == at:
+            options = state.face_downs_after(state.next_card)
+            fewest = min(options)[0]
+            worst = max((count, move) for count, move in options if count <= 4)
+            assert worst[0] >= fewest + 3, "the test needs a position with a clear blunder"
+            game.play(worst[1])
+            continue
+        game.play(expert.choose(state))
+    return game, at + 1
+
+
+def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
+    game, blunder = _expert_game_with_a_blunder()
+    moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
+    marked = moves[blunder - 1]
+    assert marked.ply == blunder and marked.mark is Mark.BLUNDER
+    assert not marked.agreed and marked.best.move != marked.move
+    assert marked.best.win_rate - marked.played.win_rate >= 0.10
+    assert summary.marks["??"] >= 1
+
+
+def test_the_experts_own_game_gets_few_marks():
+    game = Game.from_seed(11)
+    expert = ExpertPlayer(0, BUDGET)
+    while not game.state.is_over:
+        game.play(expert.choose(game.state))
+    moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
+    assert summary.marks["??"] == 0
+    assert sum(summary.marks.values()) <= max(2, len(moves) // 8)
+    assert summary.accuracy is not None and summary.accuracy >= 0.6
+
+
+def test_a_won_records_best_score_is_at_least_its_own_and_the_solution_passes_check(tmp_path):
+    solution = tmp_path / "best.yaml"
+    result = runner.invoke(
+        app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "-f", "json", "--solution", str(solution)]
+    )
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    summary = lines[-1]
+    assert summary["type"] == "summary" and summary["status"] == "won" and summary["score"] == 9
+    assert summary["best_score"] >= 9
+    assert set(summary) >= {"status", "score", "best_score", "best_score_proven", "marks", "accuracy"}
+    assert [line["ply"] for line in lines[:-1]] == list(range(1, 32))
+    assert all(set(line) >= {"ply", "move", "played", "best", "mark"} for line in lines[:-1])
+    assert all(set(line["played"]) >= {"move", "win_rate", "expected_score", "futures"} for line in lines[:-1])
+    verdict = check_record(read_source(str(solution)))
+    assert verdict.valid and verdict.state is not None and verdict.state.outcome.score == summary["best_score"]
+
+
+def test_an_illegal_move_stops_the_analysis_with_file_and_line(tmp_path):
+    record = tmp_path / "bad.yaml"
+    record.write_text("foursquare: 1\nseed: 92\nmoves:\n  - A1\n  - A1 top\n  - D4\n")
+    result = runner.invoke(app, ["analyze", str(record), "--playouts", "100", "-f", "json"])
+    assert result.exit_code == 1
+    assert result.stderr == f"{record}:6: move 3 'D4': D4 shares no edge with a pile\n"
+    assert [json.loads(line).get("ply") for line in result.stdout.splitlines()] == [1, 2, None]
+
+
+def test_a_move_log_needs_its_deal(tmp_path):
+    log = tmp_path / "g.moves"
+    log.write_text("A1\nA1 top\n")
+    assert runner.invoke(app, ["analyze", str(log)]).exit_code == 2
+    result = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100"])
+    assert result.exit_code == 0 and result.stdout.startswith(f"Analysis of {log}: playing, 2 moves")
+
+
+def test_figures_are_deterministic_and_the_same_with_jobs(tmp_path):
+    arguments = [str(SAMPLES / "lost.yaml"), str(SAMPLES / "unfinished.yaml"), "--playouts", "120", "-f", "json"]
+    arguments += ["--solve-budget", "20000"]
+    one = runner.invoke(app, ["analyze", *arguments])
+    again = subprocess.run([*TOOL, "analyze", *arguments, "--jobs", "2"], capture_output=True, text=True, timeout=300)
+    assert one.exit_code == 0 and again.returncode == 0
+    assert one.stdout == again.stdout
+    other_seed = runner.invoke(app, ["analyze", *arguments, "--player-seed", "1"])
+    assert other_seed.stdout != one.stdout
+
+
+def test_the_lost_game_names_the_move_that_lost_it_for_good():
+    game = Game.from_seed(1)
+    for text in [
+        line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")
+    ]:
+        game.play(Move.from_str(text))
+    after = lost_for_good(game)
+    assert after is not None and 1 <= after <= game.ply
+    result = runner.invoke(app, ["analyze", str(SAMPLES / "lost.yaml"), "--playouts", "100"])
+    assert f"The game was lost for good at move {after}; the expert would have played " in result.stdout
+
+
+@pytest.mark.parametrize(
+    "best, played, mark",
+    [
+        ((0.30, 2.0), (0.05, 0.2), Mark.BLUNDER),  # 25 points of chance lost, 83% of it
+        ((0.30, 2.0), (0.18, 1.5), Mark.BLUNDER),  # 12 points, 40%
+        ((0.30, 2.0), (0.20, 1.5), Mark.MISTAKE),  # 10 points but 33%: a quarter, not 40%
+        ((0.30, 2.0), (0.25, 1.8), Mark.INACCURACY),  # 5 points, 17%: under the 6 points of a mistake
+        ((0.30, 2.0), (0.28, 1.9), None),  # 2 points
+        ((0.12, 0.5), (0.08, 0.4), Mark.INACCURACY),  # 4 points, 33%
+        ((0.60, 5.0), (0.56, 4.0), None),  # 4 points but 7%: less than an eighth
+        ((0.95, 15.0), (0.94, 10.0), Mark.BLUNDER),  # the win is safe: 5 points of score
+        ((0.95, 15.0), (0.95, 13.5), Mark.INACCURACY),  # 1.5 points of score
+        ((0.95, 15.0), (0.95, 14.5), None),
+    ],
+)
+def test_marks_follow_the_documented_thresholds(best, played, mark):
+    def estimate(figures: tuple[float, float]) -> Estimate:
+        return Estimate(None, None, figures[0], figures[1], 100)
+
+    assert mark_of(estimate(best), estimate(played)) is mark
+
+
+def test_the_play_prompt_says_how_to_analyse_the_game(tmp_path):
+    import pexpect
+
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""), NO_COLOR="1")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "foursquare_cli", "play", "--seed", "1", "--record", "g.yaml"],
+        encoding="utf-8",
+        timeout=30,
+        cwd=str(tmp_path),
+        env=env,
+    )
+    for move in [
+        line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")
+    ]:
+        child.expect(r"Move \d+, place \S+> ")
+        child.sendline(move)
+    child.expect_exact("Where was it won or lost? foursquare analyze g.yaml")
+    child.expect(pexpect.EOF)
+
+
+def test_a_progress_bar_at_a_terminal_and_ctrl_c_stops_cleanly():
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable, ["-m", "foursquare_cli", "analyze", str(SAMPLES / "won.yaml")], encoding="utf-8", timeout=60
+    )
+    child.expect(r"analysing.*\d+/31")
+    child.expect_exact("elapsed,")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "foursquare analyze: interrupted" in child.before
+    assert "Traceback" not in child.before
+
+
+def test_ctrl_c_with_jobs_ends_every_worker():
+    process = subprocess.Popen(
+        [*TOOL, "analyze", str(SAMPLES / "won.yaml"), str(SAMPLES / "lost.yaml"), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(2)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert err == "foursquare analyze: interrupted\n"
+
+
+def test_the_solution_line_is_a_record_that_check_accepts():
+    game, _ = _expert_game_with_a_blunder()
+    _, summary = analyze(game, ExpertPlayer(0, 60), solve_budget=30_000)
+    assert summary.solution is not None, "deal 3 is won by the solver's first rollout"
+    verdict = check_record(read_source("best.yaml", format_record(summary.solution).encode()))
+    assert verdict.valid and verdict.state is not None
+    assert verdict.state.outcome.score == summary.best_score
