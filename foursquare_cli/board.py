@@ -36,6 +36,7 @@ from .game import Step
 if TYPE_CHECKING:
     from .analysis import Estimate, MoveAnalysis
     from .analysis import Summary as AnalysisSummary
+    from .compare import Comparison
     from .history import Game as KeptGame
     from .history import Totals
     from .players import Rating
@@ -283,19 +284,57 @@ def solve_json(solution: Solution, seed: int | None) -> dict[str, Any]:
     }
 
 
+def _forfeits_text(forfeits: dict[str, int]) -> str:
+    return "; ".join(f"{count} x {reason}" for reason, count in forfeits.items()) if forfeits else "none"
+
+
 def stats_text(summary: Summary) -> str:
     score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
     last = summary.start + summary.games - 1
-    return "\n".join(
-        [
-            f"player {summary.player}, deals {summary.start} to {last}",
-            f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
-            f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})",
-            f"mean score of wins: {score}",
-            f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
-            f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s",
-        ]
+    lines = [
+        f"player {summary.player}, deals {summary.start} to {last}",
+        f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
+        f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})",
+        f"mean score of wins: {score}; mean score, a lost game counting 0: {summary.mean_score_all:.2f}",
+        f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
+        f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s",
+    ]
+    if summary.forfeits:
+        lines.append(f"forfeits: {_forfeits_text(summary.forfeits)}")
+    return "\n".join(lines)
+
+
+def compare_text(comparison: Comparison) -> str:
+    """A table with a row a player, then a verdict line for each pair."""
+    summaries = comparison.summaries
+    games = summaries[0].games if summaries else 0
+    first = summaries[0].start if summaries else 0
+    lines = [] if comparison.complete else [f"Stopped early: {games} deals played by every player so far."]
+    lines.append(f"{games} deals, {first} to {first + games - 1}, played by every player:")
+    width = max([6] + [len(s.player) for s in summaries])
+    lines.append(
+        f"  {'player':<{width}}  {'won':>16}  {'95% interval':>15}  {'score of wins':>13}  {'score':>6}  "
+        f"{'ms/move':>8}  forfeits"
     )
+    for s in summaries:
+        mean = f"{s.mean_score:.2f}" if s.mean_score is not None else "-"
+        won = f"{s.wins}/{s.games} {s.win_rate:.1%}"
+        interval = f"{s.win_low:.1%}-{s.win_high:.1%}"
+        lines.append(
+            f"  {s.player:<{width}}  {won:>16}  {interval:>15}  {mean:>13}  {s.mean_score_all:>6.2f}  "
+            f"{s.seconds_per_move * 1000:>8.2f}  {_forfeits_text(s.forfeits)}"
+        )
+    lines.append("(score: the mean score with a lost game counting 0)")
+    lines.extend(pair.verdict for pair in comparison.pairs)
+    return "\n".join(lines)
+
+
+def compare_json(comparison: Comparison) -> dict[str, Any]:
+    return {
+        "complete": comparison.complete,
+        "players": [summary.as_dict() for summary in comparison.summaries],
+        "pairs": [pair.as_dict() for pair in comparison.pairs],
+    }
 
 
 HINT_EXPLAINED = (

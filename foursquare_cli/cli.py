@@ -219,7 +219,7 @@ def _player_parser(text: str) -> str:
         make_player(text)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
-    return text.lower()
+    return text if ":" in text else text.lower()
 
 
 def _seconds_parser(text: str) -> float:
@@ -275,7 +275,23 @@ def _player_option(default: str = "expert") -> Any:
     from .game import BUILT_IN_PLAYERS
 
     names = ", ".join(BUILT_IN_PLAYERS)
-    return typer.Option(default, "--player", "-p", parser=_player_parser, metavar="NAME", help=f"The player: {names}.")
+    return typer.Option(
+        default,
+        "--player",
+        "-p",
+        parser=_player_parser,
+        metavar="NAME",
+        help=f"The player: {names}, cmd:COMMAND (a program speaking the move protocol) or module:attribute.",
+    )
+
+
+MOVE_TIME_OPTION = typer.Option(
+    10.0,
+    "--move-time",
+    metavar="SECONDS",
+    parser=_seconds_parser,
+    help="An outside program's time a move, after which it forfeits the game.",
+)
 
 
 def _format_option(text_help: str) -> Any:
@@ -538,11 +554,13 @@ def hint(
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
     output: Format = _format_option("text, or json."),
+    player: str = _player_option(),
     player_seed: int = PLAYER_SEED_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
 ) -> None:
-    """The expert's move at the end of a record, with its ratings."""
+    """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
     from .board import hint_json, hint_text, json_line, verdict_summary
     from .players import ExpertPlayer
 
@@ -556,8 +574,33 @@ def hint(
             EXIT_INVALID,
         )
     strength = _strength(playouts, think)
+    if player != "expert":
+        _print(_other_players_hint(player, player_seed, strength, move_time, verdict, output is Format.json))
+        return
     ratings = ExpertPlayer(player_seed, strength.playouts, strength.think).rate(verdict.state)
     _print(json_line(hint_json(ratings)) if output is Format.json else hint_text(ratings, verdict.state) + "\n")
+
+
+def _other_players_hint(
+    player: str, seed: int, strength: Any, move_time: float, verdict: Verdict, json_output: bool
+) -> str:
+    """The move another player would make at the end of the record (it has no ratings to show)."""
+    from .board import json_line
+    from .game import play_out
+    from .outside import Forfeit, close_programs
+    from .players import make_player
+
+    assert verdict.game is not None
+    game = verdict.game
+    try:
+        step = next(play_out(game, make_player(player, seed, strength, move_time)))
+    except Forfeit as forfeit:
+        fail(f"{player} forfeits: {forfeit.reason}", EXIT_INVALID)
+    finally:
+        close_programs()
+    if json_output:
+        return json_line({"move": str(step.move), "player": player, "ratings": []})
+    return f"Hint from {player}: {step.move}\n"
 
 
 @app.command()
@@ -672,9 +715,10 @@ def stats(
     player_seed: int = PLAYER_SEED_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
     output: Format = _format_option("text, or json."),
 ) -> None:
-    """Play many deals with a built-in player and sum them up.
+    """Play many deals with a player and sum them up.
 
     Plays deals START to START+GAMES-1. Prints the win rate with its 95% Wilson
     interval, the mean score of the won games, the mean time per move and the
@@ -690,7 +734,14 @@ def stats(
     with _interruptible(), _progress(games, f"{player} playing") as progress:
         try:
             summary = summarize(
-                player, start, games, jobs, player_seed, progress=progress, strength=_strength(playouts, think)
+                player,
+                start,
+                games,
+                jobs,
+                player_seed,
+                progress=progress,
+                strength=_strength(playouts, think),
+                move_time=move_time,
             )
         except OSError as error:
             fail(f"cannot start {jobs} worker processes: {error.strerror or error}")
@@ -706,6 +757,7 @@ def auto(
     player_seed: int = PLAYER_SEED_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
     force: bool = FORCE_OPTION,
     output: Format = _format_option("text for people, json for JSON Lines."),
@@ -716,6 +768,7 @@ def auto(
     """A built-in player plays a whole game, printed as replay prints it."""
     from .files import opened_record
     from .game import Game, play_out
+    from .outside import Forfeit, close_programs
     from .players import make_player
     from .records import format_record
     from .session import new_seed
@@ -727,8 +780,14 @@ def auto(
         game = Game.from_seed(seed, meta={"player": player})
         show = _step_printer(output, _style(reveal, unicode, color))
         show(game.step)
-        for step in play_out(game, make_player(player, player_seed, _strength(playouts, think))):
-            show(step)
+        chosen = make_player(player, player_seed, _strength(playouts, think), move_time)
+        try:
+            for step in play_out(game, chosen):
+                show(step)
+        except Forfeit as forfeit:
+            fail(f"{player} forfeits the game: {forfeit.reason}", EXIT_INVALID)
+        finally:
+            close_programs()
         if file is not None:
             file.write(format_record(game))
 
@@ -788,6 +847,51 @@ def analyze(
                 if file is not None and result.solution is not None:
                     file.write(result.solution)
     raise typer.Exit(code)
+
+
+@app.command()
+def compare(
+    players: list[str] = typer.Argument(
+        ..., metavar="PLAYER PLAYER...", help="Players: random, greedy, expert, cmd:COMMAND or module:attribute."
+    ),
+    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals every player plays."),
+    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", metavar="J", min=1, help="Processes to play in; the figures are the same."
+    ),
+    player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
+    output: Format = _format_option("text, or json: one object with players and pairs."),
+) -> None:
+    """Which player is better, and how sure: every player on the same deals, and paired tests.
+
+    Wins are compared with the exact McNemar test, scores (a lost game counting 0)
+    with the Wilcoxon signed-rank test. Ctrl-C prints what was played so far.
+    """
+    from .board import compare_json, compare_text, json_line
+    from .compare import compare as run
+    from .stats import check_range
+
+    if len(players) < 2:
+        fail("give at least two players to compare")
+    checked = [_player_parser(player) for player in players]
+    try:
+        check_range(start, games)
+    except ValueError as error:
+        fail(str(error))
+
+    def show(comparison: Any) -> None:
+        _print(json_line(compare_json(comparison)) if output is Format.json else compare_text(comparison) + "\n")
+
+    with _interruptible(), _progress(games * len(players), "comparing") as progress:
+        runs = run(checked, start, games, jobs, player_seed, _strength(playouts, think), move_time, progress)
+        try:
+            for comparison in runs:
+                show(comparison)
+        except OSError as error:
+            fail(f"cannot start {jobs} worker processes: {error.strerror or error}")
 
 
 def _guard_standard_streams() -> None:

@@ -108,6 +108,17 @@ class Game:
 
 
 def play_out(game: Game, player: Player) -> Iterator[Step]:
-    """Let `player` play `game` to its end, one step at a time."""
+    """Let `player` play `game` to its end, one step at a time.
+
+    A player with an `observe(step)` method is shown the start and every step (an
+    outside program needs the ply, the move and the card to speak the protocol).
+    Whatever `choose` raises (an outside player's `Forfeit`) ends the game there.
+    """
+    observe = getattr(player, "observe", None)
+    if observe is not None:
+        observe(game.step)
     while not game.state.is_over:
-        yield game.play(player.choose(game.state))
+        step = game.play(player.choose(game.state))
+        if observe is not None:
+            observe(step)
+        yield step

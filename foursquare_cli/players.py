@@ -231,14 +231,23 @@ class Strength(NamedTuple):
     think: float | None = None
 
 
-def make_player(name: str, seed: int = 0, strength: Strength = Strength()) -> Player:
-    """A player by name (any case); ValueError naming the choices for an unknown one.
+def make_player(name: str, seed: int = 0, strength: Strength = Strength(), move_time: float | None = None) -> Player:
+    """A player by name (any case), or an outside one (`cmd:COMMAND`, `module:attribute`, see `outside`).
 
-    `strength` is for the expert; the other players ignore it.
+    ValueError naming the choices for an unknown one. `strength` is for the expert,
+    `move_time` (seconds) for outside players; the others ignore them. A program
+    player is one process per worker, reused from game to game.
     """
+    if ":" in name:
+        from .outside import DEFAULT_MOVE_TIME, outside_player, running_program
+
+        limit = move_time if move_time is not None else DEFAULT_MOVE_TIME
+        return running_program(name, limit) if name.startswith("cmd:") else outside_player(name, seed, limit)
     factory = PLAYERS.get(name.lower())
     if factory is None:
-        raise ValueError(f"{name!r}: no such player; players are {PLAYER_NAMES}")
+        raise ValueError(
+            f"{name!r}: no such player; players are {PLAYER_NAMES}, cmd:COMMAND (a program) or module:attribute"
+        )
     if factory is ExpertPlayer:
         return ExpertPlayer(seed, strength.playouts, strength.think)
     return factory(seed)

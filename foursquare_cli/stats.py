@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -27,6 +28,7 @@ class GameResult(NamedTuple):
     won: bool
     score: int | None
     move_seconds: tuple[float, ...]  # the time each move took to choose and play
+    forfeit: str | None = None  # why an outside player lost the game by what it did
 
     @property
     def moves(self) -> int:
@@ -41,6 +43,8 @@ class Summary(NamedTuple):
     win_low: float  # 95% Wilson interval of the win rate
     win_high: float
     mean_score: float | None  # over the won games
+    mean_score_all: float  # over all games, a lost one counting 0
+    forfeits: dict[str, int]  # reason -> games forfeited so
     seconds_per_move: float
     median_seconds_per_move: float
     games_per_second: float
@@ -58,6 +62,8 @@ class Summary(NamedTuple):
             "win_rate": self.win_rate,
             "win_rate_95": [self.win_low, self.win_high],
             "mean_score_of_wins": self.mean_score,
+            "mean_score": self.mean_score_all,
+            "forfeits": self.forfeits,
             "seconds_per_move": self.seconds_per_move,
             "median_seconds_per_move": self.median_seconds_per_move,
             "games_per_second": self.games_per_second,
@@ -92,26 +98,41 @@ def check_range(start: int, count: int) -> None:
         )
 
 
-def play_deal(player: str, player_seed: int, seed: int, strength: Strength = Strength()) -> GameResult:
+def play_deal(
+    player: str, player_seed: int, seed: int, strength: Strength = Strength(), move_time: float | None = None
+) -> GameResult:
+    """One deal played by `player` (a fresh one seeded from the player seed and the deal; an outside
+    program is this process's long-lived one). A forfeit is a lost game with its reason."""
+    from .outside import Forfeit
+
     game = Game.from_seed(seed)
-    chosen = make_player(player, player_seed * 1_000_003 + seed, strength)
+    chosen = make_player(player, player_seed * 1_000_003 + seed, strength, move_time)
     times = []
     clock = time.perf_counter
     started = clock()
-    for _ in play_out(game, chosen):
-        now = clock()
-        times.append(now - started)
-        started = now
+    try:
+        for _ in play_out(game, chosen):
+            now = clock()
+            times.append(now - started)
+            started = now
+    except Forfeit as forfeit:
+        return GameResult(seed, False, None, tuple(times), forfeit.reason)
     outcome = game.state.outcome
     return GameResult(seed, outcome.status is WON, outcome.score, tuple(times))
 
 
-def _play_deal_args(args: tuple[str, int, int, Strength]) -> GameResult:
+def _play_deal_args(args: tuple[str, int, int, Strength, float | None]) -> GameResult:
     return play_deal(*args)
 
 
 def play_deals(
-    player: str, start: int, count: int, jobs: int = 1, player_seed: int = 0, strength: Strength = Strength()
+    player: str,
+    start: int,
+    count: int,
+    jobs: int = 1,
+    player_seed: int = 0,
+    strength: Strength = Strength(),
+    move_time: float | None = None,
 ) -> Iterator[GameResult]:
     """The results of deals start .. start+count-1, in deal order.
 
@@ -120,7 +141,7 @@ def play_deals(
     """
     make_player(player)  # an unknown name fails here, not in a worker
     check_range(start, count)
-    tasks = [(player, player_seed, seed, strength) for seed in range(start, start + count)]
+    tasks = [(player, player_seed, seed, strength, move_time) for seed in range(start, start + count)]
     yield from run_in_order(_play_deal_args, tasks, jobs)
 
 
@@ -132,11 +153,12 @@ def summarize(
     player_seed: int = 0,
     progress: Callable[[int], None] | None = None,
     strength: Strength = Strength(),
+    move_time: float | None = None,
 ) -> Summary:
     """Play the deals and sum them up; `progress(done)` after each game."""
     started = time.perf_counter()
     results = []
-    for result in play_deals(player, start, count, jobs, player_seed, strength):
+    for result in play_deals(player, start, count, jobs, player_seed, strength, move_time):
         results.append(result)
         if progress is not None:
             progress(len(results))
@@ -156,6 +178,8 @@ def summary_of(player: str, start: int, results: list[GameResult], elapsed: floa
         win_low=low,
         win_high=high,
         mean_score=sum(r.score or 0 for r in wins) / len(wins) if wins else None,
+        mean_score_all=sum(r.score or 0 for r in wins) / len(results) if results else 0.0,
+        forfeits=dict(sorted(Counter(r.forfeit for r in results if r.forfeit is not None).items())),
         seconds_per_move=sum(move_times) / moves if moves else 0.0,
         median_seconds_per_move=statistics.median(move_times) if moves else 0.0,
         games_per_second=len(results) / elapsed if elapsed > 0 else 0.0,

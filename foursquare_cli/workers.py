@@ -60,6 +60,8 @@ def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs
 
         with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
             yield from pool.imap(function, tasks, chunksize=1)
+            pool.close()  # let the workers exit on their own, running their finalizers (outside programs closed)
+            pool.join()
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
