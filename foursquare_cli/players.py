@@ -138,12 +138,13 @@ class ExpertPlayer:
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
         per_round = self.playouts / rounds
+        out_of_time = False
         for _ in range(rounds):
             futures = max(1, int(per_round / len(alive)))
-            sampled = [state.redealt(rng) for _ in range(futures)]
-            for index in alive:
-                move, placement = candidates[index]
-                for start in sampled:
+            for _ in range(futures):  # a future at a time for every candidate, so a time cap leaves them even
+                start = state.redealt(rng)
+                for index in alive:
+                    move, placement = candidates[index]
                     future = start.copy()
                     if move.is_shift:
                         future.apply(move)
@@ -153,10 +154,13 @@ class ExpertPlayer:
                         totals[index] += 1 + SCORE_WEIGHT * score
                         wins[index] += 1
                         scores[index] += score
-                samples[index] += futures
+                    samples[index] += 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    out_of_time = True
+                    break
             alive.sort(key=lambda i: -totals[i] / samples[i])
             alive = alive[: max(1, (len(alive) + 1) // 2)]
-            if len(alive) == 1 or (deadline is not None and time.perf_counter() > deadline):
+            if len(alive) == 1 or out_of_time:
                 break
         order = sorted(range(count), key=lambda i: (-samples[i], -totals[i] / max(1, samples[i])))
         if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
