@@ -457,23 +457,14 @@ def play(
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
     from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
-    from .board import waiting_line
-    from .history import History, HistoryError
-    from .session import open_session, program_name, run_pipe, run_terminal
+    from .history import History
+    from .session import open_session, run_pipe, run_terminal
 
     stdin = sys.stdin
     if stdin is None or stdin.closed:
         fail("standard input is closed; pipe moves in, or play at a terminal")
     at_prompt = stdin.isatty() and output is Format.text
     history = None if output is Format.json or no_record else History()
-    said = []
-    if history is not None and resume is None and record is None and at_prompt:
-        try:
-            waiting = history.last_unfinished()
-        except HistoryError:
-            waiting = None
-        if waiting is not None:
-            said.append(waiting_line(waiting, program_name()))
     with core_errors():
         session, opening = open_session(
             seed=seed,
@@ -484,8 +475,9 @@ def play(
             no_record=no_record,
             force=force,
             history=history,
+            mention_waiting=at_prompt,
         )
-    for line in (history.notes if history is not None else []) + said + opening:
+    for line in opening:
         print(line, file=sys.stdout if at_prompt else sys.stderr)
     style = _style(reveal, unicode, color if at_prompt else Color.never)
     with session:

@@ -453,11 +453,13 @@ def open_session(
     no_record: bool = False,
     force: bool = False,
     history: History | None = None,
+    mention_waiting: bool = False,
 ) -> tuple[Session, list[str]]:
     """A session ready to play, and the lines to say first (its deal, where it is kept, why not).
 
     With `history`, a game is kept in the data folder (unless `record` names its
-    file) and indexed; `resume=LAST_GAME` is the last unfinished game there.
+    file) and indexed; `resume=LAST_GAME` is the last unfinished game there; with
+    `mention_waiting`, a new game first says when an unfinished one is waiting.
     PlayRequestError for contradictory options or a record that cannot be resumed
     (with the verdict's problems in `.verdict`); ReadError, WriteError, DealConflict,
     NoDeal from reading and opening the files.
@@ -468,9 +470,26 @@ def open_session(
         raise PlayRequestError("--daily picks the deal; give it without --seed, --deck or --resume")
     if seed is not None and deck is not None:
         raise PlayRequestError("give --seed or --deck, not both")
+    said = []
+    if history is not None and mention_waiting and resume is None and record is None:
+        said.extend(_waiting(history))
     if resume is None:
-        return _new_session(seed, deck, daily, record, no_record, force, history)
-    return _resumed_session(resume, seed, deck, record, no_record, force, history)
+        session, opening = _new_session(seed, deck, daily, record, no_record, force, history)
+    else:
+        session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history)
+    return session, (history.notes if history is not None else []) + said + opening
+
+
+def _waiting(history: History) -> list[str]:
+    """The line that says an unfinished game is waiting, if one is (and the history can be read)."""
+    from .board import waiting_line
+    from .history import HistoryError
+
+    try:
+        waiting = history.last_unfinished()
+    except HistoryError:
+        return []
+    return [waiting_line(waiting, program_name())] if waiting is not None else []
 
 
 def _new_session(

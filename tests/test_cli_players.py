@@ -131,3 +131,16 @@ def test_stats_draws_a_progress_bar_on_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_solve_with_a_deck_finds_what_the_same_deal_by_seed_finds():
+    from foursquare_cli.cards import deal
+
+    cards = " ".join(str(card) for card in deal(5))
+    by_deck = json.loads(runner.invoke(app, ["solve", "--deck", cards, "--budget", "30000", "-f", "json"]).stdout)
+    by_seed = json.loads(runner.invoke(app, ["solve", "--seed", "5", "--budget", "30000", "-f", "json"]).stdout)
+    assert by_deck["seed"] is None and by_seed["seed"] == 5
+    for key in ("status", "score", "proven", "moves", "nodes"):
+        assert by_deck[key] == by_seed[key]
+    result = runner.invoke(app, ["solve", "--deck", cards, "--seed", "5"])
+    assert result.exit_code == 2 and "one of them" in result.stderr
