@@ -235,6 +235,30 @@ _SHIFT_EDGE = (_ROW_MASKS[0], _ROW_MASKS[3], _COLUMN_MASKS[0], _COLUMN_MASKS[3])
 _SHIFT_EDGE_NAME = ("row 1", "row 4", "column A", "column D")
 
 
+def _down_after_placing(cell: int, rank: int, down: int, up: int, occupied: int, ranks: list[int]) -> int:
+    """The face-down mask after a card of `rank` goes to `cell`: the flip rule, row then column.
+
+    `up` is the face-up tops, `ranks` the rank of each top; the placed cell's old
+    top (when placing on a pile) is neither compared nor turned.
+    """
+    bit = 1 << cell
+    after = down & ~bit
+    others_up = up & ~bit
+    line_occupied = occupied | bit
+    for mask, others in _LINES[cell]:
+        higher = lower = True
+        for other in others:
+            if others_up >> other & 1:
+                other_rank = ranks[other]
+                if other_rank >= rank:
+                    higher = False
+                if other_rank <= rank:
+                    lower = False
+        if higher or lower:
+            after ^= mask & line_occupied
+    return after
+
+
 def cells_of(mask: int) -> tuple[Cell, ...]:
     """The cells of a 16-bit mask, A1 first."""
     return tuple(CELLS[cell] for cell in range(16) if mask >> cell & 1)
@@ -565,26 +589,7 @@ class State:
         rank = _RANK[card]
         results = []
         for move in self.legal_placements():
-            cell = move & 15
-            bit = 1 << cell
-            after = down & ~bit
-            others_up = up & ~bit
-            line_occupied = occupied | bit
-            for mask, others in _LINES[cell]:
-                higher = lower = True
-                for other in others:
-                    if others_up >> other & 1:
-                        other_rank = ranks[other]
-                        if other_rank >= rank:
-                            higher = False
-                            if not lower:
-                                break
-                        if other_rank <= rank:
-                            lower = False
-                            if not higher:
-                                break
-                if higher or lower:
-                    after ^= mask & line_occupied
+            after = _down_after_placing(move & 15, rank, down, up, occupied, ranks)
             results.append((after.bit_count(), move))
         return results
 
@@ -606,7 +611,7 @@ class State:
         down = self.down
         ranks = [_RANK[pile[-1]] if pile else 0 for pile in self.piles]
         heights = [len(pile) for pile in self.piles]
-        lines = _LINES
+        flip = _down_after_placing
         rank_of = _RANK
         neighbours = _NEIGHBOURS
         while True:
@@ -622,21 +627,7 @@ class State:
             else:
                 cells = list(range(16))
             for cell in cells:
-                bit = 1 << cell
-                after = down & ~bit
-                others_up = up & ~bit
-                line_occupied = occupied | bit
-                for mask, others in lines[cell]:
-                    higher = lower = True
-                    for other in others:
-                        if others_up >> other & 1:
-                            other_rank = ranks[other]
-                            if other_rank >= rank:
-                                higher = False
-                            if other_rank <= rank:
-                                lower = False
-                    if higher or lower:
-                        after ^= mask & line_occupied
+                after = flip(cell, rank, down, up, occupied, ranks)
                 count = after.bit_count()
                 if count < fewest:
                     fewest, best_cell, best_down = count, cell, after

@@ -144,12 +144,7 @@ class ExpertPlayer:
             for _ in range(futures):  # a future at a time for every candidate, so a time cap leaves them even
                 start = state.redealt(rng)
                 for index in alive:
-                    move, placement = candidates[index]
-                    future = start.copy()
-                    if move.is_shift:
-                        future.apply(move)
-                    future.apply(placement)
-                    score = future.finish_greedily()
+                    score = _play_future(start, candidates[index])
                     if score >= 0:
                         totals[index] += 1 + SCORE_WEIGHT * score
                         wins[index] += 1
@@ -187,11 +182,7 @@ class ExpertPlayer:
             total = 0.0
             wins = scores = 0
             for start in sampled:
-                future = start.copy()
-                if move.is_shift:
-                    future.apply(move)
-                future.apply(placement)
-                score = future.finish_greedily()
+                score = _play_future(start, Candidate(move, placement))
                 if score >= 0:
                     total += 1 + SCORE_WEIGHT * score
                     wins += 1
@@ -199,6 +190,15 @@ class ExpertPlayer:
             then = placement if move.is_shift else None
             ratings.append(Rating(move, then, wins, futures, scores / wins if wins else None, total / futures))
         return ratings
+
+
+def _play_future(start: State, candidate: Candidate) -> int:
+    """A candidate played in a future, then the greedy policy to the end: the score, or -1 for a loss."""
+    future = start.copy()
+    if candidate.move.is_shift:
+        future.apply(candidate.move)
+    future.apply(candidate.placement)
+    return future.finish_greedily()
 
 
 def _visible_key(state: State) -> tuple[object, ...]:

@@ -81,3 +81,51 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     os.environ["FOURSQUARE_HOME"] = tempfile.mkdtemp(prefix="foursquare-tests-")
+
+
+def tool_environment(**extra: str) -> dict[str, str]:
+    """The environment for running the tool: the installed `foursquare` first on the PATH (so the commands
+    it suggests name it so), and `extra` on top."""
+    import os
+    import sys
+
+    environment = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    environment.update(extra)
+    return environment
+
+
+def spawn_play(*args: str, cwd: str | None = None, colour: bool = False, **env: str):
+    """`foursquare play ARGS` at a real terminal (pexpect); colour only when asked."""
+    import sys
+
+    import pexpect
+
+    environment = tool_environment(COLUMNS="100", TERM="xterm", **env)
+    if colour:
+        environment.pop("NO_COLOR", None)
+    else:
+        environment["NO_COLOR"] = "1"
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "foursquare_cli", "play", *args],
+        encoding="utf-8",
+        timeout=30,
+        cwd=cwd,
+        env=environment,
+        dimensions=(50, 120),
+    )
+
+
+def processes_running(marker: str) -> list[int]:
+    """The processes whose command line holds `marker`: none may be left behind."""
+    import pathlib
+
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found

@@ -12,6 +12,7 @@ import sys
 import time
 
 import pytest
+from conftest import processes_running
 from typer.testing import CliRunner
 
 from foursquare_cli.board import verdict_summary
@@ -327,9 +328,11 @@ def test_8_a_closed_input_is_one_line(command, message):
     assert one_line(process.stderr) == message
 
 
-def test_8_a_broken_pipe_ends_quietly_with_141():
+def test_8_a_broken_pipe_ends_quietly_with_141(tmp_path):
+    log = tmp_path / "long.moves"
+    log.write_text("B2\n" + "shift up\nshift down\n" * 1000)  # 2,001 boards: far more than a pipe holds
     process = subprocess.run(
-        f"{' '.join(TOOL)} replay {SAMPLES / 'won.yaml'} | head -1; exit ${{PIPESTATUS[0]}}",
+        f"{' '.join(TOOL)} replay {log} --seed 1 | head -1; exit ${{PIPESTATUS[0]}}",
         shell=True,
         executable="/bin/bash",
         capture_output=True,
@@ -528,18 +531,6 @@ def test_14_workers_that_cannot_start_are_one_line(monkeypatch):
     assert result.stderr == "foursquare stats: cannot start 2 worker processes: Resource temporarily unavailable\n"
 
 
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
 @pytest.mark.parametrize(
     "signum, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
 )
@@ -553,10 +544,10 @@ def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
         start_new_session=True,
     )
     deadline = time.monotonic() + 10
-    while len(_processes_with(f"--start {start}")) < 3 and time.monotonic() < deadline:
+    while len(processes_running(f"--start {start}")) < 3 and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.3)
-    assert len(_processes_with(f"--start {start}")) == 3, "the parent and two workers are running"
+    assert len(processes_running(f"--start {start}")) == 3, "the parent and two workers are running"
     if signum == signal.SIGINT:
         os.killpg(process.pid, signum)  # Ctrl-C reaches the whole group
     else:
@@ -565,7 +556,7 @@ def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
     assert process.returncode == code
     assert err == f"foursquare stats: {word}\n"
     time.sleep(0.5)
-    assert _processes_with(f"--start {start}") == [], "no worker is left behind"
+    assert processes_running(f"--start {start}") == [], "no worker is left behind"
 
 
 # -- messages ------------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import processes_running
 from typer.testing import CliRunner
 
 from foursquare_cli.cards import deal
@@ -84,19 +85,7 @@ def test_a_misbehaving_program_forfeits_with_its_reason_and_leaves_no_process(tm
     assert process.returncode == 0, process.stderr
     report = json.loads(process.stdout)
     assert report["wins"] == 0 and report["forfeits"] == {reason: 3}
-    assert _processes_running(str(tmp_path / f"{name}.py")) == []
-
-
-def _processes_running(marker: str) -> list[int]:
-    found = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
+    assert processes_running(str(tmp_path / f"{name}.py")) == []
 
 
 def test_a_forfeiting_program_does_not_change_the_other_players_figures(tmp_path):

@@ -14,7 +14,7 @@ import time
 
 import pexpect
 import pytest
-from conftest import random_legal_play
+from conftest import random_legal_play, spawn_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -43,16 +43,7 @@ def test_the_won_sample_has_31_moves():
 
 
 def spawn(*args: str, cwd: str | None = None) -> pexpect.spawn:
-    env = dict(ENV, COLUMNS="100", NO_COLOR="1")
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "foursquare_cli", "play", *args],
-        encoding="utf-8",
-        timeout=30,
-        cwd=cwd,
-        env=env,
-        dimensions=(40, 100),
-    )
+    return spawn_play(*args, cwd=cwd)
 
 
 def answer_prompts(child: pexpect.spawn, moves: list[str]) -> None:

@@ -13,6 +13,7 @@ import sys
 
 import pexpect
 import pytest
+from conftest import spawn_play
 from typer.testing import CliRunner
 
 from foursquare_cli.board import verdict_summary
@@ -29,18 +30,8 @@ runner = CliRunner()
 
 
 def spawn(*args: str, cwd: str | None = None, **env: str) -> pexpect.spawn:
-    environment = dict(ENV, COLUMNS="100", TERM="xterm")
-    environment.pop("NO_COLOR", None)
-    environment.update(env)
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "foursquare_cli", "play", *args],
-        encoding="utf-8",
-        timeout=30,
-        cwd=cwd,
-        env=environment,
-        dimensions=(50, 120),
-    )
+    """At a terminal with colour left to the tool (`--color` and NO_COLOR decide)."""
+    return spawn_play(*args, cwd=cwd, colour="NO_COLOR" not in env, **env)
 
 
 def test_each_move_names_what_it_turned_and_undo_takes_it_back(tmp_path):

@@ -93,3 +93,16 @@ def test_a_move_reports_exactly_the_cells_whose_top_card_changed_face(seed, data
             if cell != move.cell and before.piles[cell] and before.is_face_up(cell) != state.is_face_up(cell)
         }
         assert set(effect.turned_cells) == changed
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=seeds, data=st.data())
+def test_every_placement_weighed_at_once_agrees_with_the_rule_played_one_by_one(seed, data):
+    state = State.from_seed(seed)
+    while not state.is_over:
+        card = state.next_card
+        assert card is not None
+        assert state.face_downs_after(card) == [
+            (play(state, move).down.bit_count(), move) for move in state.legal_placements()
+        ]
+        state.apply(data.draw(st.sampled_from(state.legal_moves())))
