@@ -306,9 +306,11 @@ def totals(games: list[Game]) -> Totals:
 @contextlib.contextmanager
 def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
     connection.execute("BEGIN IMMEDIATE")
+    committed = False
     try:
         yield
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")
+        connection.execute("COMMIT")
+        committed = True
+    finally:
+        if not committed:
+            connection.execute("ROLLBACK")

@@ -263,7 +263,7 @@ class ModulePlayer:
         started = time.perf_counter()
         try:
             chosen = self._player.choose(shown)
-        except Exception as error:  # the player's own code: any exception it raises forfeits the game
+        except Exception as error:  # a third party's code: whatever it raises forfeits its game, not the run
             raise Forfeit(f"raised {type(error).__name__}: {str(error)[:60]}") from None
         finally:
             self.seconds.append(time.perf_counter() - started)

@@ -281,15 +281,18 @@ def open_input(path: str) -> IO[bytes]:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise ReadError(f"cannot read: {error.strerror or error}") from None
+    opened = False
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise ReadError(f"not a regular file ({_file_type(mode)}); give a file, or - for standard input")
         os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+        stream = os.fdopen(fd, "rb")
+        opened = True
+        return stream
+    finally:
+        if not opened:
+            os.close(fd)
 
 
 def _file_type(mode: int) -> str:
@@ -578,10 +581,13 @@ def keepable_meta(source: Source) -> RawMeta | None:
 
 
 def _reads_back(text: str, wanted: dict[str, Any]) -> bool:
+    loader = _Loader(str(text))  # the safe loader; libyaml takes an exact str
     try:
-        return bool(yaml.load(str(text), Loader=_Loader) == wanted)  # libyaml takes an exact str
+        return bool(loader.get_single_data() == wanted)
     except yaml.YAMLError:
         return False
+    finally:
+        loader.dispose()
 
 
 def _dumped(value: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ import time
 
 import pexpect
 import pytest
+from conftest import spawn_play, tool_environment
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -31,12 +32,7 @@ def home(tmp_path, monkeypatch) -> pathlib.Path:
 
 
 def env_for(home: pathlib.Path) -> dict[str, str]:
-    return dict(
-        os.environ,
-        FOURSQUARE_HOME=str(home),
-        NO_COLOR="1",
-        PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
-    )
+    return tool_environment(FOURSQUARE_HOME=str(home), NO_COLOR="1")
 
 
 def play(home: pathlib.Path, *args: str, input: str = "") -> subprocess.CompletedProcess:
@@ -54,13 +50,7 @@ def history_json(home: pathlib.Path, *args: str) -> dict:
 
 
 def test_a_game_at_the_prompt_is_kept_and_listed(home):
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "foursquare_cli", "play", "--seed", "92"],
-        encoding="utf-8",
-        timeout=30,
-        env=env_for(home),
-    )
+    child = spawn_play("--seed", "92", FOURSQUARE_HOME=str(home))
     for move in WON_MOVES:
         child.expect(r"Move \d+, place \S+> ")
         child.sendline(move)
@@ -91,13 +81,7 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
 
 
 def test_a_game_interrupted_is_resumed_by_resume_alone(home):
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "foursquare_cli", "play", "--seed", "92"],
-        encoding="utf-8",
-        timeout=30,
-        env=env_for(home),
-    )
+    child = spawn_play("--seed", "92", FOURSQUARE_HOME=str(home))
     for move in WON_MOVES[:5]:
         child.expect(r"Move \d+, place \S+> ")
         child.sendline(move)
@@ -106,9 +90,7 @@ def test_a_game_interrupted_is_resumed_by_resume_alone(home):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
-    again = pexpect.spawn(
-        sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=env_for(home)
-    )
+    again = spawn_play(FOURSQUARE_HOME=str(home))
     again.expect_exact("An unfinished game is waiting (deal 92, 5 moves, started ")
     again.expect_exact("to go on with it: foursquare play --resume")
     again.sendline("quit")
