@@ -82,10 +82,10 @@ class _OneLineErrors(TyperGroup):
 def _resume_without_file(arguments: list[str]) -> list[str]:
     """`play --resume` with no file after it means the last unfinished game: give it the sentinel value
     (typer has no option with an optional value)."""
-    from .session import LAST_GAME
-
     if "play" not in arguments:
         return arguments
+    from .session import LAST_GAME
+
     for index in range(arguments.index("play") + 1, len(arguments)):
         if arguments[index] == "--":
             break
