@@ -55,7 +55,7 @@ class Rating(NamedTuple):
     wins: int
     samples: int
     mean_score: float | None  # over the won futures
-    value: float = 0.0  # what the expert ranks by: the mean of won + 0.01 x score
+    value: float = 0.0  # what the expert ranks by (see `_values`)
 
     @property
     def win_rate(self) -> float:
@@ -77,7 +77,9 @@ class Candidate(NamedTuple):
 
 # Playouts a move may use: the deterministic budget (see README: what each costs and buys).
 DEFAULT_PLAYOUTS = 2000
-SCORE_WEIGHT = 0.01  # a future is worth won + 0.01 x score: a win first, then the highest score
+SCORE_WEIGHT = 0.01  # once the win is safe, a future is worth won + 0.01 x score
+SAFE_WIN = 0.95  # the chance to win from which the score counts
+TIE_WEIGHT = 1e-4  # before that, the score only breaks ties between equal chances
 
 
 class ExpertPlayer:
@@ -86,10 +88,11 @@ class ExpertPlayer:
     For each candidate (every placement, and every shift with a placement on the edge
     it opens) it deals futures: the unseen cards shuffled anew (`State.redealt`), the
     same futures for every candidate of a round. Each future is played out by the
-    greedy policy (`State.finish_greedily`) and is worth won + 0.01 x score. The
-    budget of `playouts` is spent in rounds: each round gives every surviving
-    candidate an equal share, then the better half goes on; so the moves that
-    decide something get the most futures. `think` caps the seconds a move may take
+    greedy policy (`State.finish_greedily`). Candidates are ranked by their chance to
+    win (the score breaking ties) until the best chance reaches 95%; from there, the
+    win being safe, by won + 0.01 x score. The budget of `playouts` is spent in
+    rounds: each round gives every surviving candidate an equal share, then the
+    better half goes on; so the moves that decide something get the most futures. `think` caps the seconds a move may take
     (then the rounds not reached are skipped; a cap makes moves depend on the
     machine's speed, the budget alone does not).
 
@@ -131,7 +134,6 @@ class ExpertPlayer:
 
         deadline = None if self.think is None else time.perf_counter() + self.think
         rng = random.Random(f"{self.seed}:{_visible_key(state)}")
-        totals = [0.0] * count
         wins = [0] * count
         scores = [0] * count
         samples = [0] * count
@@ -146,18 +148,19 @@ class ExpertPlayer:
                 for index in alive:
                     score = _play_future(start, candidates[index])
                     if score >= 0:
-                        totals[index] += 1 + SCORE_WEIGHT * score
                         wins[index] += 1
                         scores[index] += score
                     samples[index] += 1
                 if deadline is not None and time.perf_counter() > deadline:
                     out_of_time = True
                     break
-            alive.sort(key=lambda i: -totals[i] / samples[i])
+            value = _values(wins, scores, samples)
+            alive.sort(key=lambda i: -value[i])
             alive = alive[: max(1, (len(alive) + 1) // 2)]
             if len(alive) == 1 or out_of_time:
                 break
-        order = sorted(range(count), key=lambda i: (-samples[i], -totals[i] / max(1, samples[i])))
+        value = _values(wins, scores, samples)
+        order = sorted(range(count), key=lambda i: (-samples[i], -value[i]))
         if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
             order.remove(alive[0])
             order.insert(0, alive[0])
@@ -168,7 +171,7 @@ class ExpertPlayer:
                 wins[i],
                 samples[i],
                 scores[i] / wins[i] if wins[i] else None,
-                totals[i] / samples[i] if samples[i] else 0.0,
+                value[i],
             )
             for i in order
         ]
@@ -177,19 +180,34 @@ class ExpertPlayer:
         """The given candidates measured on the same `futures` futures each, in the order given."""
         rng = random.Random(f"{self.seed}:compare:{_visible_key(state)}")
         sampled = [state.redealt(rng) for _ in range(futures)]
-        ratings = []
-        for move, placement in candidates:
-            total = 0.0
-            wins = scores = 0
+        wins = [0] * len(candidates)
+        scores = [0] * len(candidates)
+        for index, candidate in enumerate(candidates):
             for start in sampled:
-                score = _play_future(start, Candidate(move, placement))
+                score = _play_future(start, candidate)
                 if score >= 0:
-                    total += 1 + SCORE_WEIGHT * score
-                    wins += 1
-                    scores += score
-            then = placement if move.is_shift else None
-            ratings.append(Rating(move, then, wins, futures, scores / wins if wins else None, total / futures))
-        return ratings
+                    wins[index] += 1
+                    scores[index] += score
+        value = _values(wins, scores, [futures] * len(candidates))
+        return [
+            Rating(
+                candidate.move,
+                candidate.placement if candidate.move.is_shift else None,
+                wins[index],
+                futures,
+                scores[index] / wins[index] if wins[index] else None,
+                value[index],
+            )
+            for index, candidate in enumerate(candidates)
+        ]
+
+
+def _values(wins: list[int], scores: list[int], samples: list[int]) -> list[float]:
+    """What the expert ranks candidates by: the chance to win, with the score breaking ties; once the best
+    chance reaches SAFE_WIN, won + 0.01 x score (the win is safe: play for the score)."""
+    chances = [w / n if n else 0.0 for w, n in zip(wins, samples, strict=True)]
+    weight = SCORE_WEIGHT if max(chances) >= SAFE_WIN else TIE_WEIGHT
+    return [c + weight * (s / n if n else 0.0) for c, s, n in zip(chances, scores, samples, strict=True)]
 
 
 def _play_future(start: State, candidate: Candidate) -> int:
