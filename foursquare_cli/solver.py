@@ -17,7 +17,7 @@ from .game import Game
 from .players import greedy_move
 
 # The most positions remembered per search level; when full, the table is emptied
-# (a search then revisits positions, never wrongly skips one). About 60 MB at most.
+# (a search then revisits positions, never wrongly skips one). About 100 MB at most.
 TABLE_SIZE = 1_000_000
 
 
@@ -296,3 +296,7 @@ def _search_level(root: State, stacks: int, budget: _Budget) -> list[Move] | Lim
         if error.budget is not budget:
             raise
         return error.limit
+    finally:
+        # `search` refers to itself, a cycle the garbage collector reaches late: free the table now,
+        # or every level's table stays alive and memory grows with the time searched.
+        seen.clear()
