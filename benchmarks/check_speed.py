@@ -6,6 +6,7 @@ Run: python benchmarks/check_speed.py. Prints figures; asserts nothing.
 
 from __future__ import annotations
 
+import os
 import pathlib
 import random
 import statistics
@@ -41,6 +42,8 @@ def timed(command: list[str], repeat: int) -> float:
 
 
 def main() -> None:
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: every start compiles the modules, as no user's does")
     with tempfile.TemporaryDirectory() as folder:
         paths = make_records(pathlib.Path(folder), 1000)
         command = [sys.executable, "-m", "foursquare_cli", "check", *paths]
