@@ -92,9 +92,10 @@ class ExpertPlayer:
     win (the score breaking ties) until the best chance reaches 95%; from there, the
     win being safe, by won + 0.01 x score. The budget of `playouts` is spent in
     rounds: each round gives every surviving candidate an equal share, then the
-    better half goes on; so the moves that decide something get the most futures. `think` caps the seconds a move may take
-    (then the rounds not reached are skipped; a cap makes moves depend on the
-    machine's speed, the budget alone does not).
+    better half goes on; so the moves that decide something get the most futures.
+    `think` caps the seconds a move may take (then the rounds not reached are
+    skipped; a cap makes moves depend on the machine's speed, the budget alone does
+    not).
 
     It knows the grid (face-down cards included: it saw them placed), the card in
     hand and the cards drawn so far; never the order of the stock. Its futures are
