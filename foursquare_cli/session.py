@@ -264,9 +264,11 @@ def run_pipe(
                 ply = game.ply + 1
                 try:
                     step = session.undo() if command == "undo" else session.play(Move.from_str(text))
-                except (InvalidMoveError, IllegalMoveError) as error:
+                except IllegalMoveError as error:
                     # One line, as scripts expect; a record being kept is already saved.
                     return refuse(f"{source_name}:{number}: move {ply} {shorten(text)}: {error.reason}")
+                except InvalidMoveError as error:
+                    return refuse(f"{source_name}:{number}: move {ply} {shorten(text)}: {_pipe_answer(text, error)}")
                 except ValueError as error:  # nothing to undo
                     return refuse(f"{source_name}:{number}: {error}")
                 except RecordRefused as error:
@@ -295,6 +297,17 @@ def suggestion(text: str) -> str:
     if close:
         return f"did you mean {close[0]!r}?"
     return "type 'help'"
+
+
+def _pipe_answer(text: str, error: InvalidMoveError) -> str:
+    """Why a piped line is not a move: the prompt's commands do not apply there; near misses get a guess."""
+    word = text.lower()
+    if word in COMMANDS:
+        return f"{word!r} is a command of the prompt; from a pipe a line is a move, undo or quit"
+    if _is_move_attempt(text):
+        return error.reason
+    said = suggestion(text)
+    return f"not a move; {said}" if said.startswith("did you mean") else error.reason
 
 
 def _is_move_attempt(text: str) -> bool:

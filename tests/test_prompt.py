@@ -289,3 +289,24 @@ def test_resume_restates_the_deal_and_auto_shows_the_one_it_played(tmp_path):
 )
 def test_suggestions_for_near_misses(text, said):
     assert suggestion(text) == said
+
+
+@pytest.mark.parametrize(
+    "line, said",
+    [
+        ("moves", "'moves' is a command of the prompt; from a pipe a line is a move, undo or quit"),
+        ("hint", "'hint' is a command of the prompt; from a pipe a line is a move, undo or quit"),
+        ("C4top", "not a move; did you mean 'C4 top'?"),
+        ("E5", "no such cell; cells are A1 to D4"),
+    ],
+)
+def test_a_piped_line_that_is_no_move_says_what_it_is(line, said):
+    process = subprocess.run(
+        [*TOOL, "play", "--seed", "0", "-f", "json"],
+        input=f"B2\n{line}\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert process.returncode == 1
+    assert process.stderr == f"<stdin>:2: move 2 {line!r}: {said}\n"
