@@ -3,7 +3,7 @@
 Run it as a player: foursquare compare greedy "cmd:python3 examples/greedy_bot.py" --games 100
 It reads one JSON state a line; when the game is being played it answers with the
 placement that leaves the fewest face-down cards (the first such: empty cells, then
-piles, each from A1 to D4), which is the built-in greedy player's move.
+piles, each from A1 to D4), never a shift: the plain greedy (the built-in uses shifts).
 """
 
 import json

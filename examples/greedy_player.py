@@ -1,7 +1,7 @@
 """A Foursquare player as a Python class, for `--player module:attribute`.
 
 Run it as a player (with this folder on the import path):
-    PYTHONPATH=examples foursquare compare greedy greedy_player:GreedyPlayer --games 100
+    PYTHONPATH=examples foursquare compare greedy greedy_player:GreedyPlayer --games 1000
 
 The tool calls `GreedyPlayer(seed)` once a game, then `choose(state)` for each move,
 with a copy of the position whose unseen cards are shuffled anew: only the grid,
@@ -12,7 +12,10 @@ from foursquare_cli.engine import Move, State
 
 
 class GreedyPlayer:
-    """The placement that leaves the fewest face-down cards; the first such (empty cells, then piles)."""
+    """The placement that leaves the fewest face-down cards; the first such (empty cells, then piles), no shift.
+
+    The plain greedy, as `greedy_bot.py` plays it; the built-in `greedy` also uses shifts.
+    """
 
     name = "greedy (example class)"
 

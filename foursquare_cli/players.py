@@ -29,14 +29,20 @@ class RandomPlayer:
 
 
 def greedy_move(state: State) -> Move:
-    """The placement that leaves the fewest face-down cards; the first such in move order,
-    so an empty cell is preferred to a pile (it saves a card). Shifts are never chosen.
-    (`State.finish_greedily` plays the same moves, faster, for simulations.)"""
-    return min(state.face_downs_after(state.deck[state.drawn]))[1]
+    """The greedy policy's next move (`State.greedy_choice`): the shift it needs first, else the placement.
+
+    After that shift the same policy picks the placement it was played for (the
+    opened cell keeps its value and every other candidate its value and order).
+    """
+    shift, placement = state.greedy_choice()
+    return shift if shift is not None else placement
 
 
 class GreedyPlayer:
-    """Fewest face-down cards after the move; the first such placement in move order."""
+    """Fewest face-down cards after the move, the layout free to shift (`State.greedy_choice`).
+
+    It plays the moves of the simulations' playouts (`State.finish_greedily`).
+    """
 
     name = "greedy"
 
@@ -76,10 +82,8 @@ class Candidate(NamedTuple):
 
 
 # Playouts a move may use: the deterministic budget (see README: what each costs and buys).
-DEFAULT_PLAYOUTS = 2000
-SCORE_WEIGHT = 0.01  # once the win is safe, a future is worth won + 0.01 x score
-SAFE_WIN = 0.95  # the chance to win from which the score counts
-TIE_WEIGHT = 1e-4  # before that, the score only breaks ties between equal chances
+DEFAULT_PLAYOUTS = 1500
+SCORE_WEIGHT = 0.01  # a future is worth won + 0.01 x score: a win always first, then its score
 
 
 class ExpertPlayer:
@@ -88,9 +92,8 @@ class ExpertPlayer:
     For each candidate (every placement, and every shift with a placement on the edge
     it opens) it deals futures: the unseen cards shuffled anew (`State.redealt`), the
     same futures for every candidate of a round. Each future is played out by the
-    greedy policy (`State.finish_greedily`). Candidates are ranked by their chance to
-    win (the score breaking ties) until the best chance reaches 95%; from there, the
-    win being safe, by won + 0.01 x score. The budget of `playouts` is spent in
+    greedy policy (`State.finish_greedily`). Candidates are ranked by the mean of
+    won + 0.01 x score over their futures. The budget of `playouts` is spent in
     rounds: each round gives every surviving candidate an equal share, then the
     better half goes on; so the moves that decide something get the most futures.
     `think` caps the seconds a move may take (then the rounds not reached are
@@ -204,11 +207,13 @@ class ExpertPlayer:
 
 
 def _values(wins: list[int], scores: list[int], samples: list[int]) -> list[float]:
-    """What the expert ranks candidates by: the chance to win, with the score breaking ties; once the best
-    chance reaches SAFE_WIN, won + 0.01 x score (the win is safe: play for the score)."""
-    chances = [w / n if n else 0.0 for w, n in zip(wins, samples, strict=True)]
-    weight = SCORE_WEIGHT if max(chances) >= SAFE_WIN else TIE_WEIGHT
-    return [c + weight * (s / n if n else 0.0) for c, s, n in zip(chances, scores, samples, strict=True)]
+    """What the expert ranks candidates by: the mean over its futures of won + 0.01 x score.
+
+    A score is at most 24, so no score outweighs a win; among equal chances to win
+    the better score leads. (Ranking by the chance alone until the win was safe cost
+    score and bought no wins: README, the players.)
+    """
+    return [(w + SCORE_WEIGHT * s) / n if n else 0.0 for w, s, n in zip(wins, scores, samples, strict=True)]
 
 
 def _play_future(start: State, candidate: Candidate) -> int:

@@ -14,7 +14,6 @@ from typing import NamedTuple
 from .cards import Card
 from .engine import PLAYING, WON, Move, State
 from .game import Game
-from .players import greedy_move
 
 # The most positions remembered per search level; when full, the table is emptied
 # (a search then revisits positions, never wrongly skips one). About 100 MB at most.
@@ -200,13 +199,6 @@ def winning_game(cards: tuple[Card, ...], seed: int | None, solution: Solution) 
     return game
 
 
-def _greedy_finish(state: State) -> int:
-    """Play greedily to the end; the score, or -1 for a loss."""
-    while state.status is PLAYING:
-        state.apply(greedy_move(state))
-    return 40 - state.drawn if state.status is WON else -1
-
-
 def _rollout_search(state: State, budget: _Budget) -> tuple[int, list[Move]]:
     """Play each turn the placement whose greedy continuation ends best; (score, moves) or (-1, [])."""
     line: list[Move] = []
@@ -216,7 +208,7 @@ def _rollout_search(state: State, budget: _Budget) -> tuple[int, list[Move]]:
             future = state.copy()
             future.apply(move)
             budget.spend(41 - future.drawn)
-            score = _greedy_finish(future)
+            score = future.finish_greedily()  # the greedy player's game, on integers
             value = (score, -future.down.bit_count() if score < 0 else 0, future.occupied.bit_count())
             if best_value is None or value > best_value:
                 best_move, best_value = move, value

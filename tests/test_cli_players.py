@@ -56,12 +56,14 @@ def test_hint_at_the_play_prompt():
 
 def test_auto_plays_a_whole_game_and_its_record_passes_check(tmp_path):
     path = tmp_path / "auto.yaml"
-    result = runner.invoke(app, ["auto", "--seed", "92", "--player", "greedy", "--record", str(path), "-f", "json"])
+    # Deal 33: greedy wins with 28 placements and one shift (40 - 28 = 12 cards left).
+    result = runner.invoke(app, ["auto", "--seed", "33", "--player", "greedy", "--record", str(path), "-f", "json"])
     assert result.exit_code == 0
     states = [json.loads(line) for line in result.stdout.splitlines()]
-    assert states[0]["ply"] == 0 and states[-1]["status"] == "won" and states[-1]["score"] == 9
+    assert states[0]["ply"] == 0 and states[-1]["status"] == "won" and states[-1]["score"] == 12
+    assert sum(state["card"] is None for state in states[1:]) == 1
     verdict = check_record(read_source(str(path)))
-    assert verdict.valid and verdict_summary(verdict) == "won, score 9, 31 moves"
+    assert verdict.valid and verdict_summary(verdict) == "won, score 12, 29 moves"
     assert read_source(str(path)).meta == "meta:\n  player: greedy\n"
 
 

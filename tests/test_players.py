@@ -15,6 +15,7 @@ from foursquare_cli.players import (
     GreedyPlayer,
     RandomPlayer,
     candidates_of,
+    greedy_move,
     make_player,
 )
 from foursquare_cli.stats import GameResult, play_deals, summarize, summary_of, wilson_interval
@@ -44,6 +45,31 @@ def test_greedy_takes_the_placement_with_fewest_face_down_cards():
     # A2 (col A: no face-up other, turns A1 up: 0 down). The first with fewest: A2.
     state = played(deck_starting("5S", "7H", "9C"), "A1", "B1")
     assert str(GreedyPlayer().choose(state)) == "A2"
+
+
+def test_greedy_places_beyond_an_edge_when_that_leaves_fewest_face_down():
+    # Card 8D. Left of A1 (shift right, then A1): row 1 holds only the face-down 5S, so the row
+    # triggers and turns it up: 0 face down. Every cell in the frame leaves at least one: B1 and
+    # A2 top turn 9C down, A3 and A1 top turn 7H down, C2 triggers nothing (5S stays down).
+    state = State.from_grid(["#5S . . .", "7H 9C . .", ". . . .", ". . . ."], "8D")
+    assert min(count for count, _ in state.face_downs_after(state.next_card)) == 1
+    assert [str(move) for move in state.greedy_choice() if move is not None] == ["shift right", "A1"]
+    player = GreedyPlayer()
+    assert str(player.choose(state)) == "shift right"
+    state.apply(Move.from_str("shift right"))
+    assert str(player.choose(state)) == "A1"
+    state.apply(Move.from_str("A1"))
+    assert state.face_down == 0
+
+
+def test_greedy_breaks_ties_towards_the_empty_cell_touching_most_piles():
+    # Card 5H ties every face-up 5 it meets and is below the 6: C1 (row 1: 5, 6: neither higher
+    # nor lower), A2 (row 2: 5; column A: 5), C2 and B3 all leave 0 face down. A2 touches two
+    # piles (A1, B2), the others one: A2, though C1 comes first in cell order.
+    state = State.from_grid(["5S 6H . .", ". 5D . .", ". . . .", ". . . ."], "5H")
+    options = {str(move): count for count, move in state.face_downs_after(state.next_card)}
+    assert options["C1"] == options["A2"] == options["C2"] == options["B3"] == 0
+    assert str(greedy_move(state)) == "A2"
 
 
 def test_unseen_cards_are_those_neither_placed_nor_in_hand():
@@ -140,6 +166,7 @@ def test_a_budget_below_one_playout_is_refused():
 
 def test_the_fast_greedy_playout_plays_the_greedy_players_game():
     rng = random.Random(5)
+    shifts = 0
     for seed in range(300):
         state = State.from_seed(seed)
         for _ in range(rng.randrange(0, 15)):
@@ -147,8 +174,8 @@ def test_the_fast_greedy_playout_plays_the_greedy_players_game():
                 break
             state.apply(rng.choice(state.legal_moves()))
         slow = Game(state.deck, start=state)
-        for _ in play_out(slow, GreedyPlayer()):
-            pass
+        for step in play_out(slow, GreedyPlayer()):
+            shifts += step.move.is_shift
         fast = state.copy()
         score = fast.finish_greedily()
         assert (fast.drawn, fast.occupied, fast.down, fast.status) == (
@@ -158,6 +185,7 @@ def test_the_fast_greedy_playout_plays_the_greedy_players_game():
             slow.state.status,
         )
         assert score == (slow.state.outcome.score if slow.state.status is WON else -1)
+    assert shifts >= 20, shifts  # the playout's shifts are held to the player's too
 
 
 def test_expert_wins_most_deals_even_with_few_futures():
