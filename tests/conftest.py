@@ -7,6 +7,8 @@ import pytest
 from foursquare_cli.cards import CARDS, Card
 from foursquare_cli.engine import Move, State
 
+_own_data_folder = pytest.StashKey[str]()
+
 
 def deck_starting(*names: str) -> tuple[Card, ...]:
     """A legal deck whose first cards are `names`, the rest in ordered-deck order."""
@@ -75,12 +77,24 @@ def random_legal_play(state: State, data, most: int) -> list[Move]:
     return moves
 
 
+_DATA_FOLDER = "FOURSQUARE_HOME"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Every game the tests play is kept in a folder of their own, never in the user's data folder."""
     import os
     import tempfile
 
-    os.environ["FOURSQUARE_HOME"] = tempfile.mkdtemp(prefix="foursquare-tests-")
+    config.stash[_own_data_folder] = os.environ[_DATA_FOLDER] = tempfile.mkdtemp(prefix="foursquare-tests-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The tests' data folder goes with them (it once stayed behind, one a run)."""
+    import shutil
+
+    folder = config.stash.get(_own_data_folder, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def tool_environment(**extra: str) -> dict[str, str]:
