@@ -9,6 +9,11 @@ A `State` keeps two 16-bit masks, `occupied` (cells holding a pile) and `down`
 is then one XOR. `Cell` and `Move` are interned `int`s, so they index the tables
 below directly; a move's code is this module's business: callers ask a `Move`
 what it is (`is_shift`, `on_top`, `cell`, `direction`).
+
+One thing here is not a rule: the greedy policy (`State.greedy_choice`,
+`State.finish_greedily`, at the end of the module), the playout of every
+simulation. It runs the flip rule on plain integers, so it lives beside the rule
+and is held to `apply` by tests.
 """
 
 from __future__ import annotations
