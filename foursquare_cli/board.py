@@ -288,6 +288,9 @@ def _forfeits_text(forfeits: dict[str, int]) -> str:
     return "; ".join(f"{count} x {reason}" for reason, count in forfeits.items()) if forfeits else "none"
 
 
+LOST_DEALS_SHOWN = 20  # more are listed by --format json only
+
+
 def stats_text(summary: Summary) -> str:
     score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
     last = summary.start + summary.games - 1
@@ -301,6 +304,8 @@ def stats_text(summary: Summary) -> str:
     ]
     if summary.forfeits:
         lines.append(f"forfeits: {_forfeits_text(summary.forfeits)}")
+    if 0 < len(summary.lost) <= LOST_DEALS_SHOWN:
+        lines.append(f"lost deals: {', '.join(map(str, summary.lost))}")
     return "\n".join(lines)
 
 

@@ -48,6 +48,7 @@ class Summary(NamedTuple):
     seconds_per_move: float
     median_seconds_per_move: float
     games_per_second: float
+    lost: tuple[int, ...] = ()  # the deal numbers of the games not won
 
     @property
     def win_rate(self) -> float:
@@ -67,6 +68,7 @@ class Summary(NamedTuple):
             "seconds_per_move": self.seconds_per_move,
             "median_seconds_per_move": self.median_seconds_per_move,
             "games_per_second": self.games_per_second,
+            "lost_deals": list(self.lost),
         }
 
 
@@ -183,4 +185,5 @@ def summary_of(player: str, start: int, results: list[GameResult], elapsed: floa
         seconds_per_move=sum(move_times) / moves if moves else 0.0,
         median_seconds_per_move=statistics.median(move_times) if moves else 0.0,
         games_per_second=len(results) / elapsed if elapsed > 0 else 0.0,
+        lost=tuple(r.seed for r in results if not r.won),
     )

@@ -105,8 +105,9 @@ def test_stats_text_json_and_jobs():
     assert result.stderr == "", "no progress bar when standard error is not a terminal"
     one = json.loads(runner.invoke(app, ["stats", "-n", "30", "-p", "random", "-f", "json"]).stdout)
     two = json.loads(runner.invoke(app, ["stats", "-n", "30", "-p", "random", "-f", "json", "-j", "2"]).stdout)
-    for key in ("games", "wins", "win_rate", "win_rate_95", "mean_score_of_wins"):
+    for key in ("games", "wins", "win_rate", "win_rate_95", "mean_score_of_wins", "lost_deals"):
         assert one[key] == two[key]
+    assert one["lost_deals"] == list(range(30)), "random wins nothing"
 
 
 def test_stats_in_a_real_process_and_a_bad_player():
