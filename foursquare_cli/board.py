@@ -345,7 +345,8 @@ def compare_json(comparison: Comparison) -> dict[str, Any]:
 HINT_EXPLAINED = (
     "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player. "
     "The moves are ranked by how far they went in the expert's halving (the better half of each round "
-    "gets more futures), then by their estimate."
+    "gets more futures), then by the worth of their futures: a win is worth 1 and a hundredth of its score, "
+    "a loss less the sooner it comes, so a move whose losses come early may rank below a lower chance."
 )
 
 

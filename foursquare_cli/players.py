@@ -61,7 +61,7 @@ class Rating(NamedTuple):
     wins: int
     samples: int
     mean_score: float | None  # over the won futures
-    value: float = 0.0  # what the expert ranks by (see `_values`)
+    value: float = 0.0  # what the expert ranks by: the mean `future_worth`
 
     @property
     def win_rate(self) -> float:
@@ -83,7 +83,8 @@ class Candidate(NamedTuple):
 
 # Playouts a move may use: the deterministic budget (see README: what each costs and buys).
 DEFAULT_PLAYOUTS = 1500
-SCORE_WEIGHT = 0.01  # a future is worth won + 0.01 x score: a win always first, then its score
+SCORE_WEIGHT = 0.01  # a won future is worth 1 + 0.01 x score (`future_worth`)
+LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)
 
 
 class ExpertPlayer:
@@ -92,10 +93,11 @@ class ExpertPlayer:
     For each candidate (every placement, and every shift with a placement on the edge
     it opens) it deals futures: the unseen cards shuffled anew (`State.redealt`), the
     same futures for every candidate of a round. Each future is played out by the
-    greedy policy (`State.finish_greedily`). Candidates are ranked by the mean of
-    won + 0.01 x score over their futures. The budget of `playouts` is spent in
-    rounds: each round gives every surviving candidate an equal share, then the
-    better half goes on; so the moves that decide something get the most futures.
+    greedy policy (`State.finish_greedily`). Candidates are ranked by the mean worth
+    of their futures (`future_worth`: a win by its score, a loss by how soon it
+    came). The budget of `playouts` is spent in rounds: each round gives every
+    surviving candidate an equal share, then the better half goes on; so the moves
+    that decide something get the most futures.
     `think` caps the seconds a move may take (then the rounds not reached are
     skipped; a cap makes moves depend on the machine's speed, the budget alone does
     not).
@@ -141,6 +143,7 @@ class ExpertPlayer:
         wins = [0] * count
         scores = [0] * count
         samples = [0] * count
+        worth = [0.0] * count
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
         per_round = self.playouts / rounds
@@ -150,20 +153,21 @@ class ExpertPlayer:
             for _ in range(futures):  # a future at a time for every candidate, so a time cap leaves them even
                 start = state.redealt(rng)
                 for index in alive:
-                    score = _play_future(start, candidates[index])
+                    score, placed = _play_future(start, candidates[index])
                     if score >= 0:
                         wins[index] += 1
                         scores[index] += score
+                    worth[index] += future_worth(score, placed)
                     samples[index] += 1
                 if deadline is not None and time.perf_counter() > deadline:
                     out_of_time = True
                     break
-            value = _values(wins, scores, samples)
+            value = [total / n if n else 0.0 for total, n in zip(worth, samples, strict=True)]
             alive.sort(key=lambda i: -value[i])
             alive = alive[: max(1, (len(alive) + 1) // 2)]
             if len(alive) == 1 or out_of_time:
                 break
-        value = _values(wins, scores, samples)
+        value = [total / n if n else 0.0 for total, n in zip(worth, samples, strict=True)]
         order = sorted(range(count), key=lambda i: (-samples[i], -value[i]))
         if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
             order.remove(alive[0])
@@ -186,13 +190,14 @@ class ExpertPlayer:
         sampled = [state.redealt(rng) for _ in range(futures)]
         wins = [0] * len(candidates)
         scores = [0] * len(candidates)
+        worth = [0.0] * len(candidates)
         for index, candidate in enumerate(candidates):
             for start in sampled:
-                score = _play_future(start, candidate)
+                score, placed = _play_future(start, candidate)
                 if score >= 0:
                     wins[index] += 1
                     scores[index] += score
-        value = _values(wins, scores, [futures] * len(candidates))
+                worth[index] += future_worth(score, placed)
         return [
             Rating(
                 candidate.move,
@@ -200,29 +205,40 @@ class ExpertPlayer:
                 wins[index],
                 futures,
                 scores[index] / wins[index] if wins[index] else None,
-                value[index],
+                worth[index] / futures,
             )
             for index, candidate in enumerate(candidates)
         ]
 
 
-def _values(wins: list[int], scores: list[int], samples: list[int]) -> list[float]:
-    """What the expert ranks candidates by: the mean over its futures of won + 0.01 x score.
+def future_worth(score: int, placed: int) -> float:
+    """What one future is worth to the expert: 1 + 0.01 x score when won; when lost, 1 - 0.8 ** placed.
 
-    A score is at most 24, so no score outweighs a win; among equal chances to win
-    the better score leads. (Ranking by the chance alone until the win was safe cost
-    score and bought no wins: README, the players.)
+    `placed` counts the cards the playout placed after the move, the one it could
+    not place included. A score is at most 24, so no score outweighs a win; among
+    equal chances the better score leads. A loss counts more the later it comes:
+    the greedy playout loses nine games in ten that the expert would win, so a loss
+    far ahead says more about the playout than about the position, while a card
+    that cannot be placed one or two draws away is a danger the expert cannot play
+    around either (README, the players: what this bought).
     """
-    return [(w + SCORE_WEIGHT * s) / n if n else 0.0 for w, s, n in zip(wins, scores, samples, strict=True)]
+    if score >= 0:
+        return 1.0 + SCORE_WEIGHT * score
+    return 1.0 - LOSS_DECAY**placed
 
 
-def _play_future(start: State, candidate: Candidate) -> int:
-    """A candidate played in a future, then the greedy policy to the end: the score, or -1 for a loss."""
+def _play_future(start: State, candidate: Candidate) -> tuple[int, int]:
+    """A candidate played in a future, then the greedy policy to the end.
+
+    (the score or -1 for a loss, the cards placed after the candidate's).
+    """
     future = start.copy()
     if candidate.move.is_shift:
         future.apply(candidate.move)
     future.apply(candidate.placement)
-    return future.finish_greedily()
+    placed = future.drawn
+    score = future.finish_greedily()
+    return score, future.drawn - placed
 
 
 def _visible_key(state: State) -> tuple[object, ...]:

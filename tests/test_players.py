@@ -11,10 +11,13 @@ from foursquare_cli.cards import Card, deal
 from foursquare_cli.engine import WON, Move, State
 from foursquare_cli.game import Game, play_out
 from foursquare_cli.players import (
+    Candidate,
     ExpertPlayer,
     GreedyPlayer,
     RandomPlayer,
+    _play_future,
     candidates_of,
+    future_worth,
     greedy_move,
     make_player,
 )
@@ -146,6 +149,31 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
     assert [str(c.move) for c in candidates] == ["B1", "A2", "C2", "B3", "B2 top"]
     assert sorted(r.samples for r in ratings) == [8, 8, 21, 41, 41]
     assert all(0 <= r.win_rate <= 1 and r.expected_score <= 24 for r in ratings)
+
+
+def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
+    assert future_worth(0, 30) == 1.0
+    assert future_worth(24, 1) == pytest.approx(1.24)
+    assert future_worth(-1, 0) == 0.0  # the move itself loses
+    assert future_worth(-1, 1) == pytest.approx(0.2)  # the next card cannot be placed
+    assert future_worth(-1, 2) == pytest.approx(0.36)
+    losses = [future_worth(-1, placed) for placed in range(40)]
+    assert losses == sorted(losses) and losses[-1] < 1.0 == future_worth(0, 1)
+
+
+# Fifteen face-up cards, no 10 among them, a low and a high card in every line: a 5 on A1 turns
+# nothing, and a 10 anywhere is the highest of its row and of its column, which turns six.
+NO_ROOM_FOR_A_TEN = ["AS 9S 2S 8S", "9H AH 8H 2H", "3S 7S 4S 6S", "7H 3H 6H ."]
+
+
+def test_a_future_counts_the_cards_placed_until_the_one_that_cannot_be():
+    a1_top, d4 = Move.from_str("A1 top"), Move.from_str("D4")
+    five_then_ten = State.from_grid(NO_ROOM_FOR_A_TEN, ["5C", "10D"])
+    assert five_then_ten.down_after(a1_top, Card.from_str("5C")) == 0
+    assert _play_future(five_then_ten, Candidate(a1_top, a1_top)) == (-1, 1)
+    ten_now = State.from_grid(NO_ROOM_FOR_A_TEN, ["10D"])
+    assert _play_future(ten_now, Candidate(d4, d4)) == (-1, 0)
+    assert ten_now.down_after(d4, Card.from_str("10D")).bit_count() == 6
 
 
 def test_the_time_cap_stops_the_halving_and_keeps_the_best_estimate_first():
