@@ -345,8 +345,9 @@ def compare_json(comparison: Comparison) -> dict[str, Any]:
 HINT_EXPLAINED = (
     "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player. "
     "The moves are ranked by how far they went in the expert's halving (the better half of each round "
-    "gets more futures), then by the worth of their futures: a win is worth 1 and a hundredth of its score, "
-    "a loss less the sooner it comes, so a move whose losses come early may rank below a lower chance."
+    "gets more futures), then by their worth: the mean over their futures of 1 + score/100 for a win and "
+    "1 - 0.8^k for a loss k cards on. A loss soon weighs more than one far off, so a move whose losses come "
+    "early may rank below a lower chance."
 )
 
 
@@ -360,10 +361,13 @@ def hint_text(ratings: list[Rating], state: State | None = None, limit: int = 8)
         lines.append(f"Hint: {best.move} (the only move)")
         return "\n".join(lines)
     lines.append(f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else ""))
-    lines.append("  move              chance to win   expected score   futures")
+    lines.append("  move              chance to win   expected score   futures    worth")
     for rating in ratings[:limit]:
         name = str(rating.move) + (f", {rating.then}" if rating.then is not None else "")
-        lines.append(f"  {name:<17} {rating.win_rate:>12.0%}   {rating.expected_score:>14.1f}   {rating.samples:>7}")
+        lines.append(
+            f"  {name:<17} {rating.win_rate:>12.0%}   {rating.expected_score:>14.1f}   {rating.samples:>7}"
+            f"   {rating.value:>6.4f}"
+        )
     if len(ratings) > limit:
         lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")
     lines.append(HINT_EXPLAINED)
@@ -383,6 +387,7 @@ def hint_json(ratings: list[Rating]) -> dict[str, Any]:
                 "win_rate": r.win_rate,
                 "expected_score": r.expected_score,
                 "mean_score_of_wins": r.mean_score,
+                "worth": r.value,
             }
             for r in ratings
         ],

@@ -166,10 +166,10 @@ def test_hint_text_lists_the_best_moves_first():
     # chance to win 45/56 = 80%, expected score 45/56 x 14.25 = 11.45; 20/56 = 36%, 20/56 x 9 = 3.21.
     assert hint_text(ratings) == (
         "Hint: C2\n"
-        "  move              chance to win   expected score   futures\n"
-        "  C2                         80%             11.5        56\n"
-        "  shift down, D1             36%              3.2        56\n"
-        "  B3 top                      0%              0.0         8\n" + HINT_EXPLAINED
+        "  move              chance to win   expected score   futures    worth\n"
+        "  C2                         80%             11.5        56   0.9000\n"
+        "  shift down, D1             36%              3.2        56   0.4000\n"
+        "  B3 top                      0%              0.0         8   0.0000\n" + HINT_EXPLAINED
     )
     assert hint_text([Rating(Move.from_str("A1"), None, 0, 0, None)]) == "Hint: A1 (the only move)"
 

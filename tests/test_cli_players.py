@@ -24,7 +24,7 @@ def test_hint_for_the_end_of_a_record():
     assert lines[0] == "      A        B        C        D", "the board comes first"
     hint = lines.index(next(line for line in lines if line.startswith("Hint: ")))
     assert lines[hint - 1].startswith("Next card: 9S")
-    assert lines[hint + 1].split() == ["move", "chance", "to", "win", "expected", "score", "futures"]
+    assert lines[hint + 1].split() == ["move", "chance", "to", "win", "expected", "score", "futures", "worth"]
     assert lines[-1].startswith("Each figure is from futures: the unseen cards shuffled anew")
 
 
@@ -33,8 +33,12 @@ def test_hint_json_and_a_finished_game():
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert report["move"] == report["ratings"][0]["move"]
-    keys = {"move", "then", "wins", "samples", "win_rate", "expected_score", "mean_score_of_wins"}
+    keys = {"move", "then", "wins", "samples", "win_rate", "expected_score", "mean_score_of_wins", "worth"}
     assert all(set(r) == keys for r in report["ratings"])
+    ranks = [(-r["samples"], -r["worth"]) for r in report["ratings"]]
+    assert ranks == sorted(ranks), "survivors of the halving first, then by worth"
+    # a won future is worth 1 to 1.24, a lost one 0 to under 1: the worth is at least the chance to win
+    assert all(r["win_rate"] <= r["worth"] <= 1.24 for r in report["ratings"])
     result = runner.invoke(app, ["hint", str(SAMPLES / "won.yaml")])
     assert result.exit_code == 1 and "the game is over (won, score 9, 31 moves)" in result.stderr
 
