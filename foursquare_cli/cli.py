@@ -713,8 +713,9 @@ def stats(
     """Play many deals with a player and sum them up.
 
     Plays deals START to START+GAMES-1. Prints the win rate with its 95% Wilson
-    interval, the mean score of the won games, the mean time per move, the
-    games per second and the deals lost. A progress bar is drawn on standard error when it is a terminal.
+    interval, the mean score of the won games, the mean time per move, the games
+    per second and the deals lost. A progress bar is drawn on standard error when
+    it is a terminal.
     """
     from .board import json_line, stats_text
     from .stats import check_range, summarize

@@ -162,12 +162,12 @@ class ExpertPlayer:
                 if deadline is not None and time.perf_counter() > deadline:
                     out_of_time = True
                     break
-            value = [total / n if n else 0.0 for total, n in zip(worth, samples, strict=True)]
+            value = _means(worth, samples)
             alive.sort(key=lambda i: -value[i])
             alive = alive[: max(1, (len(alive) + 1) // 2)]
             if len(alive) == 1 or out_of_time:
                 break
-        value = [total / n if n else 0.0 for total, n in zip(worth, samples, strict=True)]
+        value = _means(worth, samples)
         order = sorted(range(count), key=lambda i: (-samples[i], -value[i]))
         if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
             order.remove(alive[0])
@@ -211,8 +211,12 @@ class ExpertPlayer:
         ]
 
 
+def _means(totals: list[float], samples: list[int]) -> list[float]:
+    return [total / n if n else 0.0 for total, n in zip(totals, samples, strict=True)]
+
+
 def future_worth(score: int, placed: int) -> float:
-    """What one future is worth to the expert: 1 + 0.01 x score when won; when lost, 1 - 0.8 ** placed.
+    """What one future is worth to the expert: 1 + SCORE_WEIGHT x score when won, 1 - LOSS_DECAY ** placed when lost.
 
     `placed` counts the cards the playout placed after the move, the one it could
     not place included. A score is at most 24, so no score outweighs a win; among
@@ -228,10 +232,8 @@ def future_worth(score: int, placed: int) -> float:
 
 
 def _play_future(start: State, candidate: Candidate) -> tuple[int, int]:
-    """A candidate played in a future, then the greedy policy to the end.
-
-    (the score or -1 for a loss, the cards placed after the candidate's).
-    """
+    """A candidate played in a future, then the greedy policy to the end: (score or -1 for a loss, cards
+    placed after the candidate's), the two figures `future_worth` needs."""
     future = start.copy()
     if candidate.move.is_shift:
         future.apply(candidate.move)

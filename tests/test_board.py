@@ -174,6 +174,15 @@ def test_hint_text_lists_the_best_moves_first():
     assert hint_text([Rating(Move.from_str("A1"), None, 0, 0, None)]) == "Hint: A1 (the only move)"
 
 
+def test_the_hint_sentence_states_the_worth_the_expert_uses():
+    from foursquare_cli.board import HINT_EXPLAINED
+    from foursquare_cli.players import LOSS_DECAY, SCORE_WEIGHT
+
+    # board does not import players (check's start-up), so the sentence spells the constants out
+    assert f"1 + score/{round(1 / SCORE_WEIGHT)} for a win" in HINT_EXPLAINED
+    assert f"1 - {LOSS_DECAY}^k for a loss" in HINT_EXPLAINED
+
+
 def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():
     from foursquare_cli.board import moves_preview
 
