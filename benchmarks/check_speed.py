@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 
-from foursquare_cli.game import Game
-from foursquare_cli.records import format_record
+from foursquare_cli.formats.records import format_record
+from foursquare_cli.rules.game import Game
 
 
 def make_records(folder: pathlib.Path, count: int) -> list[str]:

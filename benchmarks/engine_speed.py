@@ -9,7 +9,7 @@ import argparse
 import random
 import time
 
-from foursquare_cli.engine import State
+from foursquare_cli.rules.engine import State
 
 
 def random_game(seed: int, rng: random.Random) -> list:

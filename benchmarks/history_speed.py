@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from foursquare_cli.game import Game
-from foursquare_cli.history import GAMES_FOLDER, History
-from foursquare_cli.records import format_record
+from foursquare_cli.formats.records import format_record
+from foursquare_cli.rules.game import Game
+from foursquare_cli.store.history import GAMES_FOLDER, History
 
 
 def build(folder: Path, count: int) -> None:

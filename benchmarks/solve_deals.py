@@ -12,8 +12,8 @@ import json
 import multiprocessing
 import time
 
-from foursquare_cli.cards import deal
-from foursquare_cli.players import GAVE_UP, UNWINNABLE, WINNABLE, solve
+from foursquare_cli.players.solver import GAVE_UP, UNWINNABLE, WINNABLE, solve
+from foursquare_cli.rules.cards import deal
 
 
 def solve_one(args: tuple[int, float]) -> tuple[int, str, int | None, bool, float]:

@@ -1,15 +1,11 @@
-"""The `foursquare` command: thin Typer commands over the core modules.
+"""The `foursquare` command: Typer only.
 
-Each command reads its input, makes one call into the core, prints with the
-printers of `board`, and turns the core's exceptions into one line on standard
-error and an exit code:
-
-  0    success (for `check`: every file valid; for `solve`: winnable)
-  1    the input is wrong: an invalid or illegal move, an invalid record
-  2    usage error: a bad option, a file that cannot be read or written
-  3    `solve`: unwinnable;  4  `solve`: gave up
-  74   output or a record could not be written (a full disk, a closed stream)
-  130  interrupted (Ctrl-C);  141  the reader of the output went away;  143  terminated
+Each command parses its options, makes one call into the core, and prints with
+`ui`. Errors are the core's: every `FoursquareError` carries its exit code, and the
+one handler here (`_OneLineErrors.main`) turns it into one line on standard error
+(a file's name first when it is about a file, else `foursquare COMMAND:`). An
+exception that is not one is a bug of ours: one line, the traceback in a crash
+log in the data folder, exit 70. The exit codes are listed in `errors`.
 """
 
 from __future__ import annotations
@@ -18,29 +14,43 @@ import enum
 import errno
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
 
 from . import __version__
+from .errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_GAVE_UP,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_IO,
+    EXIT_OK,
+    EXIT_UNWINNABLE,
+    Forfeit,
+    FoursquareError,
+    InvalidInputError,
+    UsageError,
+)
 
 if TYPE_CHECKING:
-    from .board import Style
-    from .cards import Card
-    from .game import Game, Step
-    from .records import Verdict
+    from types import ModuleType
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_IO = 0, 1, 2, 74
-EXIT_INTERRUPTED, EXIT_BROKEN_PIPE, EXIT_TERMINATED = 130, 141, 143
-SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": 3, "gave up": 4}
+    from .formats.records import Verdict
+    from .players.expert import Strength
+    from .rules.cards import Card
+    from .rules.game import Game, Step
+
+SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": EXIT_UNWINNABLE, "gave up": EXIT_GAVE_UP}
 
 
 class _OneLineErrors(TyperGroup):
-    """Report usage errors as one line on standard error (`foursquare deal: ...`), exit 2;
-    a failed or broken standard output as one line (or none), exit 74 or 141."""
+    """The one handler: usage errors and the core's errors as one line on standard error with their exit
+    code; a failed or broken standard output as one line (or none), exit 74 or 141; a bug as one line and a
+    crash log, exit 70."""
 
     def main(  # type: ignore[override]
         self,
@@ -62,21 +72,54 @@ class _OneLineErrors(TyperGroup):
             code = error.exit_code
         except typer.Exit as exit_:
             code = exit_.exit_code
-        except typer.Abort:
-            _say("foursquare: interrupted")
+        except FoursquareError as error:
+            for line in error.before:
+                _say(line)
+            _say(str(error) if error.path is not None else f"{_command[0]}: {error}")
+            code = error.exit_code
+        except (typer.Abort, KeyboardInterrupt):  # before a command is invoked
+            _say(f"{_command[0]}: interrupted")
             code = EXIT_INTERRUPTED
         except OSError as error:
             code = _output_failed(error)
+        except Exception as error:  # a bug of ours: one line and a crash log, never a traceback on the screen
+            _say(f"foursquare: internal error: {type(error).__name__}: {str(error)[:200]}; details in {_crash_log()}")
+            code = EXIT_INTERNAL
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
-        """A broken pipe is caught here, before click turns it into exit 1."""
+        """Ctrl-C and a broken pipe are caught here, before typer turns them into a silent exit."""
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _say(f"{_command[0]}: interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except OSError as error:
             if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
                 raise typer.Exit(_output_failed(error)) from None
             raise
+
+
+def _crash_log() -> str:
+    """Write the traceback being handled to a crash log in the data folder (else the temporary folder)."""
+    import datetime
+    import tempfile
+    import traceback
+
+    from .store.history import data_folder
+
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
+    text = f"foursquare {__version__}: {' '.join(sys.argv)}\n" + traceback.format_exc()
+    for folder in (str(data_folder()), tempfile.gettempdir()):
+        path = os.path.join(folder, f"crash-{stamp}-{os.getpid()}.log")
+        try:
+            os.makedirs(folder, exist_ok=True)
+            with open(path, "x", encoding="utf-8", errors="backslashreplace") as log:
+                log.write(text)
+            return repr(path) if any(not ch.isprintable() for ch in path) else path
+        except OSError:
+            continue
+    return "no file (the data folder and the temporary folder refused it)"
 
 
 def _resume_without_file(arguments: list[str]) -> list[str]:
@@ -84,7 +127,7 @@ def _resume_without_file(arguments: list[str]) -> list[str]:
     (typer has no option with an optional value)."""
     if "play" not in arguments:
         return arguments
-    from .session import LAST_GAME
+    from .ui.session import LAST_GAME
 
     for index in range(arguments.index("play") + 1, len(arguments)):
         if arguments[index] == "--":
@@ -130,46 +173,11 @@ app = typer.Typer(
     help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n"
     "Exit codes: 0 success; 1 invalid input (an illegal move, an invalid record); "
     "2 usage error (bad option, a file that cannot be read or written); 3 and 4 solve's unwinnable and gave up; "
-    "74 output could not be written; 130 interrupted; 141 broken pipe; 143 terminated.",
+    "70 internal error; 74 output could not be written; 130 interrupted; 141 broken pipe; 143 terminated.",
 )
 
 
-_command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for `fail`
-
-
-def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    """`foursquare COMMAND: message` on standard error, then exit with `code`."""
-    _say(f"{_command[0]}: {message}")
-    raise typer.Exit(code)
-
-
-@contextmanager
-def core_errors() -> Iterator[None]:
-    """The core's exceptions, each turned into one line (or a file's problems and a line) and its exit code.
-
-    Errors about a file start with its name; the others with `foursquare COMMAND:`.
-    """
-    from .board import problem_line
-    from .files import WriteError
-    from .records import DealConflict, NoDeal, ReadError
-    from .session import PlayRequestError
-
-    try:
-        yield
-    except (DealConflict, NoDeal) as error:
-        fail(str(error))
-    except (WriteError, ReadError) as error:
-        _say(str(error))
-        raise typer.Exit(EXIT_USAGE) from None
-    except PlayRequestError as error:
-        if error.verdict is not None:
-            for problem in error.verdict.problems:
-                _say(problem_line(error.verdict.source.display_name, problem))
-        code = EXIT_INVALID if error.verdict is not None else EXIT_USAGE
-        if error.path is None:
-            fail(str(error), code)
-        _say(str(error))
-        raise typer.Exit(code) from None
+_command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for the handler's lines
 
 
 def _show_version(value: bool) -> None:
@@ -195,7 +203,7 @@ def _root(
 
 
 def _seed_parser(text: str) -> int:
-    from .cards import InvalidSeedError, parse_seed
+    from .rules.cards import InvalidSeedError, parse_seed
 
     try:
         return parse_seed(text)
@@ -204,7 +212,7 @@ def _seed_parser(text: str) -> int:
 
 
 def _deck_parser(text: str) -> tuple[Card, ...]:
-    from .cards import InvalidCardError, parse_deck
+    from .rules.cards import InvalidCardError, parse_deck
 
     try:
         return parse_deck(text)
@@ -213,13 +221,13 @@ def _deck_parser(text: str) -> tuple[Card, ...]:
 
 
 def _player_parser(text: str) -> str:
-    from .players import make_player
+    """The player's name, checked without building the player (that is where its own errors are reported)."""
+    from .players import parse_player
 
     try:
-        make_player(text)
-    except ValueError as error:
+        return parse_player(text)
+    except FoursquareError as error:
         raise typer.BadParameter(str(error)) from None
-    return text if ":" in text else text.lower()
 
 
 def _seconds_parser(text: str) -> float:
@@ -263,25 +271,17 @@ PLAYOUTS_OPTION = typer.Option(
 THINK_OPTION = typer.Option(
     None, "--think", metavar="SECONDS", parser=_seconds_parser, help="The most seconds the expert may think a move."
 )
-
-
-def _strength(playouts: int | None, think: float | None) -> Any:
-    from .players import DEFAULT_PLAYOUTS, Strength
-
-    return Strength(playouts or DEFAULT_PLAYOUTS, think)
+PLAYER_NAMES = "random, greedy, expert"  # players.BUILT_IN_PLAYERS, held to it by a test
 
 
 def _player_option(default: str = "expert") -> Any:
-    from .game import BUILT_IN_PLAYERS
-
-    names = ", ".join(BUILT_IN_PLAYERS)
     return typer.Option(
         default,
         "--player",
         "-p",
         parser=_player_parser,
         metavar="NAME",
-        help=f"The player: {names}, cmd:COMMAND (a program speaking the move protocol) or module:attribute.",
+        help=f"The player: {PLAYER_NAMES}, cmd:COMMAND (a program speaking the move protocol) or module:attribute.",
     )
 
 
@@ -298,54 +298,63 @@ def _format_option(text_help: str) -> Any:
     return typer.Option(Format.text, "--format", "-f", help=text_help)
 
 
-def _style(reveal: bool, unicode: bool, color: Color = Color.never) -> Style:
-    from .board import Style
-
-    use_color = color is Color.always or (
-        color is Color.auto
-        and "NO_COLOR" not in os.environ
-        and os.environ.get("TERM") != "dumb"
-        and sys.stdout is not None
-        and sys.stdout.isatty()
-    )
-    return Style(reveal=reveal, unicode=unicode, color=use_color)
+# -- what the commands share ----------------------------------------------------------------
 
 
-def _print(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+def _output() -> ModuleType:
+    """`ui.output`, imported when a command first prints (so `check` loads no more than it needs)."""
+    from .ui import output
+
+    return output
 
 
-def _step_printer(output: Format, style: Style) -> Callable[[Step], None]:
-    """A listener printing each step as `replay` shows it: boards (the first with the legend), or JSON Lines."""
-    from .board import state_block
+def _print(value: object, output_format: Format, text: Callable[[], str]) -> None:
+    """A command's result: its JSON on one line, or its text for people."""
+    from .formats.protocol import json_line
 
-    first = True
+    _output().write(json_line(value) if output_format is Format.json else text() + "\n")
 
-    def show(step: Step) -> None:
-        nonlocal first
-        _print(state_block(step, json_output=output is Format.json, style=style, first=first))
-        first = False
 
-    return show
+def _strength(playouts: int | None, think: float | None) -> Strength:
+    from .players import DEFAULT_PLAYOUTS, Strength
+
+    return Strength(playouts or DEFAULT_PLAYOUTS, think)
 
 
 def _loaded(
     file: str, seed: int | None, deck: tuple[Card, ...] | None, on_step: Callable[[Step], None] | None = None
 ) -> Verdict:
-    """Read and play a record or move log; usage errors end the run here, file problems go to stderr."""
-    from .board import problem_line
-    from .records import DealConflict, NoDeal, ReadError, display_name, load
+    """Read and play a record or move log; its problems go to standard error, usage errors end the run."""
+    from .formats.records import load
+    from .ui.reports import problem_line
 
-    name = display_name(file)
-    try:
-        verdict = load(file, seed=seed, deck=deck, on_step=on_step)
-    except (ReadError, DealConflict, NoDeal) as error:
-        _say(f"{name}: {error}")
-        raise typer.Exit(EXIT_USAGE) from None
+    verdict = load(file, seed=seed, deck=deck, on_step=on_step)
     for problem in verdict.problems:
-        _say(problem_line(name, problem))
+        _say(problem_line(verdict.source.display_name, problem))
     return verdict
+
+
+def _playable(verdict: Verdict) -> Game:
+    """The game of a valid record that is still being played (exit 1 otherwise)."""
+    from .ui.reports import verdict_summary
+
+    if verdict.problems or verdict.game is None:
+        raise typer.Exit(EXIT_INVALID)
+    if verdict.game.state.is_over:
+        name = verdict.source.display_name
+        raise InvalidInputError(f"{name}: the game is over ({verdict_summary(verdict)}); there is no move to hint")
+    return verdict.game
+
+
+def _announced_seed(seed: int | None) -> int:
+    """The deal asked for, or a random one, said on standard error so it can be played again."""
+    if seed is not None:
+        return seed
+    from .ui.session import new_seed
+
+    seed = new_seed()
+    _say(f"Deal {seed} (to watch it again: --seed {seed})")
+    return seed
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -357,10 +366,10 @@ def deal(
     unicode: bool = UNICODE_OPTION,
 ) -> None:
     """Print the stock of a deal, first card first, on one line."""
-    from .board import Style, card_text
-    from .cards import deal as deal_cards
+    from .rules.cards import deal as deal_cards
+    from .ui.board import Style, card_text
 
-    _print(" ".join(card_text(card, Style(unicode=unicode)) for card in deal_cards(seed)) + "\n")
+    _output().write(" ".join(card_text(card, Style(unicode=unicode)) for card in deal_cards(seed)) + "\n")
 
 
 @app.command()
@@ -368,7 +377,7 @@ def replay(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
-    output: Format = _format_option("text for people, json for JSON Lines."),
+    output_format: Format = _format_option("text for people, json for JSON Lines."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
     color: Color = COLOR_OPTION,
@@ -380,42 +389,31 @@ def replay(
     illegal move the states before it are printed, then the problem on standard
     error, and the exit code is 1.
     """
-    verdict = _loaded(file, seed, deck, on_step=_step_printer(output, _style(reveal, unicode, color)))
+    output = _output()
+    printer = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
+    verdict = _loaded(file, seed, deck, on_step=printer)
     raise typer.Exit(EXIT_INVALID if verdict.problems else EXIT_OK)
 
 
 @app.command()
 def check(
     files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input.", metavar="FILE..."),
-    output: Format = _format_option("text, or json: one object per file per line."),
+    output_format: Format = _format_option("text, or json: one object per file per line."),
 ) -> None:
     """Validate game records; report each problem as file:line: message.
 
     Prints the outcome of each valid file (won, score 7, 29 moves, 2 undos). Exit
     codes: 0 every file is valid; 1 some file is invalid; 2 a file could not be read.
     """
-    from .board import json_line, problem_line, verdict_line
-    from .records import ReadError, check_path, display_name
+    from .formats.records import check_path
+    from .ui.reports import check_report
 
+    json_output = output_format is Format.json
     code = EXIT_OK
     for path in files:
-        name = display_name(path)
-        verdict = check_path(path)
-        if isinstance(verdict, ReadError):
-            if output is Format.json:
-                unread = {"line": None, "move": None, "move_text": None, "message": str(verdict)}
-                _print(json_line({"path": path, "valid": False, "outcome": None, "problems": [unread]}))
-            _say(f"{name}: {verdict}")
-            code = EXIT_USAGE
-            continue
-        if output is Format.json:
-            _print(json_line(verdict.as_dict()))
-        for problem in verdict.problems:
-            _say(problem_line(name, problem))
-        if output is Format.text:
-            _print(verdict_line(name, verdict) + "\n")
-        if not verdict.valid and code == EXIT_OK:
-            code = EXIT_INVALID
+        out, errors, result = check_report(path, check_path(path), json_output=json_output)
+        _output().emit(out, errors, out_first=json_output)
+        code = max(code, result)
     raise typer.Exit(code)
 
 
@@ -437,7 +435,7 @@ def play(
     ),
     no_record: bool = typer.Option(False, "--no-record", help="Write no record (with --resume: leave the file alone)."),
     force: bool = FORCE_OPTION,
-    output: Format = _format_option("From a pipe: text boards, or json (one state per line)."),
+    output_format: Format = _format_option("From a pipe: text boards, or json (one state per line)."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
     color: Color = COLOR_OPTION,
@@ -457,38 +455,14 @@ def play(
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
     from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
-    from .history import History
-    from .session import open_session, run_pipe, run_terminal
+    from .ui.play import play as play_game
+    from .ui.session import PlayOptions
 
-    stdin = sys.stdin
-    if stdin is None or stdin.closed:
-        fail("standard input is closed; pipe moves in, or play at a terminal")
-    at_prompt = stdin.isatty() and output is Format.text
-    history = None if output is Format.json or no_record else History()
-    with core_errors():
-        session, opening = open_session(
-            seed=seed,
-            deck=deck,
-            daily=daily,
-            record=record,
-            resume=resume,
-            no_record=no_record,
-            force=force,
-            history=history,
-            mention_waiting=at_prompt,
-        )
-    for line in opening:
-        print(line, file=sys.stdout if at_prompt else sys.stderr)
-    style = _style(reveal, unicode, color if at_prompt else Color.never)
-    with session:
-        if at_prompt:
-            hint = _prompt_hint(_strength(playouts, think))
-            code = run_terminal(session, sys.stdout, style=style, hint=hint, epilogue=_epilogue)
-        else:
-            code = run_pipe(
-                session, stdin.buffer, sys.stdout, sys.stderr, json_output=output is Format.json, style=style
-            )
-    raise typer.Exit(code)
+    options = PlayOptions(seed, deck, daily, record, resume, no_record, force)
+    shown = _output().style(reveal, unicode, color)
+    raise typer.Exit(
+        play_game(options, json_output=output_format is Format.json, shown=shown, strength=_strength(playouts, think))
+    )
 
 
 @app.command()
@@ -497,47 +471,22 @@ def history(
     deal: int | None = typer.Option(
         None, "--deal", parser=_seed_parser, metavar="N", help="Only the games of this deal number."
     ),
-    output: Format = _format_option("text, or json: one object with games and totals."),
+    output_format: Format = _format_option("text, or json: one object with games and totals."),
 ) -> None:
     """Your games, newest first, and how you are doing: won, best score, streaks, daily deals.
 
     Every game played with `play` is kept (see --no-record) in the data folder:
     $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
     """
-    from .board import history_json, history_text, json_line
-    from .history import History, HistoryError, totals
+    from .store.history import History, totals
+    from .ui.reports import history_json, history_text
 
     kept = History()
-    try:
-        games = kept.games(seed=deal)
-    except HistoryError as error:
-        fail(str(error))
+    games = kept.games(seed=deal)
     for note in kept.notes:
-        _say(note)
+        _output().say(note)
     figures = totals(games)
-    _print(
-        json_line(history_json(games, figures, limit))
-        if output is Format.json
-        else history_text(games, figures, limit) + "\n"
-    )
-
-
-def _prompt_hint(strength: Any) -> Callable[[Game], str]:
-    def hint(game: Game) -> str:
-        from .board import hint_text
-        from .players import ExpertPlayer
-
-        return hint_text(ExpertPlayer(0, strength.playouts, strength.think).rate(game.state), game.state)
-
-    return hint
-
-
-def _epilogue(session: Any) -> str:
-    """What the deal allowed, from two seconds of the solver."""
-    from .board import deal_potential
-    from .solver import solve
-
-    return deal_potential(solve(session.game.deck, timeout=2.0))
+    _print(history_json(games, figures, limit), output_format, lambda: history_text(games, figures, limit))
 
 
 @app.command()
@@ -545,7 +494,7 @@ def hint(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
-    output: Format = _format_option("text, or json."),
+    output_format: Format = _format_option("text, or json."),
     player: str = _player_option(),
     player_seed: int = PLAYER_SEED_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
@@ -553,46 +502,17 @@ def hint(
     move_time: float = MOVE_TIME_OPTION,
 ) -> None:
     """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
-    from .board import hint_json, hint_text, json_line, verdict_summary
-    from .players import ExpertPlayer
+    from .players import ExpertPlayer, make_player, next_move
+    from .ui.reports import hint_json, hint_text, other_hint
 
-    verdict = _loaded(file, seed, deck)
-    if verdict.problems:
-        raise typer.Exit(EXIT_INVALID)
-    assert verdict.state is not None
-    if verdict.state.is_over:
-        fail(
-            f"{verdict.source.display_name}: the game is over ({verdict_summary(verdict)}); there is no move to hint",
-            EXIT_INVALID,
-        )
+    game = _playable(_loaded(file, seed, deck))
     strength = _strength(playouts, think)
-    if player != "expert":
-        _print(_other_players_hint(player, player_seed, strength, move_time, verdict, output is Format.json))
-        return
-    ratings = ExpertPlayer(player_seed, strength.playouts, strength.think).rate(verdict.state)
-    _print(json_line(hint_json(ratings)) if output is Format.json else hint_text(ratings, verdict.state) + "\n")
-
-
-def _other_players_hint(
-    player: str, seed: int, strength: Any, move_time: float, verdict: Verdict, json_output: bool
-) -> str:
-    """The move another player would make at the end of the record (it has no ratings to show)."""
-    from .board import json_line
-    from .game import play_out
-    from .outside import Forfeit, close_programs
-    from .players import make_player
-
-    assert verdict.game is not None
-    game = verdict.game
-    try:
-        step = next(play_out(game, make_player(player, seed, strength, move_time)))
-    except Forfeit as forfeit:
-        fail(f"{player} forfeits: {forfeit.reason}", EXIT_INVALID)
-    finally:
-        close_programs()
-    if json_output:
-        return json_line({"move": str(step.move), "player": player, "ratings": []})
-    return f"Hint from {player}: {step.move}\n"
+    if player == "expert":
+        ratings = ExpertPlayer(player_seed, strength.playouts, strength.think).rate(game.state)
+        _print(hint_json(ratings), output_format, lambda: hint_text(ratings, game.state))
+    else:
+        step = next_move(game, make_player(player, player_seed, strength, move_time), player)
+        _output().write(other_hint(player, step, json_output=output_format is Format.json))
 
 
 @app.command()
@@ -607,7 +527,7 @@ def solve(
     ),
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the winning line to this file."),
     force: bool = FORCE_OPTION,
-    output: Format = _format_option("text, or json."),
+    output_format: Format = _format_option("text, or json."),
 ) -> None:
     """Search a deal knowing the whole stock: the best score it can find.
 
@@ -616,79 +536,24 @@ def solve(
     whether it is proven best), 3 unwinnable (an exhaustive search found no win),
     4 gave up (budget or time ran out with nothing found), 2 usage error.
     """
-    from .board import json_line, solve_json, solve_text
-    from .cards import deal as deal_cards
-    from .files import opened_record
-    from .records import format_record
-    from .solver import solve as search
-    from .solver import winning_game
+    from .formats.records import format_record
+    from .players.solver import solve as search
+    from .players.solver import winning_game
+    from .rules.cards import deal as deal_cards
+    from .store.files import opened_record
+    from .ui.reports import solve_json, solve_text
 
     if (seed is None) == (deck is None):
-        fail("give --seed N or --deck CARDS (one of them)")
+        raise UsageError("give --seed N or --deck CARDS (one of them)")
     cards = deck if deck is not None else deal_cards(seed or 0)
-    with core_errors(), opened_record(record, replace=force) as file:
+    with opened_record(record, replace=force) as file:
         solution = search(cards, budget=budget, timeout=timeout)
         game = winning_game(cards, seed, solution)
         record_text = format_record(game) if game is not None else None
         if file is not None and record_text is not None:
             file.write(record_text)
-    _print(
-        json_line(solve_json(solution, seed))
-        if output is Format.json
-        else solve_text(solution, seed, record_text, timeout) + "\n"
-    )
+    _print(solve_json(solution, seed), output_format, lambda: solve_text(solution, seed, record_text, timeout))
     raise typer.Exit(SOLVE_EXIT[solution.status])
-
-
-@contextmanager
-def _progress(total: int, label: str) -> Iterator[Callable[..., None] | None]:
-    """`rich`'s progress bar (elapsed time, time left) on standard error when it is a terminal; else nothing.
-
-    The bar is updated with `update(done)`, or `update(done, total)` when the total becomes known.
-    """
-    if sys.stderr is None or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("elapsed,"),
-        TimeRemainingColumn(),
-        TextColumn("left"),
-    )
-    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-
-        def update(done: int, new_total: int | None = None) -> None:
-            bar.update(task, completed=done, total=new_total if new_total is not None else bar.tasks[0].total)
-
-        yield update
-
-
-@contextmanager
-def _interruptible() -> Iterator[None]:
-    """A long run stopped by Ctrl-C or SIGTERM: one line, exit 130 or 143."""
-    import signal
-
-    from .workers import Interrupted
-
-    try:
-        yield
-    except (Interrupted, KeyboardInterrupt) as error:
-        terminated = isinstance(error, Interrupted) and error.signum == signal.SIGTERM
-        fail("terminated" if terminated else "interrupted", EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 
 @app.command()
@@ -708,7 +573,7 @@ def stats(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
-    output: Format = _format_option("text, or json."),
+    output_format: Format = _format_option("text, or json."),
 ) -> None:
     """Play many deals with a player and sum them up.
 
@@ -717,28 +582,14 @@ def stats(
     per second and the deals lost. A progress bar is drawn on standard error when
     it is a terminal.
     """
-    from .board import json_line, stats_text
-    from .stats import check_range, summarize
+    from .runs.stats import check_range, summarize
+    from .ui.reports import stats_text
 
-    try:
-        check_range(start, games)
-    except ValueError as error:
-        fail(str(error))
-    with _interruptible(), _progress(games, f"{player} playing") as progress:
-        try:
-            summary = summarize(
-                player,
-                start,
-                games,
-                jobs,
-                player_seed,
-                progress=progress,
-                strength=_strength(playouts, think),
-                move_time=move_time,
-            )
-        except OSError as error:
-            fail(f"cannot start {jobs} worker processes: {error.strerror or error}")
-    _print(json_line(summary.as_dict()) if output is Format.json else stats_text(summary) + "\n")
+    check_range(start, games)
+    with _output().progress(games, f"{player} playing") as progress:
+        strength = _strength(playouts, think)
+        summary = summarize(player, start, games, jobs, player_seed, progress, strength, move_time)
+    _print(summary.as_dict(), output_format, lambda: stats_text(summary))
 
 
 @app.command()
@@ -753,34 +604,26 @@ def auto(
     move_time: float = MOVE_TIME_OPTION,
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
     force: bool = FORCE_OPTION,
-    output: Format = _format_option("text for people, json for JSON Lines."),
+    output_format: Format = _format_option("text for people, json for JSON Lines."),
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
     color: Color = COLOR_OPTION,
 ) -> None:
     """A built-in player plays a whole game, printed as replay prints it."""
-    from .files import opened_record
-    from .game import Game, play_out
-    from .outside import Forfeit, close_programs
-    from .players import make_player
-    from .records import format_record
-    from .session import new_seed
+    from .formats.records import format_record
+    from .players import closing_programs, make_player, play_game
+    from .rules.game import Game
+    from .store.files import opened_record
 
-    if seed is None:
-        seed = new_seed()
-        _say(f"Deal {seed} (to watch it again: --seed {seed})")
-    with core_errors(), opened_record(record, replace=force) as file:
+    output = _output()
+    seed = _announced_seed(seed)
+    with opened_record(record, replace=force) as file, closing_programs():
         game = Game.from_seed(seed, meta={"player": player})
-        show = _step_printer(output, _style(reveal, unicode, color))
+        show = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
         show(game.step)
-        chosen = make_player(player, player_seed, _strength(playouts, think), move_time)
-        try:
-            for step in play_out(game, chosen):
-                show(step)
-        except Forfeit as forfeit:
-            fail(f"{player} forfeits the game: {forfeit.reason}", EXIT_INVALID)
-        finally:
-            close_programs()
+        forfeit = play_game(game, make_player(player, player_seed, _strength(playouts, think), move_time), show)
+        if forfeit is not None:
+            raise Forfeit(f"{player} forfeits the game: {forfeit}")
         if file is not None:
             file.write(format_record(game))
 
@@ -793,7 +636,7 @@ def analyze(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     player_seed: int = PLAYER_SEED_OPTION,
-    output: Format = _format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
+    output_format: Format = _format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
     boards: bool = typer.Option(False, "--boards", help="A board after every move, not only after a marked one."),
     solution: str | None = typer.Option(
         None, "--solution", metavar="FILE", help="Save the solver's best line for the deal as a record (one FILE only)."
@@ -812,33 +655,22 @@ def analyze(
     Marks: ?! inaccuracy, ? mistake, ?? blunder (see the README for the thresholds).
     Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
     """
-    from .analysis import Request, report
-    from .files import opened_record
-    from .workers import run_in_order
+    from .formats.records import format_record
+    from .runs.analysis import Request, analyze_files
+    from .store.files import opened_record
+    from .ui.reports import analysis_report
 
     if solution is not None and len(files) > 1:
-        fail("--solution goes with one file")
-    strength = _strength(playouts, think)
-    requests = [
-        Request(path, seed, deck, player_seed, strength, output is Format.json, boards, solve_budget) for path in files
-    ]
+        raise UsageError("--solution goes with one file")
+    requests = [Request(path, seed, deck, player_seed, _strength(playouts, think), solve_budget) for path in files]
     code = EXIT_OK
-    with _interruptible(), core_errors(), opened_record(solution, replace=force) as file:
-        single = len(requests) == 1
-        with _progress(len(requests), "analysing") as progress:
-            if single:
-                results = iter([report(requests[0], progress)])
-            else:
-                results = run_in_order(report, requests, jobs)
-            for done, result in enumerate(results, start=1):
-                if progress is not None and not single:
-                    progress(done)
-                _print(result.out)
-                for line in result.err:
-                    _say(line)
-                code = max(code, result.code)
-                if file is not None and result.solution is not None:
-                    file.write(result.solution)
+    with opened_record(solution, replace=force) as file, _output().progress(len(requests), "analysing") as progress:
+        for analysis in analyze_files(requests, jobs, progress):
+            out, errors, result = analysis_report(analysis, json_output=output_format is Format.json, boards=boards)
+            _output().emit(out, errors, out_first=True)
+            code = max(code, result)
+            if file is not None and analysis.summary is not None and analysis.summary.solution is not None:
+                file.write(format_record(analysis.summary.solution))
     raise typer.Exit(code)
 
 
@@ -856,35 +688,27 @@ def compare(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
-    output: Format = _format_option("text, or json: one object with players and pairs."),
+    output_format: Format = _format_option("text, or json: one object with players and pairs."),
 ) -> None:
     """Which player is better, and how sure: every player on the same deals, and paired tests.
 
     Wins are compared with the exact McNemar test, scores (a lost game counting 0)
     with the Wilcoxon signed-rank test. Ctrl-C prints what was played so far.
     """
-    from .board import compare_json, compare_text, json_line
-    from .compare import compare as run
-    from .stats import check_range
+    from .players import parse_player
+    from .runs.compare import compare as run
+    from .runs.stats import check_range
+    from .ui.reports import compare_json, compare_text
 
     if len(players) < 2:
-        fail("give at least two players to compare")
-    checked = [_player_parser(player) for player in players]
-    try:
-        check_range(start, games)
-    except ValueError as error:
-        fail(str(error))
-
-    def show(comparison: Any) -> None:
-        _print(json_line(compare_json(comparison)) if output is Format.json else compare_text(comparison) + "\n")
-
-    with _interruptible(), _progress(games * len(players), "comparing") as progress:
-        runs = run(checked, start, games, jobs, player_seed, _strength(playouts, think), move_time, progress)
-        try:
-            for comparison in runs:
-                show(comparison)
-        except OSError as error:
-            fail(f"cannot start {jobs} worker processes: {error.strerror or error}")
+        raise UsageError("give at least two players to compare")
+    checked = [parse_player(player) for player in players]
+    check_range(start, games)
+    with _output().progress(games * len(players), "comparing") as progress:
+        for comparison in run(
+            checked, start, games, jobs, player_seed, _strength(playouts, think), move_time, progress
+        ):
+            _print(compare_json(comparison), output_format, lambda: compare_text(comparison))  # noqa: B023
 
 
 def _guard_standard_streams() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from foursquare_cli.cards import CARDS, Card
-from foursquare_cli.engine import Move, State
+from foursquare_cli.rules.cards import CARDS, Card
+from foursquare_cli.rules.engine import Move, State
 
 _own_data_folder = pytest.StashKey[str]()
 

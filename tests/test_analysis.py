@@ -13,12 +13,12 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from foursquare_cli.analysis import Estimate, Mark, analyze, lost_for_good, mark_of
 from foursquare_cli.cli import app
-from foursquare_cli.engine import Move
-from foursquare_cli.game import Game
+from foursquare_cli.formats.records import check_record, format_record, read_source
 from foursquare_cli.players import ExpertPlayer
-from foursquare_cli.records import check_record, format_record, read_source
+from foursquare_cli.rules.engine import Move
+from foursquare_cli.rules.game import Game
+from foursquare_cli.runs.analysis import Estimate, Mark, analyze, lost_for_good, mark_of
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from conftest import played, position
 
-from foursquare_cli.board import Style, render, render_step, step_heading
-from foursquare_cli.engine import Move
-from foursquare_cli.game import Game
+from foursquare_cli.rules.engine import Move
+from foursquare_cli.rules.game import Game
+from foursquare_cli.ui.board import Style, render, render_step, step_heading
 
 AFTER_MOVE_7 = """\
       A        B        C        D
@@ -155,8 +155,8 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
 
 
 def test_hint_text_lists_the_best_moves_first():
-    from foursquare_cli.board import HINT_EXPLAINED, hint_text
-    from foursquare_cli.players import Rating
+    from foursquare_cli.players.expert import Rating
+    from foursquare_cli.ui.reports import HINT_EXPLAINED, hint_text
 
     ratings = [
         Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9),
@@ -175,8 +175,8 @@ def test_hint_text_lists_the_best_moves_first():
 
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():
-    from foursquare_cli.board import HINT_EXPLAINED
-    from foursquare_cli.players import LOSS_DECAY, SCORE_WEIGHT
+    from foursquare_cli.players.expert import LOSS_DECAY, SCORE_WEIGHT
+    from foursquare_cli.ui.reports import HINT_EXPLAINED
 
     # board does not import players (check's start-up), so the sentence spells the constants out
     assert f"1 + score/{round(1 / SCORE_WEIGHT)} for a win" in HINT_EXPLAINED
@@ -184,7 +184,7 @@ def test_the_hint_sentence_states_the_worth_the_expert_uses():
 
 
 def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():
-    from foursquare_cli.board import moves_preview
+    from foursquare_cli.ui.board import moves_preview
 
     # In hand AC; A1, C1, D1 are down. B2: row 2: 1 < 6 turns A2 down; column B: 1 < 2 turns B1
     # down: 5 down, lost. A3: row 3 has no others; column A: the face-up other is 6, 1 < 6 triggers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from foursquare_cli.cards import (
+from foursquare_cli.rules.cards import (
     CARDS,
     Card,
     InvalidCardError,

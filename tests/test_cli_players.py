@@ -9,9 +9,9 @@ import sys
 
 from typer.testing import CliRunner
 
-from foursquare_cli.board import verdict_summary
 from foursquare_cli.cli import app
-from foursquare_cli.records import check_record, read_source
+from foursquare_cli.formats.records import check_record, read_source
+from foursquare_cli.ui.reports import verdict_summary
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 runner = CliRunner()
@@ -46,8 +46,9 @@ def test_hint_json_and_a_finished_game():
 def test_hint_at_the_play_prompt():
     import io
 
-    from foursquare_cli.game import Game
-    from foursquare_cli.session import Session, run_terminal
+    from foursquare_cli.rules.game import Game
+    from foursquare_cli.ui.play import run_terminal
+    from foursquare_cli.ui.session import Session
 
     answers = iter(["B2", "hint", "quit"])
     out = io.StringIO()
@@ -141,7 +142,7 @@ def test_stats_draws_a_progress_bar_on_a_terminal():
 
 
 def test_solve_with_a_deck_finds_what_the_same_deal_by_seed_finds():
-    from foursquare_cli.cards import deal
+    from foursquare_cli.rules.cards import deal
 
     cards = " ".join(str(card) for card in deal(5))
     by_deck = json.loads(runner.invoke(app, ["solve", "--deck", cards, "--budget", "30000", "-f", "json"]).stdout)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from conftest import deck_starting, grid_rows, played, position
 
-from foursquare_cli.cards import CARDS as CARDS_ALL
-from foursquare_cli.cards import Card
-from foursquare_cli.engine import CELLS as CELLS_ALL
-from foursquare_cli.engine import (
+from foursquare_cli.rules.cards import CARDS as CARDS_ALL
+from foursquare_cli.rules.cards import Card
+from foursquare_cli.rules.engine import CELLS as CELLS_ALL
+from foursquare_cli.rules.engine import (
     LOST,
     LOST_FACE_DOWN,
     LOST_STOCK,

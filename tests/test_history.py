@@ -16,7 +16,7 @@ from conftest import spawn_play, tool_environment
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.history import Game, History, totals
+from foursquare_cli.store.history import Game, History, totals
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]

@@ -15,9 +15,9 @@ import pytest
 from conftest import processes_running
 from typer.testing import CliRunner
 
-from foursquare_cli.board import verdict_summary
 from foursquare_cli.cli import app
-from foursquare_cli.records import MAX_BYTES, check_record, read_source
+from foursquare_cli.formats.records import MAX_BYTES, check_record, read_source
+from foursquare_cli.ui.reports import verdict_summary
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -126,7 +126,7 @@ def test_2_an_unwritable_folder_is_found_before_the_game_is_played(tmp_path):
 
 
 def test_3_a_flood_of_shifts_is_refused_at_the_move_that_would_make_the_record_unreadable(tmp_path, monkeypatch):
-    from foursquare_cli import records
+    from foursquare_cli.formats import records
 
     monkeypatch.setattr(records, "MAX_NODES", 300)  # the real limit is 10,000: the same arithmetic, sooner
     record = tmp_path / "g.yaml"
@@ -193,7 +193,7 @@ def test_4_a_second_session_on_a_held_record_is_refused(tmp_path):
 
 
 def test_5_a_full_disk_mid_game_is_one_line_and_the_last_record_stays(tmp_path, monkeypatch):
-    from foursquare_cli import files
+    from foursquare_cli.store import files
 
     real_replace = os.replace
     calls = {"n": 0}
@@ -503,8 +503,8 @@ def test_13_a_time_limit_must_be_a_finite_number(value):
 
 
 def test_13_the_solver_table_is_bounded(monkeypatch):
-    from foursquare_cli import solver
-    from foursquare_cli.cards import deal
+    from foursquare_cli.players import solver
+    from foursquare_cli.rules.cards import deal
 
     monkeypatch.setattr(solver, "TABLE_SIZE", 500)
     bounded = solver.solve(deal(4), budget=40_000, timeout=None)
@@ -512,7 +512,7 @@ def test_13_the_solver_table_is_bounded(monkeypatch):
 
 
 def test_14_workers_are_capped_at_the_number_of_games():
-    from foursquare_cli.workers import workers_for
+    from foursquare_cli.runs.executor import workers_for
 
     assert (workers_for(1000, 2), workers_for(2, 100), workers_for(0, 5)) == (2, 2, 1)
     process = run("stats", "--jobs", "1000", "--games", "2", "-p", "greedy", "-f", "json")
@@ -577,7 +577,7 @@ def test_messages_contradictory_options_are_an_error():
 
 
 def test_messages_a_deck_may_be_given_with_commas():
-    from foursquare_cli.cards import deal
+    from foursquare_cli.rules.cards import deal
 
     cards = ",".join(str(card) for card in deal(5))
     result = runner.invoke(app, ["solve", "--deck", cards, "--budget", "20000", "-f", "json"])

@@ -14,12 +14,12 @@ import pytest
 from conftest import processes_running
 from typer.testing import CliRunner
 
-from foursquare_cli.cards import deal
 from foursquare_cli.cli import app
-from foursquare_cli.compare import mcnemar_exact, wilcoxon_signed_rank
-from foursquare_cli.engine import State, Status
-from foursquare_cli.outside import Forfeit, close_programs
-from foursquare_cli.stats import play_deals
+from foursquare_cli.players.outside import Forfeit, close_programs
+from foursquare_cli.rules.cards import deal
+from foursquare_cli.rules.engine import State, Status
+from foursquare_cli.runs.compare import mcnemar_exact, wilcoxon_signed_rank
+from foursquare_cli.runs.stats import play_deals
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -19,12 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from foursquare_cli.board import verdict_summary
 from foursquare_cli.cli import app
-from foursquare_cli.files import RecordFile
-from foursquare_cli.game import Game
-from foursquare_cli.records import check_record, read_source
-from foursquare_cli.session import Session, run_pipe
+from foursquare_cli.formats.records import check_record, read_source
+from foursquare_cli.rules.game import Game
+from foursquare_cli.store.files import RecordFile
+from foursquare_cli.ui.play import run_pipe
+from foursquare_cli.ui.reports import verdict_summary
+from foursquare_cli.ui.session import Session
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 # The won sample: deal 92, won with score 9 in 31 moves.
@@ -370,7 +371,7 @@ def test_resume_the_unfinished_sample_without_writing_to_it(tmp_path):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), data=st.data())
 def test_check_accepts_every_record_play_writes(seed, data, tmp_path_factory):
-    from foursquare_cli.engine import State
+    from foursquare_cli.rules.engine import State
 
     shadow = State.from_seed(seed)
     lines = [str(move) for move in random_legal_play(shadow, data, 45)]

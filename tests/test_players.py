@@ -7,21 +7,14 @@ import random
 import pytest
 from conftest import deck_starting, played
 
-from foursquare_cli.cards import Card, deal
-from foursquare_cli.engine import WON, Move, State
-from foursquare_cli.game import Game, play_out
-from foursquare_cli.players import (
-    Candidate,
-    ExpertPlayer,
-    GreedyPlayer,
-    RandomPlayer,
-    _play_future,
-    candidates_of,
-    future_worth,
-    greedy_move,
-    make_player,
-)
-from foursquare_cli.stats import GameResult, play_deals, summarize, summary_of, wilson_interval
+from foursquare_cli.players import ExpertPlayer, GreedyPlayer, RandomPlayer, make_player
+from foursquare_cli.players.expert import Candidate, _play_future, candidates_of, future_worth
+from foursquare_cli.players.simple import greedy_move
+from foursquare_cli.rules import playout
+from foursquare_cli.rules.cards import Card, deal
+from foursquare_cli.rules.engine import WON, Move, State
+from foursquare_cli.rules.game import Game, play_out
+from foursquare_cli.runs.stats import GameResult, play_deals, summarize, summary_of, wilson_interval
 
 QUICK = 60  # playouts a move: far fewer than the default, for speed
 
@@ -56,7 +49,7 @@ def test_greedy_places_beyond_an_edge_when_that_leaves_fewest_face_down():
     # A2 top turn 9C down, A3 and A1 top turn 7H down, C2 triggers nothing (5S stays down).
     state = State.from_grid(["#5S . . .", "7H 9C . .", ". . . .", ". . . ."], "8D")
     assert min(count for count, _ in state.face_downs_after(state.next_card)) == 1
-    assert [str(move) for move in state.greedy_choice() if move is not None] == ["shift right", "A1"]
+    assert [str(move) for move in playout.greedy_choice(state) if move is not None] == ["shift right", "A1"]
     player = GreedyPlayer()
     assert str(player.choose(state)) == "shift right"
     state.apply(Move.from_str("shift right"))
@@ -204,8 +197,10 @@ def test_the_fast_greedy_playout_plays_the_greedy_players_game():
         slow = Game(state.deck, start=state)
         for step in play_out(slow, GreedyPlayer()):
             shifts += step.move.is_shift
-        fast = state.copy()
-        score = fast.finish_greedily()
+        before = state.copy()
+        fast = playout.finish(state)
+        assert state == before  # the playout leaves the position as it was
+        score = fast.score
         assert (fast.drawn, fast.occupied, fast.down, fast.status) == (
             slow.state.drawn,
             slow.state.occupied,
@@ -262,7 +257,7 @@ def test_a_summary_against_hand_computed_figures():
     assert round(summary.seconds_per_move, 9) == 0.35 and round(summary.median_seconds_per_move, 9) == 0.35
     assert summary.games_per_second == 1.5
     assert summary.lost == (8,) and summary.as_dict()["lost_deals"] == [8]
-    from foursquare_cli.board import stats_text
+    from foursquare_cli.ui.reports import stats_text
 
     assert stats_text(summary).splitlines()[-1] == "lost deals: 8"
     many = summary_of("greedy", 0, [GameResult(seed, False, None, (0.1,)) for seed in range(21)], elapsed=1.0)

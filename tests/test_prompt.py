@@ -16,10 +16,11 @@ import pytest
 from conftest import spawn_play
 from typer.testing import CliRunner
 
-from foursquare_cli.board import verdict_summary
 from foursquare_cli.cli import app
-from foursquare_cli.records import check_record, read_source
-from foursquare_cli.session import daily_seed, suggestion
+from foursquare_cli.formats.records import check_record, read_source
+from foursquare_cli.ui.play import suggestion
+from foursquare_cli.ui.reports import verdict_summary
+from foursquare_cli.ui.session import daily_seed
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -259,7 +260,7 @@ def test_the_daily_deal_is_the_utc_date_as_a_number():
     expected = int(today.strftime("%Y%m%d"))
     assert f"Daily deal {expected} ({today.isoformat()})" in result.stderr
     first = json.loads(result.stdout.splitlines()[0])
-    from foursquare_cli.cards import deal
+    from foursquare_cli.rules.cards import deal
 
     assert first["next"] == str(deal(expected)[0])
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foursquare_cli.cards import CARDS
-from foursquare_cli.engine import MAX_FACE_DOWN, MOVES, PLAYING, WON, IllegalMoveError, State, play
+from foursquare_cli.rules.cards import CARDS
+from foursquare_cli.rules.engine import MAX_FACE_DOWN, MOVES, PLAYING, WON, IllegalMoveError, State, play
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 

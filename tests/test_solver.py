@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from conftest import position
 
-from foursquare_cli.cards import deal
-from foursquare_cli.engine import PLAYING, WON, State
-from foursquare_cli.game import Game
-from foursquare_cli.solver import GAVE_UP, UNWINNABLE, WINNABLE, Limit, solve
+from foursquare_cli.players.solver import GAVE_UP, UNWINNABLE, WINNABLE, Limit, solve
+from foursquare_cli.rules.cards import deal
+from foursquare_cli.rules.engine import PLAYING, WON, State
+from foursquare_cli.rules.game import Game
 
 
 def _replayed(start: State, moves) -> State:
@@ -73,7 +73,7 @@ def test_a_time_limit_must_be_finite_and_positive(timeout):
 
 
 def test_a_position_is_searched_in_every_place_its_layout_can_be_slid_to():
-    from foursquare_cli.solver import translations
+    from foursquare_cli.players.solver import translations
 
     corner = position(["AS . . .", ". . . .", ". . . .", ". . . ."])
     block = position(["AS 2S . .", "3S 4S . .", ". . . .", ". . . ."])
@@ -101,7 +101,7 @@ def test_nothing_of_a_finished_search_stays_alive():
     import gc
     import tracemalloc
 
-    from foursquare_cli.cards import deal
+    from foursquare_cli.rules.cards import deal
 
     gc.collect()
     gc.disable()

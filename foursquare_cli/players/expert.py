@@ -1,4 +1,4 @@
-"""Players: a position in, a move out.
+"""The expert: Monte Carlo over what it cannot see, with successive halving of the candidates.
 
 A player sees what a person at the table sees: the grid (every card was seen when
 it was placed, so a face-down card may be remembered), the card in hand
@@ -12,45 +12,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from .engine import Move, State, play
-from .game import BUILT_IN_PLAYERS, Player
-
-
-class RandomPlayer:
-    """Uniform over the legal moves (shifts included)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, state: State) -> Move:
-        return self._rng.choice(state.legal_moves())
-
-
-def greedy_move(state: State) -> Move:
-    """The greedy policy's next move (`State.greedy_choice`): the shift it needs first, else the placement.
-
-    After that shift the same policy picks the placement it was played for (the
-    opened cell keeps its value and every other candidate its value and order).
-    """
-    shift, placement = state.greedy_choice()
-    return shift if shift is not None else placement
-
-
-class GreedyPlayer:
-    """Fewest face-down cards after the move, the layout free to shift (`State.greedy_choice`).
-
-    It plays the moves of the simulations' playouts (`State.finish_greedily`).
-    """
-
-    name = "greedy"
-
-    def __init__(self, seed: int = 0) -> None:
-        del seed  # deterministic
-
-    def choose(self, state: State) -> Move:
-        return greedy_move(state)
+from ..rules import playout
+from ..rules.engine import Move, State, play
 
 
 class Rating(NamedTuple):
@@ -93,7 +56,7 @@ class ExpertPlayer:
     For each candidate (every placement, and every shift with a placement on the edge
     it opens) it deals futures: the unseen cards shuffled anew (`State.redealt`), the
     same futures for every candidate of a round. Each future is played out by the
-    greedy policy (`State.finish_greedily`). Candidates are ranked by the mean worth
+    greedy policy (`playout.finish`). Candidates are ranked by the mean worth
     of their futures (`future_worth`: a win by its score, a loss by how soon it
     came). The budget of `playouts` is spent in rounds: each round gives every
     surviving candidate an equal share, then the better half goes on; so the moves
@@ -238,9 +201,8 @@ def _play_future(start: State, candidate: Candidate) -> tuple[int, int]:
     if candidate.move.is_shift:
         future.apply(candidate.move)
     future.apply(candidate.placement)
-    placed = future.drawn
-    score = future.finish_greedily()
-    return score, future.drawn - placed
+    end = playout.finish(future)
+    return end.score, end.drawn - future.drawn
 
 
 def _visible_key(state: State) -> tuple[object, ...]:
@@ -261,39 +223,8 @@ def candidates_of(state: State) -> list[Candidate]:
     return candidates
 
 
-PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[ExpertPlayer]] = {
-    "random": RandomPlayer,
-    "greedy": GreedyPlayer,
-    "expert": ExpertPlayer,
-}
-PLAYER_NAMES = ", ".join(PLAYERS)
-assert tuple(PLAYERS) == BUILT_IN_PLAYERS
-
-
 class Strength(NamedTuple):
     """How hard the expert thinks: playouts a move (a deterministic budget) and an optional cap in seconds."""
 
     playouts: int = DEFAULT_PLAYOUTS
     think: float | None = None
-
-
-def make_player(name: str, seed: int = 0, strength: Strength = Strength(), move_time: float | None = None) -> Player:
-    """A player by name (any case), or an outside one (`cmd:COMMAND`, `module:attribute`, see `outside`).
-
-    ValueError naming the choices for an unknown one. `strength` is for the expert,
-    `move_time` (seconds) for outside players; the others ignore them. A program
-    player is one process per worker, reused from game to game.
-    """
-    if ":" in name:
-        from .outside import DEFAULT_MOVE_TIME, outside_player, running_program
-
-        limit = move_time if move_time is not None else DEFAULT_MOVE_TIME
-        return running_program(name, limit) if name.startswith("cmd:") else outside_player(name, seed, limit)
-    factory = PLAYERS.get(name.lower())
-    if factory is None:
-        raise ValueError(
-            f"{name!r}: no such player; players are {PLAYER_NAMES}, cmd:COMMAND (a program) or module:attribute"
-        )
-    if factory is ExpertPlayer:
-        return ExpertPlayer(seed, strength.playouts, strength.think)
-    return factory(seed)

@@ -11,9 +11,11 @@ import math
 import time
 from typing import NamedTuple
 
-from .cards import Card
-from .engine import PLAYING, WON, Move, State
-from .game import Game
+from ..errors import FoursquareError
+from ..rules import playout
+from ..rules.cards import Card
+from ..rules.engine import PLAYING, WON, Move, State
+from ..rules.game import Game
 
 # The most positions remembered per search level; when full, the table is emptied
 # (a search then revisits positions, never wrongly skips one). About 100 MB at most.
@@ -50,7 +52,7 @@ class Solution(NamedTuple):
     stopped_by: Limit | None = None
 
 
-class _OutOfBudget(Exception):
+class _OutOfBudget(FoursquareError):
     def __init__(self, budget: _Budget, limit: Limit) -> None:
         super().__init__(limit)
         self.budget, self.limit = budget, limit
@@ -208,8 +210,8 @@ def _rollout_search(state: State, budget: _Budget) -> tuple[int, list[Move]]:
             future = state.copy()
             future.apply(move)
             budget.spend(41 - future.drawn)
-            score = future.finish_greedily()  # the greedy player's game, on integers
-            value = (score, -future.down.bit_count() if score < 0 else 0, future.occupied.bit_count())
+            end = playout.finish(future)  # the greedy player's game, on integers
+            value = (end.score, -end.down.bit_count() if end.score < 0 else 0, end.occupied.bit_count())
             if best_value is None or value > best_value:
                 best_move, best_value = move, value
         assert best_move is not None

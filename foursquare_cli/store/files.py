@@ -28,9 +28,9 @@ import stat
 import tempfile
 from collections.abc import Iterator
 
+from ..errors import EXIT_USAGE, WriteError
 
-class WriteError(Exception):
-    """The record cannot be written; the message is one line that names the path and says why."""
+__all__ = ["RecordFile", "WriteError", "opened_record"]
 
 
 def _umask() -> int:
@@ -43,7 +43,8 @@ class RecordFile:
     """The file a game is recorded to, checked, locked and ready for atomic writes."""
 
     def __init__(self, path: str, *, replace: bool = False) -> None:
-        """WriteError unless `path` can hold a record; `replace` allows an existing non-empty file."""
+        """WriteError (a usage error, exit 2) unless `path` can hold a record; `replace` allows an existing
+        non-empty file."""
         self.path = path
         self.target = os.path.realpath(path)
         self.written = False  # whether this session has written the record yet
@@ -53,18 +54,24 @@ class RecordFile:
         except FileNotFoundError:
             info = None
         except OSError as error:
-            raise WriteError(f"{path}: cannot write: {error.strerror}") from None
+            raise WriteError(f"cannot write: {error.strerror}", path=path, exit_code=EXIT_USAGE) from None
         if info is not None:
             if not stat.S_ISREG(info.st_mode):
-                raise WriteError(f"{path}: not a regular file; a record is written only to a regular file")
+                raise WriteError(
+                    "not a regular file; a record is written only to a regular file", path=path, exit_code=EXIT_USAGE
+                )
             if info.st_size > 0 and not replace:
                 raise WriteError(
-                    f"{path}: already exists; continue it with --resume {path}, or give --force to replace it"
+                    f"already exists; continue it with --resume {path}, or give --force to replace it",
+                    path=path,
+                    exit_code=EXIT_USAGE,
                 )
             if info.st_uid != os.geteuid():
-                raise WriteError(f"{path}: belongs to another user; record to a file of your own")
+                raise WriteError(
+                    "belongs to another user; record to a file of your own", path=path, exit_code=EXIT_USAGE
+                )
             if not info.st_mode & stat.S_IWUSR:
-                raise WriteError(f"{path}: is read-only; record to another file")
+                raise WriteError("is read-only; record to another file", path=path, exit_code=EXIT_USAGE)
             self.mode = stat.S_IMODE(info.st_mode)
         else:
             self.mode = 0o666 & ~_umask()
@@ -80,7 +87,9 @@ class RecordFile:
         try:
             handle, temporary = tempfile.mkstemp(prefix=f".{self._name}.foursquare-", suffix=".tmp", dir=self.directory)
         except OSError as error:
-            raise WriteError(f"{self.path}: cannot write in {self.directory or '.'}: {error.strerror}") from None
+            raise WriteError(
+                f"cannot write in {self.directory or '.'}: {error.strerror}", path=self.path, exit_code=EXIT_USAGE
+            ) from None
         os.close(handle)
         os.unlink(temporary)
 
@@ -90,13 +99,15 @@ class RecordFile:
             try:
                 fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
             except OSError as error:
-                raise WriteError(f"{self.path}: cannot lock: {error.strerror}") from None
+                raise WriteError(f"cannot lock: {error.strerror}", path=self.path, exit_code=EXIT_USAGE) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
                 raise WriteError(
-                    f"{self.path}: another game holds this record; finish or quit that one first"
+                    "another game holds this record; finish or quit that one first",
+                    path=self.path,
+                    exit_code=EXIT_USAGE,
                 ) from None
             with contextlib.suppress(OSError):
                 if os.fstat(fd).st_ino == os.stat(lock_path).st_ino:
@@ -115,7 +126,7 @@ class RecordFile:
         try:
             handle, temporary = tempfile.mkstemp(prefix=f".{self._name}.foursquare-", suffix=".tmp", dir=self.directory)
         except OSError as error:
-            raise WriteError(f"{self.path}: cannot write: {error.strerror}") from None
+            raise WriteError(f"cannot write: {error.strerror}", path=self.path) from None
         replaced = False
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -126,7 +137,7 @@ class RecordFile:
             os.replace(temporary, self.target)
             replaced = self.written = True
         except OSError as error:
-            raise WriteError(f"{self.path}: cannot write: {error.strerror or error}") from None
+            raise WriteError(f"cannot write: {error.strerror or error}", path=self.path) from None
         finally:
             if not replaced:
                 with contextlib.suppress(OSError):

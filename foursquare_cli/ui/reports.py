@@ -1,199 +1,32 @@
-"""The printers: pure functions from game values to text. Every word the tool shows is here.
+"""Every command's text and JSON, as pure functions of the values the core returns.
 
-`render` draws the ASCII board for people; `state_json` is the JSON state of SPEC
-section 5 for programs (every card named, face-down ones too). The rest turn a
-step, a verdict, a solution, a summary or a hint into the lines people read.
-
-A board after `B2 top` in the worked example (SPEC section 6)::
-
-          A        B        C        D
-      +--------+--------+--------+--------+
-    1 |   .    |  2C*x1 |  8C x1 |   .    |
-      +--------+--------+--------+--------+
-    2 |  ##*x1 | [AD]x2 |  ##*x1 |  ##*x1 |
-      +--------+--------+--------+--------+
-    3 |   .    |   .    |   .    |   .    |
-      +--------+--------+--------+--------+
-    4 |   .    |   .    |   .    |   .    |
-      +--------+--------+--------+--------+
-    Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
-
-`[AD]` is the card just placed, `*` a card just turned over, `##` a face-down card
-(`#7H` with `reveal`), `xN` the cards in the pile. With colour (a `Style` that
-has it), hearts and diamonds are red, face-down cells dim and the move's cells
-bold; the text is the same, so the layout never moves.
+Each function takes values (a verdict, a summary, a comparison, ratings, an
+analysis) and returns the text people read or the mapping `--format json` prints;
+nothing here reads, writes or decides. Tests hold them on the whole text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from .cards import Card
-from .engine import MAX_FACE_DOWN, LossReason, Move, State, Status
-from .game import Step
+from ..formats.protocol import json_line
+from ..rules.engine import Status
+from .board import render, render_step
 
 if TYPE_CHECKING:
-    from .analysis import Estimate, MoveAnalysis
-    from .analysis import Summary as AnalysisSummary
-    from .compare import Comparison
-    from .history import Game as KeptGame
-    from .history import Totals
-    from .players import Rating
-    from .records import Problem, Verdict
-    from .solver import Solution
-    from .stats import Summary
-
-_RULE = "  +" + "--------+" * 4
-_HEADER = "      A        B        C        D"
-_RED, _DIM, _BOLD, _RESET = "\x1b[31m", "\x1b[2m", "\x1b[1m", "\x1b[0m"
-
-
-class Style(NamedTuple):
-    """How a board is drawn: face-down cards named (`reveal`), suit symbols (`unicode`), ANSI colour."""
-
-    reveal: bool = False
-    unicode: bool = False
-    color: bool = False
-
-
-PLAIN = Style()
-
-
-def card_text(card: Card, style: Style = PLAIN) -> str:
-    return card.symbol() if style.unicode else str(card)
-
-
-def legend(style: Style = PLAIN) -> str:
-    down = "#7\u2665" if style.reveal and style.unicode else "#7H" if style.reveal else "##"
-    placed = "[7\u2665]" if style.unicode else "[7H]"
-    return f"({down} = face down, {placed} = just placed, * = just turned, xN = N cards, . = empty)"
-
-
-def _cell_text(state: State, cell: int, style: Style, placed: int | None, turned: int) -> str:
-    pile = state.piles[cell]
-    if not pile:
-        return "   .    "
-    face_up = state.is_face_up(cell)
-    name = card_text(pile[-1], style)
-    if not face_up:
-        name = "#" + name if style.reveal else "##"
-    if cell == placed:
-        decorated = f"[{name}]"
-    elif turned >> cell & 1:
-        decorated = name + "*"
-    else:
-        decorated = name + " "
-    text = f"{decorated:>5}x{len(pile)} "
-    if not style.color:
-        return text
-    if not face_up:
-        return _DIM + text + _RESET
-    colour = _RED if pile[-1].suit in "HD" else ""
-    bold = _BOLD if cell == placed or turned >> cell & 1 else ""
-    return bold + colour + text + _RESET if colour or bold else text
-
-
-def status_line(state: State, style: Style = PLAIN) -> str:
-    """Next card, stock, face-down count and status, on one line; a lost game says why."""
-    outcome = state.outcome
-    next_card = state.next_card
-    shown = card_text(next_card, style) if next_card is not None else "-"
-    face_down = state.face_down
-    if outcome.status is Status.WON:
-        tail = f"Face down: {face_down}   Won, score {outcome.score}"
-    elif outcome.reason is LossReason.FACE_DOWN:
-        tail = f"Face down: {face_down}, more than {MAX_FACE_DOWN}: lost"
-    elif outcome.reason is LossReason.STOCK:
-        tail = f"Face down: {face_down}   Lost: {outcome.reason}"
-    else:
-        tail = f"Face down: {face_down} of {MAX_FACE_DOWN} allowed   Playing"
-    return f"Next card: {shown}   Stock: {state.stock}   {tail}"
-
-
-def render(state: State, style: Style = PLAIN, *, step: Step | None = None, with_legend: bool = False) -> str:
-    """The whole board and its status line (and the legend if asked), without a final newline.
-
-    With `step`, the card it placed is bracketed and the cards it turned are starred.
-    """
-    placed = step.move.cell if step is not None and step.move is not None else None
-    turned = step.turned if step is not None else 0
-    lines = [_HEADER, _RULE]
-    for row in range(4):
-        cells = "|".join(_cell_text(state, row * 4 + column, style, placed, turned) for column in range(4))
-        lines.append(f"{row + 1} |{cells}|")
-        lines.append(_RULE)
-    lines.append(status_line(state, style))
-    if with_legend:
-        lines.append(legend(style))
-    return "\n".join(lines)
-
-
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def step_heading(step: Step, style: Style = PLAIN) -> str:
-    """`Start`, `Move 4: shift up`, or `Move 7: D3 places 10D; turns B3 and D2 face down, C1 face up`."""
-    if step.move is None:
-        return "Start"
-    if step.card is None:
-        return f"Move {step.ply}: {step.move}"
-    heading = f"Move {step.ply}: {step.move} places {card_text(step.card, style)}"
-    down = [str(cell) for cell in step.turned_cells if not step.state.is_face_up(cell)]
-    up = [str(cell) for cell in step.turned_cells if step.state.is_face_up(cell)]
-    parts = [f"{_and(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
-    return heading + ("; turns " + ", ".join(parts) if parts else "")
-
-
-def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False) -> str:
-    """A heading naming the move and what it turned, over the board that marks them."""
-    return step_heading(step, style) + "\n" + render(step.state, style, step=step, with_legend=with_legend)
-
-
-def state_json(step: Step) -> dict[str, Any]:
-    """The state as SPEC section 5 gives it, keys in the spec's order."""
-    state = step.state
-    outcome = state.outcome
-    next_card = state.next_card
-    grid = []
-    for row in range(4):
-        cells: list[dict[str, Any] | None] = []
-        for cell in range(row * 4, row * 4 + 4):
-            pile = state.piles[cell]
-            cells.append({"card": str(pile[-1]), "up": state.is_face_up(cell), "height": len(pile)} if pile else None)
-        grid.append(cells)
-    return {
-        "ply": step.ply,
-        "move": None if step.move is None else str(step.move),
-        "card": None if step.card is None else str(step.card),
-        "next": None if next_card is None else str(next_card),
-        "stock": state.stock,
-        "face_down": state.face_down,
-        "status": str(outcome.status),
-        "score": outcome.score,
-        "grid": grid,
-    }
-
-
-def json_line(value: object) -> str:
-    """One compact JSON object on one line, with its newline."""
-    import json
-
-    return json.dumps(value, separators=(",", ":")) + "\n"
-
-
-def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, first: bool = False) -> str:
-    """One state as `replay` and `play` print it: a JSON line, or a board after a blank line.
-
-    `first`: the first board of a run, which carries the legend.
-    """
-    if json_output:
-        return json_line(state_json(step))
-    return ("" if first else "\n") + render_step(step, style, with_legend=first) + "\n"
-
-
-# -- outcomes, verdicts, problems --------------------------------------------------
+    from ..errors import ReadError
+    from ..formats.records import Verdict
+    from ..formats.source import Problem
+    from ..players.expert import Rating
+    from ..players.solver import Solution
+    from ..rules.engine import State
+    from ..rules.game import Step
+    from ..runs.analysis import Estimate, FileAnalysis, MoveAnalysis
+    from ..runs.analysis import Summary as AnalysisSummary
+    from ..runs.compare import Comparison, Pair
+    from ..runs.stats import Summary
+    from ..store.history import Game as KeptGame
+    from ..store.history import Totals
 
 
 def _count(number: int, word: str) -> str:
@@ -215,6 +48,24 @@ def verdict_summary(verdict: Verdict) -> str:
     if verdict.state is None:
         return "no deal"
     return game_summary(verdict.state, len(verdict.moves), verdict.source.undos)
+
+
+def check_report(path: str, verdict: Verdict | ReadError, *, json_output: bool) -> tuple[str, list[str], int]:
+    """One file as `check` prints it: its standard output, its lines for standard error, and its exit code
+    (0 valid, 1 invalid, 2 unreadable)."""
+    from ..errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, ReadError, display_name
+
+    if isinstance(verdict, ReadError):
+        unread = {"line": None, "move": None, "move_text": None, "message": verdict.message}
+        out = json_line({"path": path, "valid": False, "outcome": None, "problems": [unread]}) if json_output else ""
+        return out, [str(verdict)], EXIT_USAGE
+    name = display_name(path)
+    out = json_line(verdict.as_dict()) if json_output else verdict_line(name, verdict) + "\n"
+    return (
+        out,
+        [problem_line(name, problem) for problem in verdict.problems],
+        EXIT_OK if verdict.valid else EXIT_INVALID,
+    )
 
 
 def verdict_line(name: str, verdict: Verdict) -> str:
@@ -247,7 +98,7 @@ def outcome_line(state: State, moves: int, undos: int = 0) -> str:
 
 
 def solve_text(solution: Solution, seed: int | None, record_text: str | None, timeout: float | None) -> str:
-    from .solver import Limit, SolveStatus
+    from ..players.solver import Limit, SolveStatus
 
     name = f"Deal {seed}" if seed is not None else "The deck"
     if solution.status is SolveStatus.WINNABLE:
@@ -330,7 +181,7 @@ def compare_text(comparison: Comparison) -> str:
             f"{s.seconds_per_move * 1000:>8.2f}  {_forfeits_text(s.forfeits)}"
         )
     lines.append("(score: the mean score with a lost game counting 0)")
-    lines.extend(pair.verdict for pair in comparison.pairs)
+    lines.extend(pair_verdict(pair) for pair in comparison.pairs)
     return "\n".join(lines)
 
 
@@ -338,7 +189,52 @@ def compare_json(comparison: Comparison) -> dict[str, Any]:
     return {
         "complete": comparison.complete,
         "players": [summary.as_dict() for summary in comparison.summaries],
-        "pairs": [pair.as_dict() for pair in comparison.pairs],
+        "pairs": [pair_json(pair) for pair in comparison.pairs],
+    }
+
+
+def _p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def pair_verdict(pair: Pair) -> str:
+    """The finding of a paired comparison in one sentence, with the size of the difference and its p-value."""
+    from ..runs.compare import Finding
+
+    if pair.finding is Finding.WINS:
+        verdict = (
+            f"{pair.better} is better than {pair.worse}: {abs(pair.win_difference):+.1f} points of win rate, "
+            f"{_p_text(pair.wins_p)}"
+        )
+    elif pair.finding is Finding.SCORES:
+        verdict = (
+            f"{pair.better} scores higher than {pair.worse}: {abs(pair.score_difference):+.2f} points of mean score, "
+            f"{_p_text(pair.scores_p)}"
+        )
+    else:
+        verdict = (
+            f"no significant difference between {pair.first} and {pair.second} "
+            f"(win rate {pair.win_difference:+.1f} points, {_p_text(pair.wins_p)}; "
+            f"mean score {pair.score_difference:+.2f}, {_p_text(pair.scores_p)})"
+        )
+    if pair.approximate:
+        verdict += f" (only {pair.differing} deals differ in score: the scores test is approximate)"
+    return verdict
+
+
+def pair_json(pair: Pair) -> dict[str, Any]:
+    return {
+        "first": pair.first,
+        "second": pair.second,
+        "win_rate_difference": pair.win_difference / 100,
+        "only_first_won": pair.only_first,
+        "only_second_won": pair.only_second,
+        "wins_test": "exact McNemar",
+        "wins_p": pair.wins_p,
+        "mean_score_difference": pair.score_difference,
+        "scores_test": "Wilcoxon signed-rank, normal approximation",
+        "scores_p": pair.scores_p,
+        "verdict": pair_verdict(pair),
     }
 
 
@@ -374,6 +270,13 @@ def hint_text(ratings: list[Rating], state: State | None = None, limit: int = 8)
     return "\n".join(lines)
 
 
+def other_hint(player: str, step: Step, *, json_output: bool) -> str:
+    """The move another player would make (it has no ratings to show)."""
+    if json_output:
+        return json_line({"move": str(step.move), "player": player, "ratings": []})
+    return f"Hint from {player}: {step.move}\n"
+
+
 def hint_json(ratings: list[Rating]) -> dict[str, Any]:
     return {
         "move": str(ratings[0].move),
@@ -394,29 +297,9 @@ def hint_json(ratings: list[Rating]) -> dict[str, Any]:
     }
 
 
-def moves_preview(state: State) -> str:
-    """`moves` at the prompt: every legal move with the face-down count after it; shifts say what they open."""
-    card = state.next_card
-    if card is None:
-        return "No moves: the game is over."
-    lines = [f"Legal moves for {card}:"]
-    for move in state.legal_moves():
-        lines.append("  " + _preview(state, move, card))
-    return "\n".join(lines)
-
-
-def _preview(state: State, move: Move, card: Card) -> str:
-    if move.is_shift:
-        opened = [str(cell) for cell in move.opened_cells]
-        return f"{str(move):<10} opens {_and([opened[0], opened[-1]]).replace(' and ', '-')} for the card"
-    down = state.down_after(move, card).bit_count()
-    verdict = f"{down} face down" + (": loses at once" if down > MAX_FACE_DOWN else "")
-    return f"{str(move):<10} {verdict}"
-
-
 def deal_potential(solution: Solution) -> str:
     """What the deal allowed, for the end of a game: the solver's best score, said as plainly as it is known."""
-    from .solver import SolveStatus
+    from ..players.solver import SolveStatus
 
     if solution.status is SolveStatus.WINNABLE:
         if solution.proven:
@@ -553,3 +436,29 @@ def analysis_summary_json(path: str, summary: AnalysisSummary) -> dict[str, Any]
         "lost_after": summary.lost_after,
         "lost_at_best": None if summary.lost_at_best is None else summary.lost_at_best.as_dict(),
     }
+
+
+def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> tuple[str, list[str], int]:
+    """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and
+    its exit code (2 a file that could not be read, 1 a file with problems, else 0)."""
+    from ..errors import display_name
+
+    name = display_name(analysis.path)
+    if analysis.error is not None:
+        return "", [str(analysis.error)], analysis.error.exit_code
+    errors = [problem_line(name, problem) for problem in analysis.problems]
+    game, summary = analysis.game, analysis.summary
+    if game is None or summary is None:
+        return "", errors, 1
+    parts: list[str] = []
+    if json_output:
+        parts.extend(json_line(analysis_move_json(m)) for m in analysis.moves)
+        parts.append(json_line(analysis_summary_json(analysis.path, summary)))
+    else:
+        parts.append(analysis_heading(name, game_summary(game.state, game.ply, game.undos)) + "\n")
+        for analysed in analysis.moves:
+            parts.append(analysis_line(analysed) + "\n")
+            if boards or analysed.mark is not None:
+                parts.append(render_step(game.steps[analysed.ply]) + "\n")
+        parts.append(analysis_summary(summary) + "\n")
+    return "".join(parts), errors, 1 if errors else 0

@@ -1,4 +1,4 @@
-"""Running a function over many tasks in worker processes, in order, stopping cleanly on a signal.
+"""The executor: a function over many tasks in worker processes, in order, stopping cleanly on a signal.
 
 One place for what every long run (`stats`, `analyze`, `compare`) needs: at most
 one worker per task; results in task order, so `--jobs` changes the speed and never
@@ -13,16 +13,16 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
+from ..errors import Interrupted, UsageError
+
+__all__ = ["Interrupted", "run_in_order", "workers_for"]
+
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 
-class Interrupted(Exception):
-    """A run stopped by a signal; `signum` is SIGINT or SIGTERM."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
+class WorkersError(UsageError):
+    """Worker processes could not be started."""
 
 
 def workers_for(jobs: int, count: int) -> int:
@@ -42,7 +42,7 @@ def _raise_interrupted(signum: int, frame: object) -> None:
 def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs: int = 1) -> Iterator[Result]:
     """`function(task)` for each task, in task order, in `jobs` processes (at most one per task).
 
-    OSError when worker processes cannot be started; Interrupted on SIGINT or SIGTERM.
+    WorkersError when worker processes cannot be started; Interrupted on SIGINT or SIGTERM.
     """
     jobs = workers_for(jobs, len(tasks))
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -58,7 +58,11 @@ def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs
             return
         import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
+        try:
+            pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker)
+        except OSError as error:
+            raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
+        with pool:
             yield from pool.imap(function, tasks, chunksize=1)
             pool.close()  # let the workers exit on their own, running their finalizers (outside programs closed)
             pool.join()

@@ -12,8 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, Protocol
 
+from ..errors import InvalidInputError
 from .cards import Card, deal
 from .engine import Cell, Move, State, cells_of
+
+
+class NothingToUndo(InvalidInputError, ValueError):
+    """`undo` at the start of a game."""
 
 
 class Step(NamedTuple):
@@ -29,9 +34,6 @@ class Step(NamedTuple):
     @property
     def turned_cells(self) -> tuple[Cell, ...]:
         return cells_of(self.turned)
-
-
-BUILT_IN_PLAYERS = ("random", "greedy", "expert")  # the names `players.make_player` knows
 
 
 class Player(Protocol):
@@ -59,6 +61,7 @@ class Game:
         self.meta = meta  # what a record keeps under `meta`: a mapping, or its text as read
 
         self.undos = 0
+        self.hints = 0
         self.steps: list[Step] = [Step(0, None, None, 0, state)]
 
     @classmethod
@@ -101,7 +104,7 @@ class Game:
     def undo(self) -> Step:
         """Take back the last move (counted in `undos`); the step now current. ValueError at the start."""
         if len(self.steps) == 1:
-            raise ValueError("nothing to undo: no move has been played")
+            raise NothingToUndo("nothing to undo: no move has been played")
         self.steps.pop()
         self.undos += 1
         return self.steps[-1]
@@ -112,7 +115,8 @@ def play_out(game: Game, player: Player) -> Iterator[Step]:
 
     A player with an `observe(step)` method is shown the start and every step (an
     outside program needs the ply, the move and the card to speak the protocol).
-    Whatever `choose` raises (an outside player's `Forfeit`) ends the game there.
+    Whatever `choose` raises (an outside player's `Forfeit`) ends the game there;
+    `players.play_game` is the loop that also reports the forfeit and closes programs.
     """
     observe = getattr(player, "observe", None)
     if observe is not None:

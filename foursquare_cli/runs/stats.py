@@ -4,7 +4,7 @@ Each deal is played by a fresh player seeded from the player seed and the deal
 number, so a deal's game is the same whichever process plays it: `jobs` changes
 the speed, never the figures (timings aside).
 
-The worker processes and signals are `workers.run_in_order`'s.
+The worker processes and signals are `executor.run_in_order`'s.
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from .cards import SEED_MAX
-from .engine import WON
-from .game import Game, play_out
-from .players import Strength, make_player
-from .workers import run_in_order
+from ..errors import UsageError
+from ..players import Strength, make_player, play_game
+from ..rules.cards import SEED_MAX
+from ..rules.engine import WON
+from ..rules.game import Game, Step
+from .executor import run_in_order
 
 
 class GameResult(NamedTuple):
@@ -87,14 +88,18 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+class RangeError(UsageError, ValueError):
+    """A range of deals that runs past the deal numbers."""
+
+
 def check_range(start: int, count: int) -> None:
-    """ValueError unless deals start .. start+count-1 are all deal numbers."""
+    """RangeError unless deals start .. start+count-1 are all deal numbers."""
     if count < 1:
-        raise ValueError(f"{count}: the number of games must be at least 1")
+        raise RangeError(f"{count}: the number of games must be at least 1")
     if not 0 <= start <= SEED_MAX:
-        raise ValueError(f"--start {start}: deal numbers are 0 to {SEED_MAX}")
+        raise RangeError(f"--start {start}: deal numbers are 0 to {SEED_MAX}")
     if start + count - 1 > SEED_MAX:
-        raise ValueError(
+        raise RangeError(
             f"--start {start} with --games {count} runs past the last deal number {SEED_MAX}; "
             f"at most {SEED_MAX - start + 1} game{'s' if SEED_MAX - start else ''} start there"
         )
@@ -105,20 +110,21 @@ def play_deal(
 ) -> GameResult:
     """One deal played by `player` (a fresh one seeded from the player seed and the deal; an outside
     program is this process's long-lived one). A forfeit is a lost game with its reason."""
-    from .outside import Forfeit
-
     game = Game.from_seed(seed)
     chosen = make_player(player, player_seed * 1_000_003 + seed, strength, move_time)
     times = []
     clock = time.perf_counter
     started = clock()
-    try:
-        for _ in play_out(game, chosen):
-            now = clock()
-            times.append(now - started)
-            started = now
-    except Forfeit as forfeit:
-        return GameResult(seed, False, None, tuple(times), forfeit.reason)
+
+    def timed(step: Step) -> None:
+        nonlocal started
+        now = clock()
+        times.append(now - started)
+        started = now
+
+    forfeit = play_game(game, chosen, timed)
+    if forfeit is not None:
+        return GameResult(seed, False, None, tuple(times), forfeit)
     outcome = game.state.outcome
     return GameResult(seed, outcome.status is WON, outcome.score, tuple(times))
 
@@ -138,7 +144,7 @@ def play_deals(
 ) -> Iterator[GameResult]:
     """The results of deals start .. start+count-1, in deal order.
 
-    ValueError for an unknown player or a range past the last deal; OSError when
+    PlayerError for an unknown player, RangeError for a range past the last deal; OSError when
     worker processes cannot be started; Interrupted on SIGINT or SIGTERM.
     """
     make_player(player)  # an unknown name fails here, not in a worker

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from ..errors import InvalidInputError, UsageError
+
 SUITS = "SHDC"
 SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣, in the order of SUITS
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
@@ -17,15 +19,36 @@ SEED_MAX = 2**64 - 1
 _MASK64 = 2**64 - 1
 
 
-class InvalidCardError(ValueError):
+class InvalidCardError(InvalidInputError, ValueError):
     """Text that is not a card; the message quotes the text and says what a card is."""
 
 
-class InvalidSeedError(ValueError):
+class InvalidSeedError(UsageError, ValueError):
     """A deal number that is not an integer from 0 to 2^64-1."""
 
 
-class Card(int):
+class Value(int):
+    """An `int` that is one kind of value (`Card`, `Cell`, `Move`): it indexes the engine's tables
+    as the number it is, but is never equal to a value of another kind, so `Card.from_str("AS")`,
+    `Cell.from_str("A1")` and `Move.from_str("A1")` (all 0 inside) are three elements of a set.
+    A plain `int` still compares as a number."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Value) and other.__class__ is not self.__class__:
+            return False
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Value) and other.__class__ is not self.__class__:
+            return True
+        return int.__ne__(self, other)
+
+    __hash__ = int.__hash__
+
+
+class Card(Value):
     """One of the 40 cards; `str` gives the canonical name (`AS`, `7H`, `10D`)."""
 
     __slots__ = ()

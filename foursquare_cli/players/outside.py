@@ -27,23 +27,16 @@ import subprocess
 import time
 from typing import Any
 
-from .engine import IllegalMoveError, InvalidMoveError, Move, State
-from .game import Step
+from ..errors import Forfeit, PlayerError
+from ..formats.protocol import state_line
+from ..rules.engine import IllegalMoveError, InvalidMoveError, Move, State
+from ..rules.game import Step
 
 DEFAULT_MOVE_TIME = 10.0
 MAX_ANSWER_BYTES = 4096
 
 
-class Forfeit(Exception):
-    """A player lost a game by what it did, not by the cards: the reason, as reported (`no answer within 2 s`)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class PlayerSpecError(ValueError):
-    """A `--player` that names no player: the message says why."""
+__all__ = ["DEFAULT_MOVE_TIME", "Forfeit", "ModulePlayer", "ProgramPlayer", "close_programs", "running_program"]
 
 
 def _die_with_parent() -> None:
@@ -97,9 +90,9 @@ class ProgramPlayer:
         try:
             self.argv = shlex.split(command)
         except ValueError as error:
-            raise PlayerSpecError(f"cmd:{command}: {error}") from None
+            raise PlayerError(f"cmd:{command}: {error}") from None
         if not self.argv:
-            raise PlayerSpecError("cmd: names no program; write cmd:COMMAND")
+            raise PlayerError("cmd: names no program; write cmd:COMMAND")
         self.name = f"cmd:{command}"
         self.move_time = move_time
         self._process: subprocess.Popen[bytes] | None = None
@@ -208,21 +201,17 @@ class ProgramPlayer:
 
     def observe(self, step: Step) -> None:
         """Each step of the game as it happens; the last state of a finished game is sent at once."""
-        from .board import json_line, state_json
-
         self._step = step
         if step.state.is_over and self._process is not None:
             with contextlib.suppress(Forfeit):
-                self._send(json_line(state_json(step)).encode(), time.monotonic() + self.move_time)
+                self._send(state_line(step).encode(), time.monotonic() + self.move_time)
 
     def choose(self, state: State) -> Move:
-        from .board import json_line, state_json
-
         step = self._step
         if step is None or step.state is not state:
             step = Step(0, None, None, 0, state)
         deadline = time.monotonic() + self.move_time
-        self._send(json_line(state_json(step)).encode(), deadline)
+        self._send(state_line(step).encode(), deadline)
         answer = self._receive(deadline)
         try:
             return _parse_move(answer, state, step.ply + 1)
@@ -239,17 +228,22 @@ class ModulePlayer:
         try:
             module = importlib.import_module(module_name)
         except ImportError as error:
-            raise PlayerSpecError(f"{spec}: cannot import {module_name!r}: {error}") from None
+            raise PlayerError(f"{spec}: cannot import {module_name!r}: {error}") from None
+        except (Exception, SystemExit) as error:  # someone else's module: whatever its import raises is one line
+            raise PlayerError(f"{spec}: importing {module_name!r} raised {_described(error)}") from None
         factory = getattr(module, attribute, None)
         if factory is None or not callable(factory):
-            raise PlayerSpecError(f"{spec}: {module_name} has no class or factory {attribute!r}")
+            raise PlayerError(f"{spec}: {module_name} has no class or factory {attribute!r}")
         try:
             takes_seed = bool(inspect.signature(factory).parameters)
         except (TypeError, ValueError):
             takes_seed = False
-        self._player: Any = factory(seed) if takes_seed else factory()
+        try:
+            self._player: Any = factory(seed) if takes_seed else factory()
+        except (Exception, SystemExit) as error:  # someone else's constructor, as at import
+            raise PlayerError(f"{spec}: making the player raised {_described(error)}") from None
         if not callable(getattr(self._player, "choose", None)):
-            raise PlayerSpecError(f"{spec}: its objects have no choose(state) method")
+            raise PlayerError(f"{spec}: its objects have no choose(state) method")
         self.name = spec
         self._seed = seed
         self._ply = 0
@@ -264,7 +258,7 @@ class ModulePlayer:
         try:
             chosen = self._player.choose(shown)
         except Exception as error:  # a third party's code: whatever it raises forfeits its game, not the run
-            raise Forfeit(f"raised {type(error).__name__}: {str(error)[:60]}") from None
+            raise Forfeit(f"raised {_described(error)}") from None
         finally:
             self.seconds.append(time.perf_counter() - started)
         ply = self._ply + 1
@@ -282,10 +276,11 @@ class ModulePlayer:
         return chosen
 
 
-def outside_player(spec: str, seed: int = 0, move_time: float = DEFAULT_MOVE_TIME) -> ProgramPlayer | ModulePlayer:
-    """A player from `cmd:COMMAND` or `module:attribute`; PlayerSpecError for anything else."""
-    if spec.startswith("cmd:"):
-        return ProgramPlayer(spec[4:], move_time)
-    if ":" in spec:
-        return ModulePlayer(spec, seed)
-    raise PlayerSpecError(f"{spec!r}: not a player; give random, greedy, expert, cmd:COMMAND or module:attribute")
+def _described(error: BaseException) -> str:
+    """`RuntimeError: the text` (cut short, made printable): what someone else's code raised."""
+    try:
+        said = str(error)
+    except Exception:  # an exception whose own __str__ raises
+        said = ""
+    text = "".join(ch if ch.isprintable() else "?" for ch in said[:60])
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

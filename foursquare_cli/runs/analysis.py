@@ -24,11 +24,16 @@ import enum
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from .cards import Card
-from .engine import Move, State, Status, play
-from .game import Game
-from .players import Candidate, ExpertPlayer, Rating, Strength, candidates_of
-from .solver import Solution, SolveStatus, solve
+from ..errors import FoursquareError
+from ..formats.records import load
+from ..formats.source import Problem
+from ..players import Strength
+from ..players.expert import Candidate, ExpertPlayer, Rating, candidates_of
+from ..players.solver import Solution, SolveStatus, solve, winning_game
+from ..rules.cards import Card
+from ..rules.engine import Move, State, Status, play
+from ..rules.game import Game
+from .executor import run_in_order
 
 
 def compared_futures(expert: ExpertPlayer) -> int:
@@ -164,8 +169,6 @@ def lost_for_good(game: Game, budget: int = SOLVE_BUDGET // 2) -> int | None:
 
 
 def summarize(game: Game, moves: list[MoveAnalysis], deal_solution: Solution, lost_after: int | None) -> Summary:
-    from .solver import winning_game
-
     marks = {str(mark): sum(1 for m in moves if m.mark is mark) for mark in Mark}
     choices = [m for m in moves if m.choice]
     accuracy = sum(m.agreed for m in choices) / len(choices) if choices else None
@@ -202,16 +205,6 @@ def analyze(
     return moves, summarize(game, moves, deal_solution, lost_for_good(game, max(1, solve_budget // 2)))
 
 
-class Report(NamedTuple):
-    """A file's analysis as the command prints it: its standard output, its lines for standard error,
-    its exit code, and the solver's line as a record (for --solution)."""
-
-    out: str
-    err: list[str]
-    code: int
-    solution: str | None
-
-
 class Request(NamedTuple):
     """What to analyse and how: one task of `analyze`, picklable for worker processes."""
 
@@ -220,38 +213,35 @@ class Request(NamedTuple):
     deck: tuple[Card, ...] | None
     seed_of_expert: int
     strength: Strength
-    json_output: bool
-    boards: bool
     solve_budget: int = SOLVE_BUDGET
 
 
-def report(request: Request, progress: Callable[[int, int], None] | None = None) -> Report:
-    """Read, analyse and print one file: the one call `analyze` makes per file (in a worker, with --jobs).
+class FileAnalysis(NamedTuple):
+    """A file's analysis: the file's problems, the game as far as it was legal, each move and the summary;
+    or the error that kept the file from being read (then nothing else)."""
 
-    `progress(moves done, moves)` after each move, when the caller draws a bar.
+    path: str
+    problems: list[Problem]
+    game: Game | None
+    moves: list[MoveAnalysis]
+    summary: Summary | None
+    error: FoursquareError | None = None
+
+
+def analyze_file(request: Request, progress: Callable[[int, int], None] | None = None) -> FileAnalysis:
+    """Read and analyse one file: the one call `analyze` makes per file (in a worker, with --jobs).
+
+    `progress(moves done, moves)` after each move, when the caller draws a bar. A
+    file that cannot be read (or a deal that contradicts it) is returned as the
+    error, so a run goes on to the next file.
     """
-    from .board import (
-        analysis_heading,
-        analysis_line,
-        analysis_move_json,
-        analysis_summary,
-        analysis_summary_json,
-        game_summary,
-        json_line,
-        problem_line,
-        render_step,
-    )
-    from .records import DealConflict, NoDeal, ReadError, display_name, format_record, load
-
-    name = display_name(request.path)
     try:
         verdict = load(request.path, seed=request.seed, deck=request.deck)
-    except (ReadError, DealConflict, NoDeal) as error:
-        return Report("", [f"{name}: {error}"], 2, None)
-    errors = [problem_line(name, problem) for problem in verdict.problems]
-    if verdict.game is None:
-        return Report("", errors, 1, None)
+    except FoursquareError as error:
+        return FileAnalysis(request.path, [], None, [], None, error)
     game = verdict.game
+    if game is None:
+        return FileAnalysis(request.path, verdict.problems, None, [], None)
     expert = ExpertPlayer(request.seed_of_expert, request.strength.playouts, request.strength.think)
     moves, summary = analyze(
         game,
@@ -259,16 +249,18 @@ def report(request: Request, progress: Callable[[int, int], None] | None = None)
         solve_budget=request.solve_budget,
         progress=None if progress is None else lambda done: progress(done, game.ply),
     )
-    parts: list[str] = []
-    if request.json_output:
-        parts.extend(json_line(analysis_move_json(m)) for m in moves)
-        parts.append(json_line(analysis_summary_json(request.path, summary)))
-    else:
-        parts.append(analysis_heading(name, game_summary(game.state, game.ply, game.undos)) + "\n")
-        for analysed in moves:
-            parts.append(analysis_line(analysed) + "\n")
-            if request.boards or analysed.mark is not None:
-                parts.append(render_step(game.steps[analysed.ply]) + "\n")
-        parts.append(analysis_summary(summary) + "\n")
-    solution = format_record(summary.solution) if summary.solution is not None else None
-    return Report("".join(parts), errors, 1 if errors else 0, solution)
+    return FileAnalysis(request.path, verdict.problems, game, moves, summary)
+
+
+def analyze_files(
+    requests: list[Request], jobs: int = 1, progress: Callable[..., None] | None = None
+) -> Iterator[FileAnalysis]:
+    """Each file's analysis, in order: one file in this process (`progress(moves done, moves)` after each
+    move), several in up to `jobs` worker processes (`progress(files done)` after each file)."""
+    if len(requests) == 1:
+        yield analyze_file(requests[0], progress)
+        return
+    for done, analysis in enumerate(run_in_order(analyze_file, requests, jobs), start=1):
+        if progress is not None:
+            progress(done)
+        yield analysis

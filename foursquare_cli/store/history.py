@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..errors import ReadError, UsageError
+
 if TYPE_CHECKING:
     import sqlite3
 
@@ -52,7 +54,7 @@ CREATE INDEX IF NOT EXISTS games_started ON games (started);
 """
 
 
-class HistoryError(Exception):
+class HistoryError(UsageError):
     """The data folder cannot be used; the message is one line saying where and why."""
 
 
@@ -105,7 +107,8 @@ def started_now() -> str:
 
 def _row_of(path: str) -> tuple[Any, ...] | None:
     """What the index keeps of a record file, or None when it is not a valid record to keep."""
-    from .records import ReadError, check_record, read_source
+    from ..formats.records import check_record
+    from ..formats.source import read_source
 
     try:
         info = os.stat(path)

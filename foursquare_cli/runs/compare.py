@@ -11,20 +11,21 @@ comparison. For each pair of players:
   normal approximation (continuity-corrected, tie-corrected variance); exact enough
   from about 20 differing deals, and said so when fewer.
 
-The verdict is the wins test's when it is significant (p < 0.05), else the scores
-test's when that one is, else "no significant difference".
+The finding is the wins test's when it is significant (p < 0.05), else the scores
+test's when that one is, else no significant difference; `ui.reports` says it in words.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from .players import Strength
+from ..players import Strength
+from .executor import Interrupted, run_in_order
 from .stats import GameResult, Summary, check_range, play_deal, summary_of
-from .workers import run_in_order
 
 SIGNIFICANT = 0.05
 
@@ -68,8 +69,16 @@ def wilcoxon_signed_rank(differences: list[float]) -> tuple[float, int]:
     return min(1.0, math.erfc(max(z, 0.0) / math.sqrt(2))), n
 
 
+class Finding(enum.StrEnum):
+    """What a paired comparison found: which test decided, if any."""
+
+    WINS = "wins"  # the win rates differ significantly
+    SCORES = "scores"  # the win rates do not, the scores do
+    NONE = "none"  # no significant difference
+
+
 class Pair(NamedTuple):
-    """Two players on the same deals: their differences, the tests, and the verdict."""
+    """Two players on the same deals: their differences, the tests, and what they found."""
 
     first: str
     second: str
@@ -80,26 +89,25 @@ class Pair(NamedTuple):
     score_difference: float  # first's mean score (lost = 0) less second's
     scores_p: float
     differing: int  # deals whose scores differed
-    verdict: str
+    finding: Finding
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "first": self.first,
-            "second": self.second,
-            "win_rate_difference": self.win_difference / 100,
-            "only_first_won": self.only_first,
-            "only_second_won": self.only_second,
-            "wins_test": "exact McNemar",
-            "wins_p": self.wins_p,
-            "mean_score_difference": self.score_difference,
-            "scores_test": "Wilcoxon signed-rank, normal approximation",
-            "scores_p": self.scores_p,
-            "verdict": self.verdict,
-        }
+    @property
+    def better(self) -> str | None:
+        """The player the finding favours (None when there is no significant difference)."""
+        if self.finding is Finding.NONE:
+            return None
+        difference = self.win_difference if self.finding is Finding.WINS else self.score_difference
+        return self.first if difference > 0 else self.second
 
+    @property
+    def worse(self) -> str | None:
+        better = self.better
+        return None if better is None else (self.second if better == self.first else self.first)
 
-def _p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    @property
+    def approximate(self) -> bool:
+        """Fewer than 20 deals differ in score: the normal approximation of the scores test is rough."""
+        return 0 < self.differing < 20
 
 
 def pair(first: str, second: str, a: list[GameResult], b: list[GameResult]) -> Pair:
@@ -113,24 +121,13 @@ def pair(first: str, second: str, a: list[GameResult], b: list[GameResult]) -> P
     wins_p = mcnemar_exact(only_first, only_second)
     scores_p, differing = wilcoxon_signed_rank(differences)
     if wins_p < SIGNIFICANT and win_difference != 0:
-        better, worse = (first, second) if win_difference > 0 else (second, first)
-        verdict = f"{better} is better than {worse}: {abs(win_difference):+.1f} points of win rate, {_p_text(wins_p)}"
+        finding = Finding.WINS
     elif scores_p < SIGNIFICANT and score_difference != 0:
-        better, worse = (first, second) if score_difference > 0 else (second, first)
-        verdict = (
-            f"{better} scores higher than {worse}: {abs(score_difference):+.2f} points of mean score, "
-            f"{_p_text(scores_p)}"
-        )
+        finding = Finding.SCORES
     else:
-        verdict = (
-            f"no significant difference between {first} and {second} "
-            f"(win rate {win_difference:+.1f} points, {_p_text(wins_p)}; "
-            f"mean score {score_difference:+.2f}, {_p_text(scores_p)})"
-        )
-    if differing and differing < 20:
-        verdict += f" (only {differing} deals differ in score: the scores test is approximate)"
+        finding = Finding.NONE
     return Pair(first, second, win_difference, only_first, only_second, wins_p, score_difference, scores_p, differing,
-                verdict)  # fmt: skip
+                finding)  # fmt: skip
 
 
 class Task(NamedTuple):
@@ -166,8 +163,6 @@ def compare(
     On Interrupted (Ctrl-C, SIGTERM), yields what was played so far (deals every
     player finished), marked incomplete, then lets the exception through.
     """
-    from .workers import Interrupted
-
     check_range(start, count)
     # Deal by deal, every player in turn: a run stopped early still pairs the deals it reached.
     tasks = [

@@ -10,10 +10,9 @@ is then one XOR. `Cell` and `Move` are interned `int`s, so they index the tables
 below directly; a move's code is this module's business: callers ask a `Move`
 what it is (`is_shift`, `on_top`, `cell`, `direction`).
 
-One thing here is not a rule: the greedy policy (`State.greedy_choice`,
-`State.finish_greedily`, at the end of the module), the playout of every
-simulation. It runs the flip rule on plain integers, so it lives beside the rule
-and is held to `apply` by tests.
+`Card`, `Cell` and `Move` are three kinds of value: none is ever equal to another
+kind (`Move.from_str("A1") != Cell.from_str("A1")`). The greedy playout, which
+runs this module's flip rule on plain integers, is beside it in `playout.py`.
 """
 
 from __future__ import annotations
@@ -22,7 +21,8 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import CARDS, Card, InvalidCardError, check_deck, deal
+from ..errors import InvalidInputError
+from .cards import CARDS, Card, InvalidCardError, Value, check_deck, deal
 
 if TYPE_CHECKING:
     import random
@@ -61,7 +61,7 @@ _COLUMN_MASKS = tuple(0x1111 << column for column in range(4))
 _RANK = tuple(card % 10 + 1 for card in CARDS)
 
 
-class _MoveError(ValueError):
+class _MoveError(InvalidInputError, ValueError):
     """`str` is the quoted input and the reason; both are kept for callers that say where."""
 
     def __init__(self, text: str, reason: str) -> None:
@@ -78,7 +78,7 @@ class IllegalMoveError(_MoveError):
     """A well-formed move that the position forbids; the message names it and the rule."""
 
 
-class Cell(int):
+class Cell(Value):
     """A cell of the 4x4 frame, `A1` (top left) to `D4` (bottom right)."""
 
     __slots__ = ()
@@ -120,7 +120,7 @@ _INTERNED = False
 CELLS: tuple[Cell, ...] = tuple(Cell(i) for i in range(16))
 
 
-class Move(int):
+class Move(Value):
     """A move: `B3` (place on an empty cell), `B3 top` (place on a pile), `shift up`.
 
     There are 36 moves, each one object; parse with `Move.from_str`, build with
@@ -598,83 +598,6 @@ class State:
             results.append((after.bit_count(), move))
         return results
 
-    def greedy_choice(self) -> tuple[Move | None, Move]:
-        """The greedy policy's move: (the shift it needs or None, the placement).
-
-        The policy (the playout of the players' simulations, see `_greedy_pick`): the
-        placement leaving the fewest face-down cards, the layout free to shift. On an
-        empty grid, B2.
-        """
-        occupied = self.occupied
-        if not occupied:
-            return None, MOVES[5]
-        ranks = [_RANK[pile[-1]] if pile else 0 for pile in self.piles]
-        heights = [len(pile) for pile in self.piles]
-        lines = _line_counts(occupied & ~self.down, ranks)
-        _, cell, _, direction = _greedy_pick(_RANK[self.deck[self.drawn]], occupied, self.down, ranks, heights, lines)
-        if direction >= 0:
-            return MOVES[32 + direction], MOVES[cell]  # after the shift, the opened cell has the edge cell's number
-        return None, MOVES[cell + 16 if occupied >> cell & 1 else cell]
-
-    def finish_greedily(self) -> int:
-        """Play the greedy policy to the end in place, as fast as Python allows; the score, or -1 for a loss.
-
-        The moves of `greedy_choice`, run on plain integers instead of through `apply`
-        (a test holds the two together): it is the inner loop of the players'
-        simulations. A line's face-up ranks are kept as counters (`_line_counts`),
-        updated by what each move turns. The piles are left as they were: only the
-        counts, masks and status of the state are brought to the end.
-        """
-        if self.status is not PLAYING:
-            return 40 - self.drawn if self.status is WON else -1
-        deck = self.deck
-        drawn = self.drawn
-        occupied = self.occupied
-        down = self.down
-        ranks = [_RANK[pile[-1]] if pile else 0 for pile in self.piles]
-        heights = [len(pile) for pile in self.piles]
-        lines = _line_counts(occupied & ~down, ranks)
-        rank_of = _RANK
-        pick = _greedy_pick
-        while True:
-            rank = rank_of[deck[drawn]]
-            if occupied:
-                fewest, cell, after, direction = pick(rank, occupied, down, ranks, heights, lines)
-                if direction >= 0:
-                    occupied, down, after, ranks, heights = _shifted(direction, occupied, down, after, ranks, heights)
-                    lines = _line_counts(occupied & ~down, ranks)
-                bit = 1 << cell
-                if occupied & ~down & bit:  # the covered top leaves its lines
-                    one = 1 << 4 * ranks[cell]
-                    lines[cell >> 2] -= one
-                    lines[4 + (cell & 3)] -= one
-                turned = (down ^ after) & ~bit
-                while turned:
-                    low = turned & -turned
-                    other = low.bit_length() - 1
-                    one = -(1 << 4 * ranks[other]) if after & low else 1 << 4 * ranks[other]
-                    lines[other >> 2] += one
-                    lines[4 + (other & 3)] += one
-                    turned ^= low
-                down = after
-            else:
-                fewest, cell = 0, 5
-            one = 1 << 4 * rank
-            lines[cell >> 2] += one
-            lines[4 + (cell & 3)] += one
-            drawn += 1
-            occupied |= 1 << cell
-            ranks[cell] = rank
-            heights[cell] += 1
-            if occupied == _FULL and not down:
-                status, result = WON, 40 - drawn
-                break
-            if fewest > MAX_FACE_DOWN or drawn == 40:
-                status, result = LOST, -1
-                break
-        self.drawn, self.occupied, self.down, self.status = drawn, occupied, down, status
-        return result
-
     def _status_after_turn(self) -> Status:
         if self.occupied == _FULL and not self.down:
             return WON
@@ -703,116 +626,6 @@ class State:
             self.piles = [()] + piles[:15]
             self.occupied = (self.occupied << 1) & _FULL
             self.down = (self.down << 1) & _FULL
-
-
-# -- the greedy policy on plain integers (the playout of the players' simulations) --
-#
-# A line's face-up top ranks are kept as one integer, 4 bits of count a rank
-# (lines 0-3 the rows, 4-7 the columns), so "strictly higher than every other" is
-# `count < _BELOW[rank]` and "strictly lower" is `not count & _UP_TO[rank]`.
-_LINE_MASKS = _ROW_MASKS + _COLUMN_MASKS
-_ROW_OTHERS = tuple(_LINES[cell][0][0] for cell in range(16))
-_COLUMN_OTHERS = tuple(_LINES[cell][1][0] for cell in range(16))
-_BELOW = tuple(1 << 4 * rank for rank in range(11))
-_UP_TO = tuple((1 << 4 * rank + 4) - 1 for rank in range(11))
-# For each shift: the edge it needs empty, and the cells beside the edge it opens,
-# each with the line a card placed beyond it shares (its column for up/down, its row
-# for left/right); the card's other line is new and holds nothing to turn.
-_OPENINGS = (
-    (_ROW_MASKS[0], tuple((cell, 4 + (cell & 3)) for cell in range(12, 16))),
-    (_ROW_MASKS[3], tuple((cell, 4 + (cell & 3)) for cell in range(0, 4))),
-    (_COLUMN_MASKS[0], tuple((cell, cell >> 2) for cell in range(3, 16, 4))),
-    (_COLUMN_MASKS[3], tuple((cell, cell >> 2) for cell in range(0, 16, 4))),
-)
-
-
-def _line_counts(up: int, ranks: list[int]) -> list[int]:
-    lines = [0] * 8
-    for cell in range(16):
-        if up >> cell & 1:
-            one = 1 << 4 * ranks[cell]
-            lines[cell >> 2] += one
-            lines[4 + (cell & 3)] += one
-    return lines
-
-
-def _greedy_pick(
-    rank: int, occupied: int, down: int, ranks: list[int], heights: list[int], lines: list[int]
-) -> tuple[int, int, int, int]:
-    """The greedy placement of a card of `rank` on a non-empty grid: (face-down count after, cell,
-    face-down mask after, shift direction or -1).
-
-    Fewest face-down cards after the move; among those, an empty cell before a pile
-    (filling the grid is progress), the empty cell touching the most piles (a compact
-    layout keeps shifts open), the lowest pile; then the first in cell order, the
-    cells beyond an edge last. The layout is free to shift: a cell beyond an edge
-    counts when the edge opposite is empty, the move being that shift, then placing
-    on the cell it opens. This tie-break wins about 12.6% of deals by itself, where
-    the first fewest in the fixed frame won 8% (README: the players).
-    """
-    below = _BELOW[rank]
-    up_to = _UP_TO[rank]
-    best_key = 1 << 30
-    best_cell = best_down = 0
-    best_direction = -1
-    for cell in range(16):
-        bit = 1 << cell
-        row = lines[cell >> 2]
-        column = lines[4 + (cell & 3)]
-        if occupied & bit:
-            height = heights[cell]
-            if height >= MAX_PILE:
-                continue
-            if not down & bit:  # the covered top is not compared
-                own = 1 << 4 * ranks[cell]
-                row -= own
-                column -= own
-            after = down & ~bit
-            key = 32 + 4 * height
-        else:
-            near = _NEIGHBOURS[cell] & occupied
-            if not near:
-                continue
-            after = down
-            key = 16 - 4 * near.bit_count()
-        if row < below or not row & up_to:
-            after ^= _ROW_OTHERS[cell] & occupied
-        if column < below or not column & up_to:
-            after ^= _COLUMN_OTHERS[cell] & occupied
-        key += after.bit_count() * 64
-        if key < best_key:
-            best_key, best_cell, best_down = key, cell, after
-    for direction in range(4):
-        needs_empty, beside = _OPENINGS[direction]
-        if occupied & needs_empty:
-            continue
-        for cell, line in beside:
-            if occupied >> cell & 1:
-                count = lines[line]
-                after = down ^ (_LINE_MASKS[line] & occupied) if count < below or not count & up_to else down
-                key = after.bit_count() * 64 + 12
-                if key < best_key:
-                    best_key, best_cell, best_down, best_direction = key, cell, after, direction
-    return best_key >> 6, best_cell, best_down, best_direction
-
-
-def _shifted(
-    direction: int, occupied: int, down: int, after: int, ranks: list[int], heights: list[int]
-) -> tuple[int, int, int, list[int], list[int]]:
-    """The integers of `_greedy_pick`'s position slid one cell (`DIRECTIONS` order), as `State._shift` does."""
-    if direction == 0:
-        return occupied >> 4, down >> 4, after >> 4, ranks[4:] + [0] * 4, heights[4:] + [0] * 4
-    if direction == 1:
-        return (
-            occupied << 4 & _FULL,
-            down << 4 & _FULL,
-            after << 4 & _FULL,
-            [0] * 4 + ranks[:12],
-            [0] * 4 + heights[:12],
-        )
-    if direction == 2:
-        return occupied >> 1, down >> 1, after >> 1, ranks[1:] + [0], heights[1:] + [0]
-    return occupied << 1 & _FULL, down << 1 & _FULL, after << 1 & _FULL, [0] + ranks[:15], [0] + heights[:15]
 
 
 def _check_move(move: object) -> None:

@@ -1,0 +1,139 @@
+"""Every error the tool reports, each carrying the exit code it ends the tool with.
+
+The bottom layer: it imports nothing of the package, and every layer above raises
+these. `cli.py` has the one handler that turns a `FoursquareError` into one line on
+standard error and its `exit_code`; anything else reaching it is a bug of ours
+(exit 70, the traceback kept in a crash log). The move and card errors are also
+`ValueError`s, as in python-chess, so library callers may catch either.
+
+The exit codes (documented in `foursquare --help` and docs/reference.md):
+
+  0    success (for `check`: every file valid; for `solve`: winnable)
+  1    the input is wrong: an invalid or illegal move, an invalid record, a forfeit
+  2    usage error: a bad option, a file that cannot be read or written
+  3    `solve`: unwinnable;  4  `solve`: gave up
+  70   an internal error (a bug): details in a crash log
+  74   output or a record could not be written (a full disk, a closed stream)
+  130  interrupted (Ctrl-C);  141  the reader of the output went away;  143  terminated
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_UNWINNABLE = 3
+EXIT_GAVE_UP = 4
+EXIT_INTERNAL = 70
+EXIT_IO = 74
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+EXIT_TERMINATED = 143
+
+
+def display_name(path: str) -> str:
+    """How a path (or any text from outside) is named in a message: `<stdin>` for `-`, and quoted
+    (`repr`, so escape sequences are shown, never sent) when it holds control characters."""
+    if path == "-":
+        return "<stdin>"
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in path):
+        return repr(path)
+    return path
+
+
+class FoursquareError(Exception):
+    """The base of every error of the package: a message, where it applies (a path, a line, a move
+    number), and the exit code it ends the tool with.
+
+    `str` is the message, after the path when there is one (`game.yaml: cannot read: ...`).
+    `exit_code` is the class's unless the instance is given its own. `before` are
+    lines to say ahead of the message (a file's problems, each `file:line: ...`).
+    """
+
+    exit_code: int = EXIT_USAGE
+    before: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        move_number: int | None = None,
+        exit_code: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.move_number = move_number
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+    def __str__(self) -> str:
+        return f"{display_name(self.path)}: {self.message}" if self.path is not None else self.message
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Errors cross process boundaries (worker results) whole, keyword arguments included."""
+        return (_rebuilt, (type(self), self.message, dict(self.__dict__)))
+
+
+def _rebuilt(kind: type[FoursquareError], message: str, state: dict[str, object]) -> FoursquareError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
+
+class InvalidInputError(FoursquareError):
+    """The input is wrong: a card, a move, a record, a line of a pipe (exit 1)."""
+
+    exit_code = EXIT_INVALID
+
+
+class UsageError(FoursquareError):
+    """Options that cannot be carried out, or a file that cannot be used (exit 2)."""
+
+    exit_code = EXIT_USAGE
+
+
+class ReadError(UsageError):
+    """A path that cannot be read as a file: missing, a FIFO or a device, closed standard input."""
+
+
+class WriteError(FoursquareError):
+    """A file cannot be written; the message is one line that names the path and says why.
+
+    A path refused before anything is written (it exists, it is not a regular file)
+    is a usage error; a write that fails (a full disk) ends with exit 74.
+    """
+
+    exit_code = EXIT_IO
+
+
+class Interrupted(FoursquareError):
+    """A run stopped by a signal: SIGINT (exit 130) or SIGTERM and SIGHUP (exit 143)."""
+
+    def __init__(self, signum: int) -> None:
+        import signal
+
+        interrupted = signum == signal.SIGINT
+        super().__init__(
+            "interrupted" if interrupted else "terminated",
+            exit_code=EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED,
+        )
+        self.signum = signum
+
+
+class Forfeit(FoursquareError):
+    """A player lost a game by what it did, not by the cards: the reason, as reported (`no answer within 2 s`)."""
+
+    exit_code = EXIT_INVALID
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class PlayerError(UsageError, ValueError):
+    """A `--player` that names no player, or one that cannot be built: the message says why."""

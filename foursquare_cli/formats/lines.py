@@ -1,0 +1,159 @@
+"""Reading files and lines from outside: regular files and pipes only, lines of bounded length.
+
+`open_input` and `read_bytes` read a path (`-` for standard input), refusing
+FIFOs, devices and directories; `iter_lines` is the one way moves are read line by
+line, by `play` from a pipe and `replay` from a log.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from typing import IO
+
+from ..errors import InvalidInputError, ReadError, display_name
+
+MAX_BYTES = 1 << 20
+MAX_LINE_BYTES = 4096
+STDIN = "-"
+
+__all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "STDIN", "ReadError", "display_name", "shorten"]
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """`text` quoted, at most `limit` characters of it: messages never echo a whole hostile input."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text):,} characters)"
+
+
+def open_input(path: str) -> IO[bytes]:
+    """A binary stream of `path`: standard input for `-`, else a regular file (never a FIFO or device).
+
+    ReadError saying why, in one line, for anything else.
+    """
+    if path == STDIN:
+        stdin = sys.stdin
+        if stdin is None or stdin.closed:
+            raise ReadError("standard input is closed")
+        return stdin.buffer
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise ReadError(f"cannot read: {error.strerror or error}") from None
+    opened = False
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ReadError(f"not a regular file ({_file_type(mode)}); give a file, or - for standard input")
+        os.set_blocking(fd, True)
+        stream = os.fdopen(fd, "rb")
+        opened = True
+        return stream
+    finally:
+        if not opened:
+            os.close(fd)
+
+
+def _file_type(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def read_bytes(path: str) -> bytes:
+    """At most MAX_BYTES + 1 bytes of `path` (see `open_input`); ReadError when it cannot be read."""
+    stream = open_input(path)
+    try:
+        return stream.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise ReadError(f"cannot read: {error.strerror or error}") from None
+    finally:
+        if path != STDIN:
+            stream.close()
+
+
+class LineTooLong(InvalidInputError, ValueError):
+    def __init__(self, number: int) -> None:
+        super().__init__(f"line {number} is longer than {MAX_LINE_BYTES:,} bytes; refused", line=number)
+        self.number = number
+
+
+class NotUtf8(InvalidInputError, ValueError):
+    def __init__(self, number: int) -> None:
+        super().__init__("not UTF-8 text", line=number)
+        self.number = number
+
+
+def iter_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a binary stream, as soon as each line is complete.
+
+    The one way moves are read, by `play` from a pipe and `replay` from a log: lines
+    end in LF, CRLF or CR; a byte-order mark at the start is dropped; a line longer
+    than MAX_LINE_BYTES raises LineTooLong without being read whole; bytes that are
+    not UTF-8 raise NotUtf8 with their line.
+    """
+    read = getattr(stream, "read1", stream.read)
+    pending = b""
+    number = 0
+    skip_lf = False
+    first = True
+    while True:
+        chunk = read(MAX_LINE_BYTES)
+        if not chunk:
+            if pending:
+                number += 1
+                yield number, _decode(pending, number, first)
+            return
+        if skip_lf and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        skip_lf = False
+        pending += chunk
+        while True:
+            cut = _line_end(pending)
+            if cut < 0:
+                break
+            line, ending = pending[:cut], pending[cut : cut + 1]
+            pending = pending[cut + 1 :]
+            if ending == b"\r":
+                if pending.startswith(b"\n"):
+                    pending = pending[1:]
+                elif not pending:
+                    skip_lf = True
+            number += 1
+            yield number, _decode(line, number, first)
+            first = False
+        if len(pending) > MAX_LINE_BYTES:
+            raise LineTooLong(number + 1)
+
+
+def _line_end(data: bytes) -> int:
+    lf, cr = data.find(b"\n"), data.find(b"\r")
+    if lf < 0:
+        return cr
+    if cr < 0:
+        return lf
+    return min(lf, cr)
+
+
+def _decode(line: bytes, number: int, first: bool) -> str:
+    if len(line) > MAX_LINE_BYTES:
+        raise LineTooLong(number)
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotUtf8(number) from None
+    return text[1:] if first and text.startswith("\ufeff") else text
+
+
+def move_text(line: str) -> str:
+    """The move on a line of a log: `#` starts a comment; white space around it is dropped."""
+    return line.split("#", 1)[0].strip()

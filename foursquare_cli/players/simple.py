@@ -1,0 +1,45 @@
+"""The simple players: `random` (uniform over the legal moves) and `greedy` (fewest face-down cards)."""
+
+from __future__ import annotations
+
+import random
+
+from ..rules.engine import Move, State
+from ..rules.playout import greedy_choice
+
+
+class RandomPlayer:
+    """Uniform over the legal moves (shifts included)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, state: State) -> Move:
+        return self._rng.choice(state.legal_moves())
+
+
+def greedy_move(state: State) -> Move:
+    """The greedy policy's next move (`playout.greedy_choice`): the shift it needs first, else the placement.
+
+    After that shift the same policy picks the placement it was played for (the
+    opened cell keeps its value and every other candidate its value and order).
+    """
+    shift, placement = greedy_choice(state)
+    return shift if shift is not None else placement
+
+
+class GreedyPlayer:
+    """Fewest face-down cards after the move, the layout free to shift (`playout.greedy_choice`).
+
+    It plays the moves of the simulations' playouts (`playout.finish`).
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed  # deterministic
+
+    def choose(self, state: State) -> Move:
+        return greedy_move(state)

@@ -1,0 +1,227 @@
+"""The greedy playout: the fast greedy policy on plain integers, the inner loop of every simulation.
+
+Not a rule, but the flip rule run on integers instead of through `State.apply`,
+so it lives beside the engine whose tables it uses (and tests hold the two
+together). `greedy_choice` is the greedy player's move; `finish` plays that
+policy to the end of the game from a position, without changing it, and returns
+how the game ends as a value (`Playout`).
+
+A line's face-up top ranks are kept as one integer, 4 bits of count a rank
+(lines 0-3 the rows, 4-7 the columns), so "strictly higher than every other" is
+`count < _BELOW[rank]` and "strictly lower" is `not count & _UP_TO[rank]`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .engine import (
+    _COLUMN_MASKS,
+    _FULL,
+    _LINES,
+    _NEIGHBOURS,
+    _RANK,
+    _ROW_MASKS,
+    MAX_FACE_DOWN,
+    MAX_PILE,
+    MOVES,
+    Move,
+    State,
+    Status,
+)
+
+
+class Playout(NamedTuple):
+    """How a greedy playout ended: the score (-1 for a loss), the cards drawn by then, and the
+    occupied and face-down masks of the last position."""
+
+    score: int
+    drawn: int
+    occupied: int
+    down: int
+
+    @property
+    def won(self) -> bool:
+        return self.score >= 0
+
+    @property
+    def status(self) -> Status:
+        return Status.WON if self.score >= 0 else Status.LOST
+
+
+def greedy_choice(state: State) -> tuple[Move | None, Move]:
+    """The greedy policy's move: (the shift it needs or None, the placement).
+
+    The policy (see `_greedy_pick`): the placement leaving the fewest face-down
+    cards, the layout free to shift. On an empty grid, B2.
+    """
+    occupied = state.occupied
+    if not occupied:
+        return None, MOVES[5]
+    ranks = [_RANK[pile[-1]] if pile else 0 for pile in state.piles]
+    heights = [len(pile) for pile in state.piles]
+    lines = _line_counts(occupied & ~state.down, ranks)
+    _, cell, _, direction = _greedy_pick(_RANK[state.deck[state.drawn]], occupied, state.down, ranks, heights, lines)
+    if direction >= 0:
+        return MOVES[32 + direction], MOVES[cell]  # after the shift, the opened cell has the edge cell's number
+    return None, MOVES[cell + 16 if occupied >> cell & 1 else cell]
+
+
+def finish(state: State) -> Playout:
+    """Play the greedy policy from `state` to the end of the game, as fast as Python allows; `state` is
+    left as it was.
+
+    The moves of `greedy_choice`, run on plain integers instead of through
+    `apply`. A line's face-up ranks are kept as counters (`_line_counts`), updated
+    by what each move turns.
+    """
+    deck = state.deck
+    drawn = state.drawn
+    occupied = state.occupied
+    down = state.down
+    if state.status is not Status.PLAYING:
+        return Playout(40 - drawn if state.status is Status.WON else -1, drawn, occupied, down)
+    ranks = [_RANK[pile[-1]] if pile else 0 for pile in state.piles]
+    heights = [len(pile) for pile in state.piles]
+    lines = _line_counts(occupied & ~down, ranks)
+    rank_of = _RANK
+    pick = _greedy_pick
+    while True:
+        rank = rank_of[deck[drawn]]
+        if occupied:
+            fewest, cell, after, direction = pick(rank, occupied, down, ranks, heights, lines)
+            if direction >= 0:
+                occupied, down, after, ranks, heights = _shifted(direction, occupied, down, after, ranks, heights)
+                lines = _line_counts(occupied & ~down, ranks)
+            bit = 1 << cell
+            if occupied & ~down & bit:  # the covered top leaves its lines
+                one = 1 << 4 * ranks[cell]
+                lines[cell >> 2] -= one
+                lines[4 + (cell & 3)] -= one
+            turned = (down ^ after) & ~bit
+            while turned:
+                low = turned & -turned
+                other = low.bit_length() - 1
+                one = -(1 << 4 * ranks[other]) if after & low else 1 << 4 * ranks[other]
+                lines[other >> 2] += one
+                lines[4 + (other & 3)] += one
+                turned ^= low
+            down = after
+        else:
+            fewest, cell = 0, 5
+        one = 1 << 4 * rank
+        lines[cell >> 2] += one
+        lines[4 + (cell & 3)] += one
+        drawn += 1
+        occupied |= 1 << cell
+        ranks[cell] = rank
+        heights[cell] += 1
+        if occupied == _FULL and not down:
+            return Playout(40 - drawn, drawn, occupied, down)
+        if fewest > MAX_FACE_DOWN or drawn == 40:
+            return Playout(-1, drawn, occupied, down)
+
+
+_LINE_MASKS = _ROW_MASKS + _COLUMN_MASKS
+_ROW_OTHERS = tuple(_LINES[cell][0][0] for cell in range(16))
+_COLUMN_OTHERS = tuple(_LINES[cell][1][0] for cell in range(16))
+_BELOW = tuple(1 << 4 * rank for rank in range(11))
+_UP_TO = tuple((1 << 4 * rank + 4) - 1 for rank in range(11))
+# For each shift: the edge it needs empty, and the cells beside the edge it opens,
+# each with the line a card placed beyond it shares (its column for up/down, its row
+# for left/right); the card's other line is new and holds nothing to turn.
+_OPENINGS = (
+    (_ROW_MASKS[0], tuple((cell, 4 + (cell & 3)) for cell in range(12, 16))),
+    (_ROW_MASKS[3], tuple((cell, 4 + (cell & 3)) for cell in range(0, 4))),
+    (_COLUMN_MASKS[0], tuple((cell, cell >> 2) for cell in range(3, 16, 4))),
+    (_COLUMN_MASKS[3], tuple((cell, cell >> 2) for cell in range(0, 16, 4))),
+)
+
+
+def _line_counts(up: int, ranks: list[int]) -> list[int]:
+    lines = [0] * 8
+    for cell in range(16):
+        if up >> cell & 1:
+            one = 1 << 4 * ranks[cell]
+            lines[cell >> 2] += one
+            lines[4 + (cell & 3)] += one
+    return lines
+
+
+def _greedy_pick(
+    rank: int, occupied: int, down: int, ranks: list[int], heights: list[int], lines: list[int]
+) -> tuple[int, int, int, int]:
+    """The greedy placement of a card of `rank` on a non-empty grid: (face-down count after, cell,
+    face-down mask after, shift direction or -1).
+
+    Fewest face-down cards after the move; among those, an empty cell before a pile
+    (filling the grid is progress), the empty cell touching the most piles (a compact
+    layout keeps shifts open), the lowest pile; then the first in cell order, the
+    cells beyond an edge last. The layout is free to shift: a cell beyond an edge
+    counts when the edge opposite is empty, the move being that shift, then placing
+    on the cell it opens. This tie-break wins about 12.6% of deals by itself, where
+    the first fewest in the fixed frame won 8% (README: the players).
+    """
+    below = _BELOW[rank]
+    up_to = _UP_TO[rank]
+    best_key = 1 << 30
+    best_cell = best_down = 0
+    best_direction = -1
+    for cell in range(16):
+        bit = 1 << cell
+        row = lines[cell >> 2]
+        column = lines[4 + (cell & 3)]
+        if occupied & bit:
+            height = heights[cell]
+            if height >= MAX_PILE:
+                continue
+            if not down & bit:  # the covered top is not compared
+                own = 1 << 4 * ranks[cell]
+                row -= own
+                column -= own
+            after = down & ~bit
+            key = 32 + 4 * height
+        else:
+            near = _NEIGHBOURS[cell] & occupied
+            if not near:
+                continue
+            after = down
+            key = 16 - 4 * near.bit_count()
+        if row < below or not row & up_to:
+            after ^= _ROW_OTHERS[cell] & occupied
+        if column < below or not column & up_to:
+            after ^= _COLUMN_OTHERS[cell] & occupied
+        key += after.bit_count() * 64
+        if key < best_key:
+            best_key, best_cell, best_down = key, cell, after
+    for direction in range(4):
+        needs_empty, beside = _OPENINGS[direction]
+        if occupied & needs_empty:
+            continue
+        for cell, line in beside:
+            if occupied >> cell & 1:
+                count = lines[line]
+                after = down ^ (_LINE_MASKS[line] & occupied) if count < below or not count & up_to else down
+                key = after.bit_count() * 64 + 12
+                if key < best_key:
+                    best_key, best_cell, best_down, best_direction = key, cell, after, direction
+    return best_key >> 6, best_cell, best_down, best_direction
+
+
+def _shifted(
+    direction: int, occupied: int, down: int, after: int, ranks: list[int], heights: list[int]
+) -> tuple[int, int, int, list[int], list[int]]:
+    """The integers of `_greedy_pick`'s position slid one cell (`DIRECTIONS` order), as `State._shift` does."""
+    if direction == 0:
+        return occupied >> 4, down >> 4, after >> 4, ranks[4:] + [0] * 4, heights[4:] + [0] * 4
+    if direction == 1:
+        return (
+            occupied << 4 & _FULL,
+            down << 4 & _FULL,
+            after << 4 & _FULL,
+            [0] * 4 + ranks[:12],
+            [0] * 4 + heights[:12],
+        )
+    if direction == 2:
+        return occupied >> 1, down >> 1, after >> 1, ranks[1:] + [0], heights[1:] + [0]
+    return occupied << 1 & _FULL, down << 1 & _FULL, after << 1 & _FULL, [0] + ranks[:15], [0] + heights[:15]

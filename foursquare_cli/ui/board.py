@@ -1,0 +1,173 @@
+"""The board for people: pure functions from a position (or a step) to text.
+
+`render` draws the ASCII board; `render_step` adds the heading that names what a
+move turned; `state_block` is one state as `replay` and `play` print it (a board,
+or the JSON line of SPEC section 5 from `formats.protocol`). The other texts of the
+commands are in `reports`.
+
+A board after `B2 top` in the worked example (SPEC section 6)::
+
+          A        B        C        D
+      +--------+--------+--------+--------+
+    1 |   .    |  2C*x1 |  8C x1 |   .    |
+      +--------+--------+--------+--------+
+    2 |  ##*x1 | [AD]x2 |  ##*x1 |  ##*x1 |
+      +--------+--------+--------+--------+
+    3 |   .    |   .    |   .    |   .    |
+      +--------+--------+--------+--------+
+    4 |   .    |   .    |   .    |   .    |
+      +--------+--------+--------+--------+
+    Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
+
+`[AD]` is the card just placed, `*` a card just turned over, `##` a face-down card
+(`#7H` with `reveal`), `xN` the cards in the pile. With colour (a `Style` that
+has it), hearts and diamonds are red, face-down cells dim and the move's cells
+bold; the text is the same, so the layout never moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..formats.protocol import json_line, state_json
+from ..rules.cards import Card
+from ..rules.engine import MAX_FACE_DOWN, LossReason, Move, State, Status
+from ..rules.game import Step
+
+_RULE = "  +" + "--------+" * 4
+_HEADER = "      A        B        C        D"
+_RED, _DIM, _BOLD, _RESET = "\x1b[31m", "\x1b[2m", "\x1b[1m", "\x1b[0m"
+
+
+class Style(NamedTuple):
+    """How a board is drawn: face-down cards named (`reveal`), suit symbols (`unicode`), ANSI colour."""
+
+    reveal: bool = False
+    unicode: bool = False
+    color: bool = False
+
+
+PLAIN = Style()
+
+
+def card_text(card: Card, style: Style = PLAIN) -> str:
+    return card.symbol() if style.unicode else str(card)
+
+
+def legend(style: Style = PLAIN) -> str:
+    down = "#7\u2665" if style.reveal and style.unicode else "#7H" if style.reveal else "##"
+    placed = "[7\u2665]" if style.unicode else "[7H]"
+    return f"({down} = face down, {placed} = just placed, * = just turned, xN = N cards, . = empty)"
+
+
+def _cell_text(state: State, cell: int, style: Style, placed: int | None, turned: int) -> str:
+    pile = state.piles[cell]
+    if not pile:
+        return "   .    "
+    face_up = state.is_face_up(cell)
+    name = card_text(pile[-1], style)
+    if not face_up:
+        name = "#" + name if style.reveal else "##"
+    if cell == placed:
+        decorated = f"[{name}]"
+    elif turned >> cell & 1:
+        decorated = name + "*"
+    else:
+        decorated = name + " "
+    text = f"{decorated:>5}x{len(pile)} "
+    if not style.color:
+        return text
+    if not face_up:
+        return _DIM + text + _RESET
+    colour = _RED if pile[-1].suit in "HD" else ""
+    bold = _BOLD if cell == placed or turned >> cell & 1 else ""
+    return bold + colour + text + _RESET if colour or bold else text
+
+
+def status_line(state: State, style: Style = PLAIN) -> str:
+    """Next card, stock, face-down count and status, on one line; a lost game says why."""
+    outcome = state.outcome
+    next_card = state.next_card
+    shown = card_text(next_card, style) if next_card is not None else "-"
+    face_down = state.face_down
+    if outcome.status is Status.WON:
+        tail = f"Face down: {face_down}   Won, score {outcome.score}"
+    elif outcome.reason is LossReason.FACE_DOWN:
+        tail = f"Face down: {face_down}, more than {MAX_FACE_DOWN}: lost"
+    elif outcome.reason is LossReason.STOCK:
+        tail = f"Face down: {face_down}   Lost: {outcome.reason}"
+    else:
+        tail = f"Face down: {face_down} of {MAX_FACE_DOWN} allowed   Playing"
+    return f"Next card: {shown}   Stock: {state.stock}   {tail}"
+
+
+def render(state: State, style: Style = PLAIN, *, step: Step | None = None, with_legend: bool = False) -> str:
+    """The whole board and its status line (and the legend if asked), without a final newline.
+
+    With `step`, the card it placed is bracketed and the cards it turned are starred.
+    """
+    placed = step.move.cell if step is not None and step.move is not None else None
+    turned = step.turned if step is not None else 0
+    lines = [_HEADER, _RULE]
+    for row in range(4):
+        cells = "|".join(_cell_text(state, row * 4 + column, style, placed, turned) for column in range(4))
+        lines.append(f"{row + 1} |{cells}|")
+        lines.append(_RULE)
+    lines.append(status_line(state, style))
+    if with_legend:
+        lines.append(legend(style))
+    return "\n".join(lines)
+
+
+def joined(words: Sequence[str]) -> str:
+    """`A`, `A and B`, `A, B and C`."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def step_heading(step: Step, style: Style = PLAIN) -> str:
+    """`Start`, `Move 4: shift up`, or `Move 7: D3 places 10D; turns B3 and D2 face down, C1 face up`."""
+    if step.move is None:
+        return "Start"
+    if step.card is None:
+        return f"Move {step.ply}: {step.move}"
+    heading = f"Move {step.ply}: {step.move} places {card_text(step.card, style)}"
+    down = [str(cell) for cell in step.turned_cells if not step.state.is_face_up(cell)]
+    up = [str(cell) for cell in step.turned_cells if step.state.is_face_up(cell)]
+    parts = [f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
+    return heading + ("; turns " + ", ".join(parts) if parts else "")
+
+
+def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False) -> str:
+    """A heading naming the move and what it turned, over the board that marks them."""
+    return step_heading(step, style) + "\n" + render(step.state, style, step=step, with_legend=with_legend)
+
+
+def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, first: bool = False) -> str:
+    """One state as `replay` and `play` print it: a JSON line, or a board after a blank line.
+
+    `first`: the first board of a run, which carries the legend.
+    """
+    if json_output:
+        return json_line(state_json(step))
+    return ("" if first else "\n") + render_step(step, style, with_legend=first) + "\n"
+
+
+def moves_preview(state: State) -> str:
+    """`moves` at the prompt: every legal move with the face-down count after it; shifts say what they open."""
+    card = state.next_card
+    if card is None:
+        return "No moves: the game is over."
+    lines = [f"Legal moves for {card}:"]
+    for move in state.legal_moves():
+        lines.append("  " + _preview(state, move, card))
+    return "\n".join(lines)
+
+
+def _preview(state: State, move: Move, card: Card) -> str:
+    if move.is_shift:
+        opened = [str(cell) for cell in move.opened_cells]
+        return f"{str(move):<10} opens {joined([opened[0], opened[-1]]).replace(' and ', '-')} for the card"
+    down = state.down_after(move, card).bit_count()
+    verdict = f"{down} face down" + (": loses at once" if down > MAX_FACE_DOWN else "")
+    return f"{str(move):<10} {verdict}"

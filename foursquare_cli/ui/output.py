@@ -1,0 +1,99 @@
+"""The standard streams: writing the output, one line on standard error, colour, and rich's
+progress bar. The only module that draws on standard error while a run goes on."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from ..rules.game import Step
+from .board import Style, state_block
+
+
+def write(text: str) -> None:
+    """Text on standard output, flushed (a co-process reads each state as it comes)."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def say(line: str) -> None:
+    """One line on standard error, if there is one to write to."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def style(reveal: bool, unicode: bool, color: str = "never") -> Style:
+    """How boards are drawn: colour `always`, `never`, or `auto` (a terminal, no NO_COLOR, TERM not dumb)."""
+    use_color = color == "always" or (
+        color == "auto"
+        and "NO_COLOR" not in os.environ
+        and os.environ.get("TERM") != "dumb"
+        and sys.stdout is not None
+        and sys.stdout.isatty()
+    )
+    return Style(reveal=reveal, unicode=unicode, color=use_color)
+
+
+def step_printer(json_output: bool, shown: Style) -> Callable[[Step], None]:
+    """A listener printing each step as `replay` shows it: boards (the first with the legend), or JSON Lines."""
+    first = True
+
+    def show(step: Step) -> None:
+        nonlocal first
+        write(state_block(step, json_output=json_output, style=shown, first=first))
+        first = False
+
+    return show
+
+
+@contextmanager
+def progress(total: int, label: str) -> Iterator[Callable[..., None] | None]:
+    """`rich`'s progress bar (elapsed time, time left) on standard error when it is a terminal; else nothing.
+
+    The bar is updated with `update(done)`, or `update(done, total)` when the total becomes known.
+    """
+    if sys.stderr is None or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("elapsed,"),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+    )
+    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+
+        def update(done: int, new_total: int | None = None) -> None:
+            bar.update(task, completed=done, total=new_total if new_total is not None else bar.tasks[0].total)
+
+        yield update
+
+
+def emit(out: str, errors: list[str], *, out_first: bool) -> None:
+    """A file's output and its lines for standard error, in the order the command gives them."""
+    if out_first:
+        write(out)
+    for line in errors:
+        say(line)
+    if not out_first:
+        write(out)

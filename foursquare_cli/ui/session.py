@@ -1,0 +1,278 @@
+"""A game being played and where it is kept: the `Session` of `play`, and how one is opened.
+
+A `Session` is a `Game` and, when asked, the `RecordFile` it is saved to; the record
+is rewritten atomically after every move, so it is always a valid record of the
+game so far, even if the process is killed. A move that would make the record
+too large to read back is refused, and the record stays as it was. `open_session`
+turns `play`'s options into a session (new, resumed, kept in the history).
+"""
+
+from __future__ import annotations
+
+import datetime
+import shlex
+import sys
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..errors import EXIT_INVALID, EXIT_USAGE, InvalidInputError, UsageError
+from ..formats.records import format_record, meta_nodes, unreadable_reason
+from ..rules.cards import Card
+from ..rules.engine import Move
+from ..rules.game import Game, Step
+from ..store.files import RecordFile
+from .prompt import program_name
+
+if TYPE_CHECKING:
+    from ..formats.records import Verdict
+    from ..store.history import History
+
+
+class RecordRefused(InvalidInputError):
+    """A move whose record could not be read back; the move was taken back."""
+
+
+class Session:
+    """A game being played, and where it is saved (if anywhere)."""
+
+    def __init__(self, game: Game, record: RecordFile | None = None, history: History | None = None) -> None:
+        self.game = game
+        self.record = record
+        self.history = history if record is not None else None  # where the record is indexed
+        self._meta_nodes = meta_nodes(game) if record is not None else 0
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.record is not None:
+            self.index()
+            self.record.close()
+
+    def index(self) -> None:
+        """Index the record in the history (when kept there); a failing index never stops a game."""
+        if self.history is not None and self.record is not None:
+            import sqlite3
+
+            from ..store.history import HistoryError
+
+            try:
+                self.history.remember(self.record.path)
+            except (HistoryError, sqlite3.Error, OSError) as error:
+                print(f"foursquare play: the history index was not updated: {error}", file=sys.stderr)
+                self.history = None
+
+    def save(self) -> None:
+        """Write the record (if any); WriteError passes through."""
+        if self.record is not None:
+            self.record.write(format_record(self.game))
+
+    def play(self, move: Move) -> Step:
+        """Play and save `move`. IllegalMoveError, or RecordRefused (the move taken back), or WriteError."""
+        step = self.game.play(move)
+        if self.record is not None:
+            text = format_record(self.game)
+            reason = unreadable_reason(text, len(self.game.steps) - 1, self._meta_nodes, self.game.hints)
+            if reason is not None:
+                self.game.steps.pop()
+                raise RecordRefused(f"move {step.ply} {str(move)!r} refused: {reason}")
+            self.record.write(text)
+        return step
+
+    def undo(self) -> Step:
+        step = self.game.undo()
+        self.save()
+        return step
+
+    def how_to_resume(self) -> str:
+        if self.record is not None and not self.record.written:
+            return "No move was played, so nothing was kept."
+        if self.record is not None:
+            path = shlex.quote(self.record.path)
+            return f"The game is saved in {self.record.path}; to go on: {program_name()} play --resume {path}"
+        return (
+            f"The game so far, as a record (save it to a file, then: {program_name()} play --resume FILE):\n"
+            + format_record(self.game).rstrip("\n")
+        )
+
+    def how_to_review(self) -> str:
+        if self.record is not None:
+            path, name = shlex.quote(self.record.path), program_name()
+            return (
+                f"Replay it: {name} replay {path}    Check it: {name} check {path}\n"
+                f"Where was it won or lost? {name} analyze {path}"
+            )
+        return "The game as a record (save it to a file to replay or check it):\n" + format_record(self.game).rstrip(
+            "\n"
+        )
+
+
+class PlayRequestError(UsageError, ValueError):
+    """`play` options that cannot be carried out together, or a record that cannot be resumed
+    (then `verdict` holds its problems)."""
+
+    def __init__(self, message: str, verdict: Verdict | None = None, path: str | None = None) -> None:
+        from .reports import problem_line
+
+        super().__init__(message, path=path, exit_code=EXIT_INVALID if verdict is not None else EXIT_USAGE)
+        self.verdict = verdict
+        if verdict is not None:
+            self.before = tuple(problem_line(verdict.source.display_name, problem) for problem in verdict.problems)
+
+
+def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
+    """The deal of the day: the UTC date's digits as a number (20261130 for 2026-11-30), the same for everyone."""
+    day = today or datetime.datetime.now(datetime.UTC).date()
+    return int(day.strftime("%Y%m%d")), day
+
+
+def new_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(2**32)
+
+
+LAST_GAME = "\x00last"  # `--resume` given with no file: the last unfinished game (no path holds a NUL)
+
+
+class PlayOptions(NamedTuple):
+    """What `play` is asked for: the deal, the record, resuming."""
+
+    seed: int | None = None
+    deck: tuple[Card, ...] | None = None
+    daily: bool = False
+    record: str | None = None
+    resume: str | None = None
+    no_record: bool = False
+    force: bool = False
+
+
+def open_session(
+    *,
+    seed: int | None = None,
+    deck: tuple[Card, ...] | None = None,
+    daily: bool = False,
+    record: str | None = None,
+    resume: str | None = None,
+    no_record: bool = False,
+    force: bool = False,
+    history: History | None = None,
+    mention_waiting: bool = False,
+) -> tuple[Session, list[str]]:
+    """A session ready to play, and the lines to say first (its deal, where it is kept, why not).
+
+    With `history`, a game is kept in the data folder (unless `record` names its
+    file) and indexed; `resume=LAST_GAME` is the last unfinished game there; with
+    `mention_waiting`, a new game first says when an unfinished one is waiting.
+    PlayRequestError for contradictory options or a record that cannot be resumed
+    (with the verdict's problems in `.verdict`); ReadError, WriteError, DealConflict,
+    NoDeal from reading and opening the files.
+    """
+    if no_record and record is not None:
+        raise PlayRequestError("--no-record and --record contradict each other; give one")
+    if daily and (seed is not None or deck is not None or resume is not None):
+        raise PlayRequestError("--daily picks the deal; give it without --seed, --deck or --resume")
+    if seed is not None and deck is not None:
+        raise PlayRequestError("give --seed or --deck, not both")
+    said = []
+    if history is not None and mention_waiting and resume is None and record is None:
+        said.extend(_waiting(history))
+    if resume is None:
+        session, opening = _new_session(seed, deck, daily, record, no_record, force, history)
+    else:
+        session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history)
+    return session, (history.notes if history is not None else []) + said + opening
+
+
+def _waiting(history: History) -> list[str]:
+    """The line that says an unfinished game is waiting, if one is (and the history can be read)."""
+    from ..store.history import HistoryError
+    from .reports import waiting_line
+
+    try:
+        waiting = history.last_unfinished()
+    except HistoryError:
+        return []
+    return [waiting_line(waiting, program_name())] if waiting is not None else []
+
+
+def _new_session(
+    seed: int | None,
+    deck: tuple[Card, ...] | None,
+    daily: bool,
+    record: str | None,
+    no_record: bool,
+    force: bool,
+    history: History | None,
+) -> tuple[Session, list[str]]:
+    from ..store.history import HistoryError, started_now
+
+    said = []
+    started = started_now()
+    meta: dict[str, Any] = {"started": started}
+    if daily:
+        seed, day = daily_seed()
+        said.append(f"Daily deal {seed} ({day.isoformat()}): everyone playing today gets these cards")
+        meta["daily"] = day.isoformat()
+    elif seed is None and deck is None:
+        seed = new_seed()
+        said.append(f"Deal {seed} (to play it again: {program_name()} play --seed {seed})")
+    game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
+    path = record
+    if path is None and history is not None and not no_record:
+        try:
+            path = history.new_record_path(game.seed, started)
+        except HistoryError as error:
+            said.append(f"{error}; this game is not saved.")
+            history = None
+    session = Session(game, RecordFile(path, replace=force) if path is not None else None, history)
+    if record is not None:  # a file the user named exists from the start; a kept game from its first move
+        session.save()
+        session.index()
+    return session, said
+
+
+def _resumed_session(
+    resume: str,
+    seed: int | None,
+    deck: tuple[Card, ...] | None,
+    record: str | None,
+    no_record: bool,
+    force: bool,
+    history: History | None,
+) -> tuple[Session, list[str]]:
+    from ..formats.records import NoDeal, load
+    from ..formats.source import keepable_meta
+    from ..store.history import HistoryError
+
+    if resume == LAST_GAME:
+        waiting = None
+        if history is not None:
+            try:
+                waiting = history.last_unfinished()
+            except HistoryError as error:
+                raise PlayRequestError(f"{error}; give the record to resume: --resume FILE") from None
+        if waiting is None:
+            raise PlayRequestError("no unfinished game is waiting; start one with play, or give --resume FILE")
+        resume = waiting.path
+    try:
+        verdict = load(resume, seed=seed, deck=deck)
+    except NoDeal:
+        raise PlayRequestError(
+            "a move log carries no deal; give --seed N or --deck CARDS with --resume", path=resume
+        ) from None
+    if verdict.problems:
+        raise PlayRequestError("cannot resume an invalid record", verdict, path=resume)
+    resumed = verdict.game
+    assert resumed is not None
+    if resumed.state.is_over:
+        raise PlayRequestError("this game is over; there is nothing to resume", path=resume)
+    if verdict.source.meta_value is not None:
+        resumed.meta = keepable_meta(verdict.source)
+        if resumed.meta is None:
+            raise PlayRequestError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
+    target = None if no_record else (record or resume)
+    file = RecordFile(target, replace=force or target == resume) if target is not None else None
+    session = Session(resumed, file, history if target is not None else None)
+    session.index()
+    deal_name = f"deal {resumed.seed}" if resumed.seed is not None else "the deck given"
+    return session, [f"Resuming {deal_name} at move {resumed.ply + 1} ({resume})"]
