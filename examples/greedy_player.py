@@ -8,7 +8,8 @@ with a copy of the position whose unseen cards are shuffled anew: only the grid,
 the card in hand (`state.next_card`) and the cards already seen mean anything.
 """
 
-from foursquare_cli.rules.engine import Move, State
+from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.moves import Move
 
 
 class GreedyPlayer:

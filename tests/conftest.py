@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from foursquare_cli.rules.cards import CARDS, Card
-from foursquare_cli.rules.engine import Move, State
+from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.moves import Move
 
 _own_data_folder = pytest.StashKey[str]()
 

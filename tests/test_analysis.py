@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, format_record, read_source
 from foursquare_cli.players import ExpertPlayer
-from foursquare_cli.rules.engine import Move
 from foursquare_cli.rules.game import Game
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.runs.analysis import Estimate, Mark, analyze, lost_for_good, mark_of
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import played, position
 
-from foursquare_cli.rules.engine import Move
 from foursquare_cli.rules.game import Game
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.ui.board import Style, render, render_step, step_heading
 
 AFTER_MOVE_7 = """\

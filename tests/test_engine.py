@@ -11,22 +11,9 @@ from conftest import deck_starting, grid_rows, played, position
 
 from foursquare_cli.rules.cards import CARDS as CARDS_ALL
 from foursquare_cli.rules.cards import Card
-from foursquare_cli.rules.engine import CELLS as CELLS_ALL
-from foursquare_cli.rules.engine import (
-    LOST,
-    LOST_FACE_DOWN,
-    LOST_STOCK,
-    MOVES,
-    PLAYING,
-    WON,
-    Cell,
-    IllegalMoveError,
-    InvalidMoveError,
-    Move,
-    Outcome,
-    State,
-    play,
-)
+from foursquare_cli.rules.engine import LOST, LOST_FACE_DOWN, LOST_STOCK, PLAYING, WON, Outcome, State, play
+from foursquare_cli.rules.moves import CELLS as CELLS_ALL
+from foursquare_cli.rules.moves import MOVES, Cell, IllegalMoveError, InvalidMoveError, Move
 
 # -- SPEC section 6, move by move ------------------------------------------------
 

@@ -12,8 +12,9 @@ from foursquare_cli.players.expert import Candidate, _play_future, candidates_of
 from foursquare_cli.players.simple import greedy_move
 from foursquare_cli.rules import playout
 from foursquare_cli.rules.cards import Card, deal
-from foursquare_cli.rules.engine import WON, Move, State
+from foursquare_cli.rules.engine import WON, State
 from foursquare_cli.rules.game import Game, play_out
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.runs.stats import GameResult, play_deals, summarize, summary_of, wilson_interval
 
 QUICK = 60  # playouts a move: far fewer than the default, for speed

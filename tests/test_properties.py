@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare_cli.rules.cards import CARDS
-from foursquare_cli.rules.engine import MAX_FACE_DOWN, MOVES, PLAYING, WON, IllegalMoveError, State, play
+from foursquare_cli.rules.engine import MAX_FACE_DOWN, PLAYING, WON, State, play
+from foursquare_cli.rules.moves import MOVES, IllegalMoveError
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 

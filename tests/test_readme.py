@@ -45,8 +45,8 @@ def test_every_command_is_in_the_readme_command_table(command):
 def test_the_readme_board_is_what_the_printer_prints():
     from conftest import deck_starting
 
-    from foursquare_cli.rules.engine import Move
     from foursquare_cli.rules.game import Game
+    from foursquare_cli.rules.moves import Move
     from foursquare_cli.ui.board import render_step
 
     shown = re.search(r"## The board\n\n```\n(.*?)```", README, re.S)

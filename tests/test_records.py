@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import MAX_BYTES, check_record, format_record, judge, read_source
 from foursquare_cli.rules.cards import deal, format_cards
-from foursquare_cli.rules.engine import Move, State
+from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.files import RecordFile
 from foursquare_cli.ui.reports import problem_line, verdict_summary
 

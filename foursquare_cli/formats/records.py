@@ -16,8 +16,9 @@ from typing import Any
 
 from ..errors import ReadError, UsageError
 from ..rules.cards import Card, deal
-from ..rules.engine import WON, IllegalMoveError, InvalidMoveError, Move, State
+from ..rules.engine import WON, State
 from ..rules.game import Game, Step
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from . import safe_yaml
 from .lines import MAX_BYTES, shorten
 from .safe_yaml import MAX_NODES

@@ -13,7 +13,8 @@ import random
 from typing import NamedTuple
 
 from ..rules import playout
-from ..rules.engine import Move, State, play
+from ..rules.engine import State, play
+from ..rules.moves import Move
 
 
 class Rating(NamedTuple):

@@ -29,8 +29,9 @@ from typing import Any
 
 from ..errors import Forfeit, PlayerError
 from ..formats.protocol import state_line
-from ..rules.engine import IllegalMoveError, InvalidMoveError, Move, State
+from ..rules.engine import State
 from ..rules.game import Step
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 
 DEFAULT_MOVE_TIME = 10.0
 MAX_ANSWER_BYTES = 4096

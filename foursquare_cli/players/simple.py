@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..rules.engine import Move, State
+from ..rules.engine import State
+from ..rules.moves import Move
 from ..rules.playout import greedy_choice
 
 

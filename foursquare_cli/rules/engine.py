@@ -21,14 +21,19 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..errors import InvalidInputError
-from .cards import CARDS, Card, InvalidCardError, Value, check_deck, deal
+from .cards import CARDS, Card, InvalidCardError, check_deck, deal
+from .moves import (
+    CELLS,
+    MOVES,
+    Cell,
+    IllegalMoveError,
+    Move,
+    cells_of,
+)
 
 if TYPE_CHECKING:
     import random
 
-COLUMNS = "ABCD"
-DIRECTIONS = ("up", "down", "left", "right")
 MAX_PILE = 4
 MAX_FACE_DOWN = 4
 
@@ -46,12 +51,6 @@ class LossReason(enum.StrEnum):
     STOCK = "the stock ran out"
 
 
-class MoveKind(enum.StrEnum):
-    PLACE = "place"
-    TOP = "top"
-    SHIFT = "shift"
-
-
 PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
 LOST_FACE_DOWN, LOST_STOCK = LossReason.FACE_DOWN, LossReason.STOCK
 
@@ -59,162 +58,6 @@ _FULL = 0xFFFF
 _ROW_MASKS = tuple(0xF << (4 * row) for row in range(4))
 _COLUMN_MASKS = tuple(0x1111 << column for column in range(4))
 _RANK = tuple(card % 10 + 1 for card in CARDS)
-
-
-class _MoveError(InvalidInputError, ValueError):
-    """`str` is the quoted input and the reason; both are kept for callers that say where."""
-
-    def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"{text!r}: {reason}")
-        self.text = text
-        self.reason = reason
-
-
-class InvalidMoveError(_MoveError):
-    """Text that is not a move or a cell; the message quotes it and says what was expected."""
-
-
-class IllegalMoveError(_MoveError):
-    """A well-formed move that the position forbids; the message names it and the rule."""
-
-
-class Cell(Value):
-    """A cell of the 4x4 frame, `A1` (top left) to `D4` (bottom right)."""
-
-    __slots__ = ()
-
-    def __bool__(self) -> bool:
-        """Always true: A1 (index and code 0) is a value like any other, never "nothing"."""
-        return True
-
-    def __new__(cls, index: int) -> Cell:
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 16:
-            raise ValueError(f"{index!r}: not a cell index; cells are 0 (A1) to 15 (D4)")
-        return CELLS[index] if _INTERNED else int.__new__(cls, index)
-
-    @property
-    def row(self) -> int:
-        """1 (top) to 4."""
-        return self // 4 + 1
-
-    @property
-    def column(self) -> str:
-        """`A` (left) to `D`."""
-        return COLUMNS[self % 4]
-
-    def __str__(self) -> str:
-        return COLUMNS[self % 4] + str(self // 4 + 1)
-
-    def __repr__(self) -> str:
-        return f"Cell.from_str({str(self)!r})"
-
-    @classmethod
-    def from_str(cls, text: str) -> Cell:
-        name = text.strip().upper()
-        if len(name) == 2 and name[0] in COLUMNS and name[1] in "1234":
-            return CELLS[(int(name[1]) - 1) * 4 + COLUMNS.index(name[0])]
-        raise InvalidMoveError(text, "no such cell; cells are A1 to D4")
-
-
-_INTERNED = False
-CELLS: tuple[Cell, ...] = tuple(Cell(i) for i in range(16))
-
-
-class Move(Value):
-    """A move: `B3` (place on an empty cell), `B3 top` (place on a pile), `shift up`.
-
-    There are 36 moves, each one object; parse with `Move.from_str`, build with
-    `Move.place`, `Move.top`, `Move.shift`; `str` gives the canonical text.
-    """
-
-    __slots__ = ()
-
-    def __bool__(self) -> bool:
-        """Always true: A1 (index and code 0) is a value like any other, never "nothing"."""
-        return True
-
-    def __new__(cls, code: int) -> Move:
-        if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < 36:
-            raise ValueError(f"{code!r}: not a move code")
-        return MOVES[code] if _INTERNED else int.__new__(cls, code)
-
-    @property
-    def kind(self) -> MoveKind:
-        return MoveKind.PLACE if self < 16 else MoveKind.TOP if self < 32 else MoveKind.SHIFT
-
-    @property
-    def is_shift(self) -> bool:
-        return self >= 32
-
-    @property
-    def is_placement(self) -> bool:
-        """A card is placed (on an empty cell or on top of a pile)."""
-        return self < 32
-
-    @property
-    def on_top(self) -> bool:
-        return 16 <= self < 32
-
-    @property
-    def cell(self) -> Cell | None:
-        """The cell a placement goes to; None for a shift."""
-        return CELLS[self & 15] if self < 32 else None
-
-    @property
-    def direction(self) -> str | None:
-        return DIRECTIONS[self - 32] if self >= 32 else None
-
-    @property
-    def opened_cells(self) -> tuple[Cell, ...]:
-        """For a shift, the edge it empties (column A after `shift right`); nothing for a placement."""
-        return _OPENED[self - 32] if self >= 32 else ()
-
-    def __str__(self) -> str:
-        return _MOVE_TEXT[self]
-
-    def __repr__(self) -> str:
-        return f"Move.from_str({_MOVE_TEXT[self]!r})"
-
-    @classmethod
-    def from_str(cls, text: str) -> Move:
-        words = text.lower().split()
-        if not words:
-            raise InvalidMoveError(text, "empty move; expected a cell like 'B3', 'B3 top' or 'shift up'")
-        if words[0] == "shift":
-            if len(words) != 2 or words[1] not in DIRECTIONS:
-                raise InvalidMoveError(text, "a shift is 'shift up', 'shift down', 'shift left' or 'shift right'")
-            return MOVES[32 + DIRECTIONS.index(words[1])]
-        if len(words) > 2 or (len(words) == 2 and words[1] != "top"):
-            raise InvalidMoveError(text, "expected a cell, optionally followed by 'top' (like 'B3' or 'B3 top')")
-        try:
-            cell = Cell.from_str(words[0])
-        except InvalidMoveError:
-            named = "" if len(words) == 1 else f" {words[0].upper()!r}"  # the whole input is the cell
-            raise InvalidMoveError(text, f"no such cell{named}; cells are A1 to D4") from None
-        return MOVES[cell + 16] if len(words) == 2 else MOVES[cell]
-
-    @classmethod
-    def place(cls, cell: int) -> Move:
-        return MOVES[Cell(cell)]
-
-    @classmethod
-    def top(cls, cell: int) -> Move:
-        return MOVES[16 + Cell(cell)]
-
-    @classmethod
-    def shift(cls, direction: str) -> Move:
-        if direction not in DIRECTIONS:
-            raise ValueError(f"{direction!r}: not a direction; directions are {', '.join(DIRECTIONS)}")
-        return MOVES[32 + DIRECTIONS.index(direction)]
-
-
-_MOVE_TEXT = tuple(
-    [str(cell) for cell in CELLS] + [f"{cell} top" for cell in CELLS] + [f"shift {d}" for d in DIRECTIONS]
-)
-MOVES: tuple[Move, ...] = tuple(Move(code) for code in range(36))
-_INTERNED = True
-SHIFT_UP, SHIFT_DOWN, SHIFT_LEFT, SHIFT_RIGHT = MOVES[32:36]
-_OPENED = (CELLS[12:16], CELLS[0:4], CELLS[3:16:4], CELLS[0:16:4])
 
 
 def _neighbours(cell: int) -> int:
@@ -262,11 +105,6 @@ def _down_after_placing(cell: int, rank: int, down: int, up: int, occupied: int,
         if higher or lower:
             after ^= mask & line_occupied
     return after
-
-
-def cells_of(mask: int) -> tuple[Cell, ...]:
-    """The cells of a 16-bit mask, A1 first."""
-    return tuple(CELLS[cell] for cell in range(16) if mask >> cell & 1)
 
 
 class Outcome(NamedTuple):

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple, Protocol
 
 from ..errors import InvalidInputError
 from .cards import Card, deal
-from .engine import Cell, Move, State, cells_of
+from .engine import State
+from .moves import Cell, Move, cells_of
 
 
 class NothingToUndo(InvalidInputError, ValueError):

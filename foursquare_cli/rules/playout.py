@@ -15,20 +15,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .engine import (
-    _COLUMN_MASKS,
-    _FULL,
-    _LINES,
-    _NEIGHBOURS,
-    _RANK,
-    _ROW_MASKS,
-    MAX_FACE_DOWN,
-    MAX_PILE,
-    MOVES,
-    Move,
-    State,
-    Status,
-)
+from .engine import _COLUMN_MASKS, _FULL, _LINES, _NEIGHBOURS, _RANK, _ROW_MASKS, MAX_FACE_DOWN, MAX_PILE, State, Status
+from .moves import MOVES, Move
 
 
 class Playout(NamedTuple):

@@ -31,8 +31,9 @@ from ..players import Strength
 from ..players.expert import Candidate, ExpertPlayer, Rating, candidates_of
 from ..players.solver import Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card
-from ..rules.engine import Move, State, Status, play
+from ..rules.engine import State, Status, play
 from ..rules.game import Game
+from ..rules.moves import Move
 from .executor import run_in_order
 
 

@@ -32,8 +32,9 @@ from typing import NamedTuple
 
 from ..formats.protocol import json_line, state_json
 from ..rules.cards import Card
-from ..rules.engine import MAX_FACE_DOWN, LossReason, Move, State, Status
+from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status
 from ..rules.game import Step
+from ..rules.moves import Move
 
 _RULE = "  +" + "--------+" * 4
 _HEADER = "      A        B        C        D"

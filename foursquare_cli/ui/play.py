@@ -18,8 +18,8 @@ from typing import IO
 from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_IO, EXIT_OK, UsageError, WriteError
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text, shorten
 from ..players.expert import Strength
-from ..rules.engine import IllegalMoveError, InvalidMoveError, Move
 from ..rules.game import Game, NothingToUndo, Step
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, moves_preview, render, render_step, state_block
 from .prompt import COMMANDS, HELP, is_move_attempt, pipe_answer, readline_setup, suggestion
 from .reports import deal_potential, hint_text, outcome_line

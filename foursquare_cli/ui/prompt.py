@@ -13,7 +13,7 @@ import shutil
 import sys
 from collections.abc import Callable
 
-from ..rules.engine import InvalidMoveError, Move
+from ..rules.moves import InvalidMoveError, Move
 
 COMMANDS = ("moves", "board", "hint", "undo", "help", "quit")
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import EXIT_INVALID, EXIT_USAGE, InvalidInputError, UsageError
 from ..formats.records import format_record, meta_nodes, unreadable_reason
 from ..rules.cards import Card
-from ..rules.engine import Move
 from ..rules.game import Game, Step
+from ..rules.moves import Move
 from ..store.files import RecordFile
 from .prompt import program_name
 

@@ -1,0 +1,42 @@
+"""The `foursquare` command: Typer only.
+
+`app` (the Typer app and the one error handler), `options` (the options the
+commands share and their parsers), `commands` (the commands, each a handful of
+lines: parse, one call into the core, print with `ui`). A package rather than the
+one file `cli.py` so that no file passes 500 lines. Nothing imports this layer.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import EXIT_IO
+from . import commands  # noqa: F401  (registers the commands on the app)
+from .app import app, say
+
+__all__ = ["app", "main"]
+
+
+def _guard_standard_streams() -> None:
+    """Closed standard streams: hold their descriptors with /dev/null, so no file the tool opens
+    takes their place; a closed standard output is then an error, a closed input is seen as closed."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+            if fd == 1:
+                say("foursquare: standard output is closed; nothing could be shown")
+                sys.exit(EXIT_IO)
+
+
+def main() -> None:
+    _guard_standard_streams()
+    app()

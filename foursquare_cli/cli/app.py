@@ -1,0 +1,174 @@
+"""The app and its one error handler: every error as one line on standard error and its exit code.
+
+`_OneLineErrors.main` turns a `FoursquareError` into one line (a file's name first
+when it is about a file, else `foursquare COMMAND:`) and its `exit_code`; a usage
+error into typer's message in one line (exit 2); a failed standard output into one
+line (74) or none (a broken pipe, 141); Ctrl-C into `interrupted` (130). Any other
+exception is a bug of ours: one line, the traceback in a crash log in the data
+folder, exit 70. The exit codes are listed in `errors`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from typing import Any, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+from .. import __version__
+from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, FoursquareError
+
+
+class _OneLineErrors(TyperGroup):
+    """The one handler: usage errors and the core's errors as one line on standard error with their exit
+    code; a failed or broken standard output as one line (or none), exit 74 or 141; a bug as one line and a
+    crash log, exit 70."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> NoReturn:
+        arguments = _resume_without_file(list(sys.argv[1:] if args is None else args))
+        try:
+            code = super().main(arguments, prog_name or "foursquare", complete_var, standalone_mode=False, **extra)
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except typer.TyperException as error:
+            context = getattr(error, "ctx", None)
+            where = context.command_path if context is not None else "foursquare"
+            say(f"{where}: {error.format_message()} (see '{where} --help')")
+            code = error.exit_code
+        except typer.Exit as exit_:
+            code = exit_.exit_code
+        except FoursquareError as error:
+            for line in error.before:
+                say(line)
+            say(str(error) if error.path is not None else f"{_command[0]}: {error}")
+            code = error.exit_code
+        except (typer.Abort, KeyboardInterrupt):  # before a command is invoked
+            say(f"{_command[0]}: interrupted")
+            code = EXIT_INTERRUPTED
+        except OSError as error:
+            code = _output_failed(error)
+        except Exception as error:  # a bug of ours: one line and a crash log, never a traceback on the screen
+            say(f"foursquare: internal error: {type(error).__name__}: {str(error)[:200]}; details in {_crash_log()}")
+            code = EXIT_INTERNAL
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Ctrl-C and a broken pipe are caught here, before typer turns them into a silent exit."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            say(f"{_command[0]}: interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except OSError as error:
+            if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+                raise typer.Exit(_output_failed(error)) from None
+            raise
+
+
+def _crash_log() -> str:
+    """Write the traceback being handled to a crash log in the data folder (else the temporary folder)."""
+    import datetime
+    import tempfile
+    import traceback
+
+    from ..store.history import data_folder
+
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
+    text = f"foursquare {__version__}: {' '.join(sys.argv)}\n" + traceback.format_exc()
+    for folder in (str(data_folder()), tempfile.gettempdir()):
+        path = os.path.join(folder, f"crash-{stamp}-{os.getpid()}.log")
+        try:
+            os.makedirs(folder, exist_ok=True)
+            with open(path, "x", encoding="utf-8", errors="backslashreplace") as log:
+                log.write(text)
+            return repr(path) if any(not ch.isprintable() for ch in path) else path
+        except OSError:
+            continue
+    return "no file (the data folder and the temporary folder refused it)"
+
+
+def _resume_without_file(arguments: list[str]) -> list[str]:
+    """`play --resume` with no file after it means the last unfinished game: give it the sentinel value
+    (typer has no option with an optional value)."""
+    if "play" not in arguments:
+        return arguments
+    from ..ui.session import LAST_GAME
+
+    for index in range(arguments.index("play") + 1, len(arguments)):
+        if arguments[index] == "--":
+            break
+        if arguments[index] == "--resume":
+            following = arguments[index + 1] if index + 1 < len(arguments) else None
+            if following is None or (following.startswith("-") and following != "-"):
+                return arguments[: index + 1] + [LAST_GAME] + arguments[index + 1 :]
+            break
+    return arguments
+
+
+def say(line: str) -> None:
+    """One line on standard error, if there is one to write to."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _output_failed(error: OSError) -> int:
+    """Standard output failed: a broken pipe ends quietly (141); anything else is one line (74)."""
+    try:  # the rest of the output goes nowhere, so the exit does not fail a second time
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+    except OSError:
+        pass
+    if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+        return EXIT_BROKEN_PIPE
+    say(f"foursquare: cannot write the output: {error.strerror or error}")
+    return EXIT_IO
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    add_completion=False,
+    invoke_without_command=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n"
+    "Exit codes: 0 success; 1 invalid input (an illegal move, an invalid record); "
+    "2 usage error (bad option, a file that cannot be read or written); 3 and 4 solve's unwinnable and gave up; "
+    "70 internal error; 74 output could not be written; 130 interrupted; 141 broken pipe; 143 terminated.",
+)
+
+
+_command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for the handler's lines
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"foursquare {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    context: typer.Context,
+    version: bool | None = typer.Option(
+        None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Play, replay, check, hint and solve games of Foursquare, the one-player card game."""
+    _command[0] = f"foursquare {context.invoked_subcommand}" if context.invoked_subcommand else "foursquare"
+    if context.invoked_subcommand is None:
+        print(context.get_help())

@@ -1,0 +1,388 @@
+"""The commands: each parses its options, makes one call into the core, and prints with `ui`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from ..errors import EXIT_GAVE_UP, EXIT_INVALID, EXIT_OK, EXIT_UNWINNABLE, Forfeit, UsageError
+from .app import app
+from .options import (
+    COLOR_OPTION,
+    DECK_OPTION,
+    FILE_HELP,
+    FORCE_OPTION,
+    MOVE_TIME_OPTION,
+    PLAYER_SEED_OPTION,
+    PLAYOUTS_OPTION,
+    REVEAL_OPTION,
+    SEED_OPTION,
+    THINK_OPTION,
+    UNICODE_OPTION,
+    Color,
+    Format,
+    announced_seed,
+    format_option,
+    loaded,
+    playable,
+    player_option,
+    print_result,
+    seconds_parser,
+    seed_parser,
+    strength_of,
+    ui_output,
+)
+
+SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": EXIT_UNWINNABLE, "gave up": EXIT_GAVE_UP}
+
+
+@app.command()
+def deal(
+    seed: int = typer.Option(..., "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
+    unicode: bool = UNICODE_OPTION,
+) -> None:
+    """Print the stock of a deal, first card first, on one line."""
+    from ..rules.cards import deal as deal_cards
+    from ..ui.board import Style, card_text
+
+    ui_output().write(" ".join(card_text(card, Style(unicode=unicode)) for card in deal_cards(seed)) + "\n")
+
+
+@app.command()
+def replay(
+    file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
+    seed: int | None = SEED_OPTION,
+    deck: Any = DECK_OPTION,
+    output_format: Format = format_option("text for people, json for JSON Lines."),
+    reveal: bool = REVEAL_OPTION,
+    unicode: bool = UNICODE_OPTION,
+    color: Color = COLOR_OPTION,
+) -> None:
+    """Print every state of a game record or a move log.
+
+    The start, then the position after each move, naming what it turned over.
+    A move log carries no deal: give --seed or --deck. At the first invalid or
+    illegal move the states before it are printed, then the problem on standard
+    error, and the exit code is 1.
+    """
+    output = ui_output()
+    printer = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
+    verdict = loaded(file, seed, deck, on_step=printer)
+    raise typer.Exit(EXIT_INVALID if verdict.problems else EXIT_OK)
+
+
+@app.command()
+def check(
+    files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input.", metavar="FILE..."),
+    output_format: Format = format_option("text, or json: one object per file per line."),
+) -> None:
+    """Validate game records; report each problem as file:line: message.
+
+    Prints the outcome of each valid file (won, score 7, 29 moves, 2 undos). Exit
+    codes: 0 every file is valid; 1 some file is invalid; 2 a file could not be read.
+    """
+    from ..formats.records import check_path
+    from ..ui.reports import check_report
+
+    json_output = output_format is Format.json
+    code = EXIT_OK
+    for path in files:
+        out, errors, result = check_report(path, check_path(path), json_output=json_output)
+        ui_output().emit(out, errors, out_first=json_output)
+        code = max(code, result)
+    raise typer.Exit(code)
+
+
+@app.command()
+def play(
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
+    ),
+    deck: Any = DECK_OPTION,
+    daily: bool = typer.Option(False, "--daily", help="The deal of the day (UTC), the same for everyone."),
+    record: str | None = typer.Option(
+        None, "--record", metavar="FILE", help="Keep the game record in this file, rewritten after every move."
+    ),
+    resume: str | None = typer.Option(
+        None,
+        "--resume",
+        metavar="[FILE]",
+        help="Continue the unfinished game in FILE (and keep recording to it); alone, the last unfinished game.",
+    ),
+    no_record: bool = typer.Option(False, "--no-record", help="Write no record (with --resume: leave the file alone)."),
+    force: bool = FORCE_OPTION,
+    output_format: Format = format_option("From a pipe: text boards, or json (one state per line)."),
+    reveal: bool = REVEAL_OPTION,
+    unicode: bool = UNICODE_OPTION,
+    color: Color = COLOR_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+) -> None:
+    """Play a game: at a prompt, or with moves piped in one per line.
+
+    At a terminal: type a move (B3, B3 top, shift up), or moves, board, hint,
+    undo, help, quit. From a pipe (or with --format json): moves one per line,
+    blank lines and # comments allowed, undo and quit too; the state is printed
+    before the first move and after each (--format json: the JSON Lines of
+    replay, flushed, so a bot can drive the game as a co-process); the first
+    invalid or illegal line ends the run. quit, end of input and Ctrl-C stop
+    cleanly and say how to resume.
+
+    Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
+    from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
+    """
+    from ..ui.play import play as play_game
+    from ..ui.session import PlayOptions
+
+    options = PlayOptions(seed, deck, daily, record, resume, no_record, force)
+    shown = ui_output().style(reveal, unicode, color)
+    raise typer.Exit(
+        play_game(options, json_output=output_format is Format.json, shown=shown, strength=strength_of(playouts, think))
+    )
+
+
+@app.command()
+def history(
+    limit: int = typer.Option(20, "--limit", "-n", metavar="N", min=1, help="How many of the last games to list."),
+    deal: int | None = typer.Option(
+        None, "--deal", parser=seed_parser, metavar="N", help="Only the games of this deal number."
+    ),
+    output_format: Format = format_option("text, or json: one object with games and totals."),
+) -> None:
+    """Your games, newest first, and how you are doing: won, best score, streaks, daily deals.
+
+    Every game played with `play` is kept (see --no-record) in the data folder:
+    $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
+    """
+    from ..store.history import History, totals
+    from ..ui.reports import history_json, history_text
+
+    kept = History()
+    games = kept.games(seed=deal)
+    for note in kept.notes:
+        ui_output().say(note)
+    figures = totals(games)
+    print_result(history_json(games, figures, limit), output_format, lambda: history_text(games, figures, limit))
+
+
+@app.command()
+def hint(
+    file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
+    seed: int | None = SEED_OPTION,
+    deck: Any = DECK_OPTION,
+    output_format: Format = format_option("text, or json."),
+    player: str = player_option(),
+    player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
+) -> None:
+    """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
+    from ..players import ExpertPlayer, make_player, next_move
+    from ..ui.reports import hint_json, hint_text, other_hint
+
+    game = playable(loaded(file, seed, deck))
+    strength = strength_of(playouts, think)
+    if player == "expert":
+        ratings = ExpertPlayer(player_seed, strength.playouts, strength.think).rate(game.state)
+        print_result(hint_json(ratings), output_format, lambda: hint_text(ratings, game.state))
+    else:
+        step = next_move(game, make_player(player, player_seed, strength, move_time), player)
+        ui_output().write(other_hint(player, step, json_output=output_format is Format.json))
+
+
+@app.command()
+def solve(
+    seed: int | None = typer.Option(None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number."),
+    deck: Any = DECK_OPTION,
+    budget: int | None = typer.Option(
+        None, "--budget", metavar="NODES", min=1, help="Most positions to visit (default: no limit)."
+    ),
+    timeout: float = typer.Option(
+        10.0, "--timeout", metavar="SECONDS", parser=seconds_parser, help="Most seconds to search."
+    ),
+    record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the winning line to this file."),
+    force: bool = FORCE_OPTION,
+    output_format: Format = format_option("text, or json."),
+) -> None:
+    """Search a deal knowing the whole stock: the best score it can find.
+
+    Not a player: it sees every card in advance, so its result is an upper bound
+    for any real player. Exit codes: 0 winnable (with the best score found, and
+    whether it is proven best), 3 unwinnable (an exhaustive search found no win),
+    4 gave up (budget or time ran out with nothing found), 2 usage error.
+    """
+    from ..formats.records import format_record
+    from ..players.solver import solve as search
+    from ..players.solver import winning_game
+    from ..rules.cards import deal as deal_cards
+    from ..store.files import opened_record
+    from ..ui.reports import solve_json, solve_text
+
+    if (seed is None) == (deck is None):
+        raise UsageError("give --seed N or --deck CARDS (one of them)")
+    cards = deck if deck is not None else deal_cards(seed or 0)
+    with opened_record(record, replace=force) as file:
+        solution = search(cards, budget=budget, timeout=timeout)
+        game = winning_game(cards, seed, solution)
+        record_text = format_record(game) if game is not None else None
+        if file is not None and record_text is not None:
+            file.write(record_text)
+    print_result(solve_json(solution, seed), output_format, lambda: solve_text(solution, seed, record_text, timeout))
+    raise typer.Exit(SOLVE_EXIT[solution.status])
+
+
+@app.command()
+def stats(
+    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
+    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
+    player: str = player_option(),
+    jobs: int = typer.Option(
+        1,
+        "--jobs",
+        "-j",
+        metavar="J",
+        min=1,
+        help="Processes to play in (at most one per game); the figures are the same.",
+    ),
+    player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
+    output_format: Format = format_option("text, or json."),
+) -> None:
+    """Play many deals with a player and sum them up.
+
+    Plays deals START to START+GAMES-1. Prints the win rate with its 95% Wilson
+    interval, the mean score of the won games, the mean time per move, the games
+    per second and the deals lost. A progress bar is drawn on standard error when
+    it is a terminal.
+    """
+    from ..runs.stats import check_range, summarize
+    from ..ui.reports import stats_text
+
+    check_range(start, games)
+    with ui_output().progress(games, f"{player} playing") as progress:
+        strength = strength_of(playouts, think)
+        summary = summarize(player, start, games, jobs, player_seed, progress, strength, move_time)
+    print_result(summary.as_dict(), output_format, lambda: stats_text(summary))
+
+
+@app.command()
+def auto(
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
+    ),
+    player: str = player_option(),
+    player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
+    record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
+    force: bool = FORCE_OPTION,
+    output_format: Format = format_option("text for people, json for JSON Lines."),
+    reveal: bool = REVEAL_OPTION,
+    unicode: bool = UNICODE_OPTION,
+    color: Color = COLOR_OPTION,
+) -> None:
+    """A built-in player plays a whole game, printed as replay prints it."""
+    from ..formats.records import format_record
+    from ..players import closing_programs, make_player, play_game
+    from ..rules.game import Game
+    from ..store.files import opened_record
+
+    output = ui_output()
+    seed = announced_seed(seed)
+    with opened_record(record, replace=force) as file, closing_programs():
+        game = Game.from_seed(seed, meta={"player": player})
+        show = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
+        show(game.step)
+        forfeit = play_game(game, make_player(player, player_seed, strength_of(playouts, think), move_time), show)
+        if forfeit is not None:
+            raise Forfeit(f"{player} forfeits the game: {forfeit}")
+        if file is not None:
+            file.write(format_record(game))
+
+
+@app.command()
+def analyze(
+    files: list[str] = typer.Argument(..., help="Game records or move logs; - for standard input.", metavar="FILE..."),
+    seed: int | None = SEED_OPTION,
+    deck: Any = DECK_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+    player_seed: int = PLAYER_SEED_OPTION,
+    output_format: Format = format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
+    boards: bool = typer.Option(False, "--boards", help="A board after every move, not only after a marked one."),
+    solution: str | None = typer.Option(
+        None, "--solution", metavar="FILE", help="Save the solver's best line for the deal as a record (one FILE only)."
+    ),
+    force: bool = FORCE_OPTION,
+    solve_budget: int = typer.Option(
+        400_000, "--solve-budget", metavar="NODES", min=1, help="Positions the solver may visit for the deal's best."
+    ),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", metavar="J", min=1, help="Files analysed at once; the figures are the same."
+    ),
+) -> None:
+    """Where a game was won or lost, move by move: the expert's figures for each move, a mark for each
+    mistake, the move that lost the game for good, and the solver's best for the deal.
+
+    Marks: ?! inaccuracy, ? mistake, ?? blunder (see the README for the thresholds).
+    Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
+    """
+    from ..formats.records import format_record
+    from ..runs.analysis import Request, analyze_files
+    from ..store.files import opened_record
+    from ..ui.reports import analysis_report
+
+    if solution is not None and len(files) > 1:
+        raise UsageError("--solution goes with one file")
+    requests = [Request(path, seed, deck, player_seed, strength_of(playouts, think), solve_budget) for path in files]
+    code = EXIT_OK
+    with opened_record(solution, replace=force) as file, ui_output().progress(len(requests), "analysing") as progress:
+        for analysis in analyze_files(requests, jobs, progress):
+            out, errors, result = analysis_report(analysis, json_output=output_format is Format.json, boards=boards)
+            ui_output().emit(out, errors, out_first=True)
+            code = max(code, result)
+            if file is not None and analysis.summary is not None and analysis.summary.solution is not None:
+                file.write(format_record(analysis.summary.solution))
+    raise typer.Exit(code)
+
+
+@app.command()
+def compare(
+    players: list[str] = typer.Argument(
+        ..., metavar="PLAYER PLAYER...", help="Players: random, greedy, expert, cmd:COMMAND or module:attribute."
+    ),
+    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals every player plays."),
+    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", metavar="J", min=1, help="Processes to play in; the figures are the same."
+    ),
+    player_seed: int = PLAYER_SEED_OPTION,
+    playouts: int | None = PLAYOUTS_OPTION,
+    think: float | None = THINK_OPTION,
+    move_time: float = MOVE_TIME_OPTION,
+    output_format: Format = format_option("text, or json: one object with players and pairs."),
+) -> None:
+    """Which player is better, and how sure: every player on the same deals, and paired tests.
+
+    Wins are compared with the exact McNemar test, scores (a lost game counting 0)
+    with the Wilcoxon signed-rank test. Ctrl-C prints what was played so far.
+    """
+    from ..players import parse_player
+    from ..runs.compare import compare as run
+    from ..runs.stats import check_range
+    from ..ui.reports import compare_json, compare_text
+
+    if len(players) < 2:
+        raise UsageError("give at least two players to compare")
+    checked = [parse_player(player) for player in players]
+    check_range(start, games)
+    with ui_output().progress(games * len(players), "comparing") as progress:
+        for comparison in run(
+            checked, start, games, jobs, player_seed, strength_of(playouts, think), move_time, progress
+        ):
+            print_result(compare_json(comparison), output_format, lambda: compare_text(comparison))  # noqa: B023
