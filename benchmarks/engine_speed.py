@@ -1,47 +1,98 @@
-"""Engine speed: moves applied per second on known-legal games, and random games per second.
+"""Engine speed: moves applied per second on known-legal games, random games per second, and greedy
+playouts per second (the expert's inner loop); the best of several rounds, so a busy machine counts less.
 
-Run: python benchmarks/engine_speed.py [--games N]. Prints figures; asserts nothing.
+Run: python benchmarks/engine_speed.py [--games N] [--rounds R] [--against DIR]
+With --against, the same figures for the checkout in DIR (an older version, say
+`git worktree add /tmp/before HEAD~1`) are measured in the same run and printed
+beside these, with their ratio. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
+from typing import Any
 
-from foursquare_cli.rules.engine import State
+
+def _engine() -> tuple[Any, Any]:
+    """`State`, and a function playing the greedy playout to the end: this tree's, or an older one's."""
+    try:
+        from foursquare_cli.rules import playout
+        from foursquare_cli.rules.engine import State
+
+        return State, playout.finish
+    except ImportError:  # before the layers: the playout was a method of State
+        from foursquare_cli.engine import State  # type: ignore[import-not-found, no-redef]
+
+        return State, lambda state: state.copy().finish_greedily()
 
 
-def random_game(seed: int, rng: random.Random) -> list:
-    state = State.from_seed(seed)
-    moves = []
-    while not state.is_over:
-        move = rng.choice(state.legal_moves())
-        state.apply(move)
-        moves.append(move)
-    return moves
+def measure(games: int, rounds: int) -> dict[str, float]:
+    state_class, finish = _engine()
+    rng = random.Random(1)
+    played = []
+    best_random = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        played = []
+        for seed in range(games):
+            state = state_class.from_seed(seed)
+            moves = []
+            while not state.is_over:
+                move = rng.choice(state.legal_moves())
+                state.apply(move)
+                moves.append(move)
+            played.append((seed, moves))
+        best_random = max(best_random, games / (time.perf_counter() - start))
+    starts = [(state_class.from_seed(seed), moves) for seed, moves in played]
+    total = sum(len(moves) for _, moves in played)
+    best_replay = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for initial, moves in starts:
+            state = initial.copy()
+            for move in moves:
+                state.apply(move)
+        best_replay = max(best_replay, total / (time.perf_counter() - start))
+    fresh = [state_class.from_seed(seed) for seed in range(games)]
+    best_playout = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for state in fresh:
+            finish(state)
+        best_playout = max(best_playout, games / (time.perf_counter() - start))
+    return {"random games/s": best_random, "replayed moves/s": best_replay, "greedy playouts/s": best_playout}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=5000)
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--against", metavar="DIR", help="another checkout to measure beside this one")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    rng = random.Random(1)
-
-    start = time.perf_counter()
-    games = [(seed, random_game(seed, rng)) for seed in range(args.games)]
-    elapsed = time.perf_counter() - start
-    print(f"random games (legal-move generation included): {args.games / elapsed:,.0f} games/s")
-
-    starts = [(State.from_seed(seed), moves) for seed, moves in games]
-    total = sum(len(moves) for _, moves in games)
-    start = time.perf_counter()
-    for initial, moves in starts:
-        state = initial.copy()
-        for move in moves:
-            state.apply(move)
-    elapsed = time.perf_counter() - start
-    print(f"replaying known-legal games: {total / elapsed:,.0f} moves/s ({total:,} moves)")
+    if args.json:
+        print(json.dumps(measure(args.games, args.rounds)))
+        return
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = [("this tree", here)] + ([("--against", os.path.abspath(args.against))] if args.against else [])
+    figures = {}
+    for name, tree in trees:
+        command = [sys.executable, os.path.abspath(__file__), "--json", "--games", str(args.games)]
+        command += ["--rounds", str(args.rounds)]
+        run = subprocess.run(command, env=dict(os.environ, PYTHONPATH=tree), capture_output=True, text=True, check=True)
+        figures[name] = json.loads(run.stdout)
+    for key in figures["this tree"]:
+        line = f"{key:>18}: {figures['this tree'][key]:>12,.0f}"
+        if "--against" in figures:
+            other = figures["--against"][key]
+            line += f"   against {other:>12,.0f}   ratio {figures['this tree'][key] / other:.3f}"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,7 @@ with a copy of the position whose unseen cards are shuffled anew: only the grid,
 the card in hand (`state.next_card`) and the cards already seen mean anything.
 """
 
-from foursquare_cli.rules.engine import State
-from foursquare_cli.rules.moves import Move
+from foursquare_cli.rules import Move, State
 
 
 class GreedyPlayer:

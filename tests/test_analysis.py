@@ -44,6 +44,7 @@ def _expert_game_with_a_blunder(seed: int = 3, at: int = 10) -> tuple[Game, int]
     return game, at + 1
 
 
+@pytest.mark.slow
 def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
     game, blunder = _expert_game_with_a_blunder()
     moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
@@ -54,6 +55,7 @@ def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
     assert summary.marks["??"] >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [12, 13])
 def test_the_experts_own_game_gets_few_marks(seed):
     # At this budget (a fifth of the default) the expert's first moves are noisy: on deal 11 the
@@ -68,6 +70,7 @@ def test_the_experts_own_game_gets_few_marks(seed):
     assert summary.accuracy is not None and summary.accuracy >= 0.6
 
 
+@pytest.mark.slow
 def test_a_won_records_best_score_is_at_least_its_own_and_the_solution_passes_check(tmp_path):
     solution = tmp_path / "best.yaml"
     result = runner.invoke(
@@ -103,6 +106,7 @@ def test_a_move_log_needs_its_deal(tmp_path):
     assert result.exit_code == 0 and result.stdout.startswith(f"Analysis of {log}: playing, 2 moves")
 
 
+@pytest.mark.slow
 def test_figures_are_deterministic_and_the_same_with_jobs(tmp_path):
     arguments = [str(SAMPLES / "lost.yaml"), str(SAMPLES / "unfinished.yaml"), "--playouts", "120", "-f", "json"]
     arguments += ["--solve-budget", "20000"]
@@ -114,6 +118,7 @@ def test_figures_are_deterministic_and_the_same_with_jobs(tmp_path):
     assert other_seed.stdout != one.stdout
 
 
+@pytest.mark.slow
 def test_the_lost_game_names_the_move_that_lost_it_for_good():
     game = Game.from_seed(1)
     for text in [
@@ -193,13 +198,14 @@ def test_ctrl_c_with_jobs_ends_every_worker():
         text=True,
         start_new_session=True,
     )
-    time.sleep(2)
+    time.sleep(1)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert err == "foursquare analyze: interrupted\n"
 
 
+@pytest.mark.slow
 def test_the_solution_line_is_a_record_that_check_accepts():
     game, _ = _expert_game_with_a_blunder()
     _, summary = analyze(game, ExpertPlayer(0, 60), solve_budget=30_000)

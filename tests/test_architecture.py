@@ -175,3 +175,27 @@ def test_an_error_of_the_core_is_one_line_with_its_own_exit_code(tmp_path):
     result = CliRunner().invoke(app, ["replay", str(tmp_path / "missing.yaml")])
     assert result.exit_code == EXIT_USAGE
     assert result.stderr == f"{tmp_path / 'missing.yaml'}: cannot read: No such file or directory\n"
+
+
+def test_a_player_name_is_parsed_without_building_it_and_building_reports_one_line(tmp_path, monkeypatch):
+    from foursquare_cli.errors import EXIT_USAGE, PlayerError
+    from foursquare_cli.players import parse_player
+
+    (tmp_path / "brokenbots.py").write_text(
+        "class Raises:\n    def __init__(self):\n        raise RuntimeError('no luck')\n"
+        "    def choose(self, state):\n        return None\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert parse_player("brokenbots:Raises") == "brokenbots:Raises"  # nothing imported, nothing built
+    assert parse_player("EXPERT") == "expert"
+    for name in ("nobody", "cmd:", "cmd:'unbalanced", "module:", ":attribute", "a-b:c"):
+        with pytest.raises(PlayerError):
+            parse_player(name)
+    for player, said in (
+        ("brokenbots:Raises", "brokenbots:Raises: making the player raised RuntimeError: no luck"),
+        ("nosuchmodule:Bot", "nosuchmodule:Bot: cannot import 'nosuchmodule'"),
+    ):
+        result = CliRunner().invoke(app, ["stats", "--games", "2", "--player", player])
+        assert result.exit_code == EXIT_USAGE, result.stderr
+        assert result.stderr.splitlines() == [result.stderr.rstrip("\n")]
+        assert result.stderr.startswith(f"foursquare stats: {said}")

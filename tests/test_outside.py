@@ -192,6 +192,7 @@ def test_two_copies_of_one_deterministic_player_show_no_difference(examples_on_p
     assert pair["verdict"].startswith(f"no significant difference between {BOT} and greedy_player:GreedyPlayer")
 
 
+@pytest.mark.slow
 def test_the_expert_is_better_than_greedy_over_200_deals():
     process = subprocess.run(
         [*TOOL, "compare", "greedy", "expert", "--games", "200", "--playouts", "10", "--jobs", "2"],

@@ -95,6 +95,7 @@ def test_a_win_that_needs_the_layout_elsewhere_is_found():
     assert final.status == WON and final.outcome.score == solution.score
 
 
+@pytest.mark.slow
 def test_nothing_of_a_finished_search_stays_alive():
     # The search is a recursive closure, a cycle the garbage collector reaches late; a table left to it
     # made memory grow with the time searched (issue 10, item 13). With the collector off, nothing stays.

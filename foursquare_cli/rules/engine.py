@@ -369,15 +369,15 @@ class State:
         if self.status is not PLAYING:
             self._refuse(move)
         occupied = self.occupied
-        if move >= 32:
-            if not occupied or occupied & _SHIFT_EDGE[move - 32]:
+        if move & 32:  # a shift (codes 32-35); bit tests, not comparisons: a Move compares in Python
+            if not occupied or occupied & _SHIFT_EDGE[move & 3]:
                 self._refuse(move)
-            self._shift(move - 32)
+            self._shift(move & 3)
             return _SHIFTED
         cell = move & 15
         piles = self.piles
         pile = piles[cell]
-        if move < 16:
+        if not move & 16:  # on an empty cell (codes 0-15)
             if pile or (occupied and not _NEIGHBOURS[cell] & occupied):
                 self._refuse(move)
         elif not 0 < len(pile) < MAX_PILE:

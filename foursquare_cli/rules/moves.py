@@ -85,6 +85,10 @@ CELLS: tuple[Cell, ...] = tuple(Cell(i) for i in range(16))
 class Move(Value):
     """A move: `B3` (place on an empty cell), `B3 top` (place on a pile), `shift up`.
 
+    Inside, a code: 0-15 a placement on an empty cell, 16-31 on a pile (`| 16`), 32-35
+    a shift (`| 32`); its properties test bits, since a comparison of a `Value` runs
+    in Python.
+
     There are 36 moves, each one object; parse with `Move.from_str`, build with
     `Move.place`, `Move.top`, `Move.shift`; `str` gives the canonical text.
     """
@@ -102,34 +106,34 @@ class Move(Value):
 
     @property
     def kind(self) -> MoveKind:
-        return MoveKind.PLACE if self < 16 else MoveKind.TOP if self < 32 else MoveKind.SHIFT
+        return MoveKind.SHIFT if self & 32 else MoveKind.TOP if self & 16 else MoveKind.PLACE
 
     @property
     def is_shift(self) -> bool:
-        return self >= 32
+        return bool(self & 32)
 
     @property
     def is_placement(self) -> bool:
         """A card is placed (on an empty cell or on top of a pile)."""
-        return self < 32
+        return not self & 32
 
     @property
     def on_top(self) -> bool:
-        return 16 <= self < 32
+        return bool(self & 16)
 
     @property
     def cell(self) -> Cell | None:
         """The cell a placement goes to; None for a shift."""
-        return CELLS[self & 15] if self < 32 else None
+        return None if self & 32 else CELLS[self & 15]
 
     @property
     def direction(self) -> str | None:
-        return DIRECTIONS[self - 32] if self >= 32 else None
+        return DIRECTIONS[self & 3] if self & 32 else None
 
     @property
     def opened_cells(self) -> tuple[Cell, ...]:
         """For a shift, the edge it empties (column A after `shift right`); nothing for a placement."""
-        return _OPENED[self - 32] if self >= 32 else ()
+        return _OPENED[self & 3] if self & 32 else ()
 
     def __str__(self) -> str:
         return _MOVE_TEXT[self]
