@@ -14,6 +14,7 @@ The exit codes (documented in `foursquare --help` and docs/reference.md):
   3    `solve`: unwinnable;  4  `solve`: gave up
   70   an internal error (a bug): details in a crash log
   74   output or a record could not be written (a full disk, a closed stream)
+  75   a worker process of a long run died (killed); what had finished is reported
   130  interrupted (Ctrl-C);  141  the reader of the output went away;  143  terminated
 """
 
@@ -26,6 +27,7 @@ EXIT_UNWINNABLE = 3
 EXIT_GAVE_UP = 4
 EXIT_INTERNAL = 70
 EXIT_IO = 74
+EXIT_WORKER_LOST = 75
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 EXIT_TERMINATED = 143

@@ -525,14 +525,15 @@ def test_14_workers_that_cannot_start_are_one_line(monkeypatch):
     def refuse(*args, **kwargs):
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(multiprocessing.context.ForkContext, "Pool", refuse)
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refuse)
     result = runner.invoke(app, ["stats", "--games", "4", "--jobs", "2", "-p", "random"])
     assert result.exit_code == 2
     assert result.stderr == "foursquare stats: cannot start 2 worker processes: Resource temporarily unavailable\n"
 
 
 @pytest.mark.parametrize(
-    "signum, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
+    "signum, code, word",
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 143, "terminated")],
 )
 def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
     start = str(7_000_000 + signum)  # marks this run's processes in /proc

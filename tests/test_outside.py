@@ -144,25 +144,32 @@ def test_a_program_gets_the_states_of_section_5_and_the_last_state_of_each_game(
 
 
 def test_a_python_player_that_reads_the_stock_learns_nothing(tmp_path, monkeypatch):
+    # It runs in a process of its own, shown a position rebuilt from the states: neither the position's
+    # stock nor the frames above its `choose` (issue 20, item 5) hold the real order.
+    log = tmp_path / "read.txt"
     (tmp_path / "spy.py").write_text(
-        textwrap.dedent("""
-        class Spy:
-            read = []
+        textwrap.dedent(f"""
+        import sys
 
+        class Spy:
             def choose(self, state):
-                Spy.read.append(tuple(str(card) for card in state.deck[state.drawn + 1 : state.drawn + 4]))
+                above = [repr(value) for value in sys._getframe(1).f_locals.values()]
+                with open({str(log)!r}, "a") as out:
+                    out.write(" ".join(str(card) for card in state.deck[state.drawn + 1 : state.drawn + 4]))
+                    out.write("|" + " ".join(above).replace("\\n", " ") + "\\n")
                 return min(state.face_downs_after(state.next_card))[1]
     """)
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    import spy
-
-    result = play_deals("spy:Spy", 5, 1)
-    played = next(result)
+    played = next(play_deals("spy:Spy", 5, 1))
     stock = [str(card) for card in deal(5)]
-    truth = [tuple(stock[ply + 1 : ply + 4]) for ply in range(len(spy.Spy.read))]
-    assert len(spy.Spy.read) == len(played.move_seconds) > 10
-    assert not any(seen == real for seen, real in zip(spy.Spy.read, truth, strict=True))
+    lines = log.read_text().splitlines()
+    read = [tuple(line.split("|")[0].split()) for line in lines]
+    truth = [tuple(stock[ply + 1 : ply + 4]) for ply in range(len(read))]
+    assert len(read) == len(played.move_seconds) > 10
+    assert not any(seen == real for seen, real in zip(read, truth, strict=True))
+    for ply, line in enumerate(lines):
+        assert " ".join(stock[ply + 1 : ply + 6]) not in line.split("|")[1]
 
 
 def test_a_python_player_that_raises_forfeits(tmp_path, monkeypatch):

@@ -78,15 +78,17 @@ def make_player(name: str, seed: int = 0, strength: Strength = Strength(), move_
 
     PlayerError (one line) for a name that names no player or a player that cannot
     be built. `strength` is for the expert, `move_time` (seconds) for outside
-    players; the others ignore them. A program player is one process per worker,
-    reused from game to game.
+    players; the others ignore them. An outside player is one process per worker,
+    reused from game to game (a `module:` one builds a fresh player each game).
     """
     name = parse_player(name)
     if ":" in name:
         from .outside import DEFAULT_MOVE_TIME, ModulePlayer, running_program
 
-        limit = move_time if move_time is not None else DEFAULT_MOVE_TIME
-        return running_program(name, limit) if name.startswith("cmd:") else ModulePlayer(name, seed)
+        player = running_program(name, move_time if move_time is not None else DEFAULT_MOVE_TIME)
+        if isinstance(player, ModulePlayer):
+            player.seed = seed  # the next game's player is built with it
+        return player
     if name == "expert":
         return ExpertPlayer(seed, strength.playouts, strength.think)
     return PLAYERS[name](seed)

@@ -1,28 +1,43 @@
-"""The executor: a function over many tasks in worker processes, in order, stopping cleanly on a signal.
+"""The executor: a function over many tasks in worker processes, in order, stopped cleanly.
 
 One place for what every long run (`stats`, `analyze`, `compare`) needs: at most
 one worker per task; results in task order, so `--jobs` changes the speed and never
-the figures; workers that ignore Ctrl-C and die quietly on SIGTERM; and a parent
-that turns either signal into `Interrupted` and ends every worker (the caller
-exits 130 or 143).
+the figures; a bounded window of tasks in flight. It is the standard library's
+`concurrent.futures.ProcessPoolExecutor`, so a worker that dies (`kill -9`, a
+player's `os._exit`) is seen at once: `WorkerLost`, one line and an exit code,
+never a hang. Workers ignore Ctrl-C, die quietly on SIGTERM and SIGHUP, and on
+Linux die with the tool's process (and their players with them). The parent
+turns SIGINT, SIGTERM and SIGHUP into `Interrupted` and ends every worker (the
+caller exits 130 or 143).
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from ..errors import Interrupted, UsageError
+from ..errors import EXIT_WORKER_LOST, FoursquareError, Interrupted, UsageError
 
-__all__ = ["Interrupted", "run_in_order", "workers_for"]
+__all__ = ["Interrupted", "WorkerLost", "WorkersError", "run_in_order", "workers_for"]
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class WorkersError(UsageError):
     """Worker processes could not be started."""
+
+
+class WorkerLost(FoursquareError):
+    """A worker process died in the middle of a run (killed, or ended by a player's own code)."""
+
+    exit_code = EXIT_WORKER_LOST
 
 
 def workers_for(jobs: int, count: int) -> int:
@@ -33,19 +48,40 @@ def workers_for(jobs: int, count: int) -> int:
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: die with the tool
+    from ..players.outside import forget_programs
+
+    forget_programs()
 
 
 def _raise_interrupted(signum: int, frame: object) -> None:
     raise Interrupted(signum)
 
 
+def _end(executor: ProcessPoolExecutor) -> None:
+    """Stop every worker now: the tasks not started are cancelled, the running ones killed."""
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(OSError, AttributeError):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(OSError, AttributeError, AssertionError):
+            process.join(timeout=5)
+
+
 def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs: int = 1) -> Iterator[Result]:
     """`function(task)` for each task, in task order, in `jobs` processes (at most one per task).
 
-    WorkersError when worker processes cannot be started; Interrupted on SIGINT or SIGTERM.
+    WorkersError when worker processes cannot be started; WorkerLost when one dies;
+    Interrupted on SIGINT, SIGTERM or SIGHUP.
     """
     jobs = workers_for(jobs, len(tasks))
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.getsignal(sig) for sig in _SIGNALS}
     try:
         for sig in previous:
             signal.signal(sig, _raise_interrupted)
@@ -56,16 +92,50 @@ def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs
             for task in tasks:
                 yield function(task)
             return
-        import multiprocessing
-
-        try:
-            pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker)
-        except OSError as error:
-            raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
-        with pool:
-            yield from pool.imap(function, tasks, chunksize=1)
-            pool.close()  # let the workers exit on their own, running their finalizers (outside programs closed)
-            pool.join()
+        yield from _in_workers(function, tasks, jobs)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _in_workers(function: Callable[[Task], Result], tasks: Sequence[Task], jobs: int) -> Iterator[Result]:
+    import multiprocessing
+
+    try:
+        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_quiet_worker)
+    except OSError as error:
+        raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
+    window: collections.deque[Future[Result]] = collections.deque()
+    pending = iter(tasks)
+    done = 0
+    finished = False
+
+    def submit(task: Task) -> None:
+        try:
+            window.append(executor.submit(function, task))
+        except OSError as error:
+            raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
+
+    try:
+        for task in pending:
+            submit(task)
+            if len(window) >= 2 * jobs:
+                break
+        while window:
+            try:
+                result = window.popleft().result()
+            except BrokenProcessPool:
+                raise WorkerLost(
+                    f"a worker process died in the middle of the run; {done} of {len(tasks)} tasks had finished"
+                ) from None
+            done += 1
+            for task in pending:
+                submit(task)
+                break
+            yield result
+        finished = True
+    finally:
+        if finished:
+            executor.shutdown(wait=True)  # the workers exit on their own, closing their outside programs
+        else:
+            _end(executor)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..errors import UsageError
-from ..players import Strength, make_player, play_game
+from ..players import Strength, closing_programs, make_player, play_game
 from ..rules.cards import SEED_MAX
 from ..rules.engine import WON
 from ..rules.game import Game, Step
@@ -147,7 +147,8 @@ def play_deals(
     PlayerError for an unknown player, RangeError for a range past the last deal; OSError when
     worker processes cannot be started; Interrupted on SIGINT or SIGTERM.
     """
-    make_player(player)  # an unknown name fails here, not in a worker
+    with closing_programs():
+        make_player(player)  # a player that cannot be built fails here, in one line, not in a worker
     check_range(start, count)
     tasks = [(player, player_seed, seed, strength, move_time) for seed in range(start, start + count)]
     yield from run_in_order(_play_deal_args, tasks, jobs)
