@@ -35,12 +35,12 @@ EXIT_TERMINATED = 143
 
 def display_name(path: str) -> str:
     """How a path (or any text from outside) is named in a message: `<stdin>` for `-`, and quoted
-    (`repr`, so escape sequences are shown, never sent) when it holds control characters."""
+    (`repr`, so escape sequences are shown, never sent to the terminal) when it holds anything that is
+    not printable: control characters, bytes that were not UTF-8. The one function that makes text
+    from outside safe to print."""
     if path == "-":
         return "<stdin>"
-    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in path):
-        return repr(path)
-    return path
+    return path if path.isprintable() else repr(path)
 
 
 class FoursquareError(Exception):

@@ -306,3 +306,63 @@ def test_13_ctrl_c_during_hint_or_solve_is_one_line(command, tmp_path):
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=10)
     assert process.returncode == 130 and err == f"foursquare {command[0]}: interrupted\n"
+
+
+def test_10_a_terminal_that_goes_away_loses_no_result(tmp_path):
+    import pexpect
+
+    out = tmp_path / "figures.json"
+    command = f"trap '' HUP; exec {sys.executable} -m foursquare_cli stats -n 4000 -p greedy -f json > {out}"
+    child = pexpect.spawn("bash", ["-c", command], timeout=60)
+    child.expect("greedy playing")  # the progress bar is drawn on the terminal
+    os.close(child.child_fd)  # the terminal goes away; the run goes on, SIGHUP ignored
+    _, status = os.waitpid(child.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    figures = __import__("json").loads(out.read_text())
+    assert figures["games"] == 4000
+
+
+def test_11_a_full_output_is_exit_74_for_compare_as_for_stats():
+    for command in (["compare", "greedy", "random", "-n", "5"], ["stats", "-n", "5", "-p", "greedy"]):
+        with open("/dev/full", "w") as full:
+            process = subprocess.run([*TOOL, *command], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        assert process.returncode == 74
+        assert process.stderr == "foursquare: cannot write the output: No space left on device\n"
+
+
+def test_12_standard_input_is_read_for_the_workers_too():
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    arguments = ["analyze", "-", str(samples / "won.yaml"), "--playouts", "20", "--solve-budget", "1000", "-f", "json"]
+    game = (samples / "lost.yaml").read_text()
+    one = subprocess.run([*TOOL, *arguments], input=game, capture_output=True, text=True, timeout=120)
+    two = subprocess.run([*TOOL, *arguments, "--jobs", "2"], input=game, capture_output=True, text=True, timeout=120)
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert one.stdout == two.stdout and '"path":"-"' in two.stdout and '"status":"lost"' in two.stdout
+
+
+def test_13_ctrl_c_stops_a_slow_hint_at_the_prompt_and_the_game_goes_on():
+    from conftest import spawn_play
+
+    child = spawn_play("--seed", "42", "--no-record", "--playouts", "1000000000")
+    child.expect_exact("Move 1, place 6D> ")
+    child.sendline("hint")
+    time.sleep(1)
+    started = time.monotonic()
+    child.sendintr()
+    child.expect_exact("Hint stopped; the game goes on.")
+    assert time.monotonic() - started < 0.5 + 0.5  # within half a second (and the test's own latency)
+    child.expect_exact("Move 1, place 6D> ")
+    child.sendline("B2")
+    child.expect_exact("Move 2, place 7H> ")
+    child.sendline("quit")
+    child.expect(pexpect_eof())
+    child.close()
+    assert child.exitstatus == 0
+
+
+def pexpect_eof():
+    import pexpect
+
+    return pexpect.EOF

@@ -37,6 +37,19 @@ def _guard_standard_streams() -> None:
                 sys.exit(EXIT_IO)
 
 
+def _never_unencodable() -> None:
+    """Text the standard streams' encoding lacks (`PYTHONIOENCODING=ascii`, a path that is not UTF-8) is
+    written as escapes, never a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):
+                pass
+
+
 def main() -> None:
     _guard_standard_streams()
+    _never_unencodable()
     app()

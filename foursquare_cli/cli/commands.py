@@ -44,9 +44,10 @@ def deal(
 ) -> None:
     """Print the stock of a deal, first card first, on one line."""
     from ..rules.cards import deal as deal_cards
-    from ..ui.board import Style, card_text
+    from ..ui.board import card_text
 
-    ui_output().write(" ".join(card_text(card, Style(unicode=unicode)) for card in deal_cards(seed)) + "\n")
+    output = ui_output()
+    output.write(" ".join(card_text(card, output.style(False, unicode)) for card in deal_cards(seed)) + "\n")
 
 
 @app.command()
@@ -295,7 +296,7 @@ def auto(
     output = ui_output()
     seed = announced_seed(seed)
     with opened_record(record, replace=force) as file, closing_programs():
-        game = Game.from_seed(seed, meta={"player": player})
+        game = Game.from_seed(seed, meta={"player": player.encode("utf-8", "replace").decode()})  # no lone surrogate
         show = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
         show(game.step)
         forfeit = play_game(game, make_player(player, player_seed, strength_of(playouts, think), move_time), show)

@@ -241,16 +241,21 @@ class NoDeal(UsageError, ValueError):
 
 
 def load(
-    path: str, seed: int | None = None, deck: tuple[Card, ...] | None = None, on_step: StepListener | None = None
+    path: str,
+    seed: int | None = None,
+    deck: tuple[Card, ...] | None = None,
+    on_step: StepListener | None = None,
+    data: bytes | None = None,
 ) -> Verdict:
     """Read a record or a move log and play it on its deal: the one call of `replay`, `hint`, `play --resume`.
 
+    `data`, when given, is the file's bytes, already read (standard input read by a parent process).
     ReadError, DealConflict and NoDeal are the caller's usage errors; problems of the file are in the verdict.
     """
     if seed is not None and deck is not None:
         raise DealConflict("give --seed or --deck, not both")
     try:
-        source = read_source(path)
+        source = read_source(path, data)
         if source.kind is SourceKind.LOG and seed is None and deck is None:
             raise NoDeal("a move log carries no deal; give --seed N or --deck CARDS")
         return judge(source, seed=seed, deck=deck, on_step=on_step)

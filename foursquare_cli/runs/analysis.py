@@ -24,7 +24,8 @@ import enum
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ..errors import FoursquareError
+from ..errors import FoursquareError, ReadError
+from ..formats.lines import STDIN, read_bytes
 from ..formats.records import load
 from ..formats.source import Problem
 from ..players import Strength
@@ -215,6 +216,7 @@ class Request(NamedTuple):
     seed_of_expert: int
     strength: Strength
     solve_budget: int = SOLVE_BUDGET
+    data: bytes | None = None  # the file's bytes, when read before (standard input, for a worker)
 
 
 class FileAnalysis(NamedTuple):
@@ -237,7 +239,7 @@ def analyze_file(request: Request, progress: Callable[[int, int], None] | None =
     error, so a run goes on to the next file.
     """
     try:
-        verdict = load(request.path, seed=request.seed, deck=request.deck)
+        verdict = load(request.path, seed=request.seed, deck=request.deck, data=request.data)
     except FoursquareError as error:
         return FileAnalysis(request.path, [], None, [], None, error)
     game = verdict.game
@@ -261,7 +263,17 @@ def analyze_files(
     if len(requests) == 1:
         yield analyze_file(requests[0], progress)
         return
+    requests = [_with_stdin_read(request) for request in requests]  # a worker's standard input is not ours
     for done, analysis in enumerate(run_in_order(analyze_file, requests, jobs), start=1):
         if progress is not None:
             progress(done)
         yield analysis
+
+
+def _with_stdin_read(request: Request) -> Request:
+    if request.path != STDIN or request.data is not None:
+        return request
+    try:
+        return request._replace(data=read_bytes(STDIN))
+    except ReadError:
+        return request  # the worker reports it, in the file's turn

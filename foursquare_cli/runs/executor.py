@@ -82,6 +82,7 @@ def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs
     """
     jobs = workers_for(jobs, len(tasks))
     previous = {sig: signal.getsignal(sig) for sig in _SIGNALS}
+    previous = {sig: handler for sig, handler in previous.items() if handler is not signal.SIG_IGN}  # nohup
     try:
         for sig in previous:
             signal.signal(sig, _raise_interrupted)

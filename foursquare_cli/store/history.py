@@ -15,7 +15,18 @@ cache of what they say, kept beside them as `history.sqlite`:
 - Before the history is read, every indexed file is looked at again (its size and
   time of change): a changed record is read again, a deleted one drops out, and a
   record in `games/` that is not indexed yet (its session was killed) is added.
-- A missing or corrupt index is rebuilt from the record files, with a line saying so.
+- A missing index is rebuilt from the record files, with a line saying so. The
+  index is marked as this tool's (SQLite's `application_id`, and a schema version
+  in `user_version`): a file at its place that is not ours (another program's
+  database) is never deleted or changed, and the history is then not kept, with a
+  line; a file that is no database at all is moved aside (`history.sqlite.unreadable-
+  TIME`), never deleted, and the index rebuilt. A busy index is waited for a
+  bounded time, then skipped with a line, never rebuilt.
+- Paths are kept as bytes (`os.fsencode`), so a name that is not UTF-8 is kept as it
+  is; `elsewhere.txt` holds one JSON string a line, so a name with a newline stays one
+  entry. It is read as a regular file only, and at most 1 MiB of it.
+- A file in `games/` that is not a valid record is remembered as refused (by its
+  size and time of change), so it is not parsed again until it changes.
 """
 
 from __future__ import annotations
@@ -23,12 +34,14 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import ReadError, UsageError
+from ..errors import ReadError, UsageError, display_name
+from ..formats.lines import read_bytes
 
 if TYPE_CHECKING:
     import sqlite3
@@ -36,10 +49,14 @@ if TYPE_CHECKING:
 INDEX_NAME = "history.sqlite"
 GAMES_FOLDER = "games"
 ELSEWHERE = "elsewhere.txt"
+APPLICATION_ID = 0x46535131  # "FSQ1": this file is foursquare's history index
+SCHEMA_VERSION = 2
+BUSY_SECONDS = 5.0  # how long a busy index is waited for before it is skipped
 _COLUMNS = "path, seed, daily, started, status, score, moves, undos, size, mtime_ns"
-_SCHEMA = """
+_INSERT = f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS games (
-    path TEXT PRIMARY KEY,
+    path BLOB PRIMARY KEY,
     seed TEXT,
     daily INTEGER NOT NULL,
     started TEXT NOT NULL,
@@ -51,23 +68,28 @@ CREATE TABLE IF NOT EXISTS games (
     mtime_ns INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_started ON games (started);
+CREATE TABLE IF NOT EXISTS refused (path BLOB PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
+PRAGMA application_id = {APPLICATION_ID};
+PRAGMA user_version = {SCHEMA_VERSION};
 """
+_OUR_TABLES = {"games", "refused"}
+_LEGACY_COLUMNS = ["path", "seed", "daily", "started", "status", "score", "moves", "undos", "size", "mtime_ns"]
 
 
 class HistoryError(UsageError):
-    """The data folder cannot be used; the message is one line saying where and why."""
+    """The data folder or its index cannot be used; the message is one line saying where and why."""
 
 
 def data_folder() -> Path:
-    """Where a user's games are kept (see the module's docstring)."""
+    """Where a user's games are kept (see the module's docstring), as an absolute path."""
     override = os.environ.get("FOURSQUARE_HOME")
     if override:
-        return Path(override)
+        return Path(os.path.abspath(override))
     if sys.platform == "win32":
         return Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming") / "foursquare"
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Application Support" / "foursquare"
-    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "foursquare"
+    return Path(os.path.abspath(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")) / "foursquare"
 
 
 class Game(NamedTuple):
@@ -105,15 +127,28 @@ def started_now() -> str:
     return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+def _shown(path: Path | str) -> str:
+    return display_name(str(path))
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
 def _row_of(path: str) -> tuple[Any, ...] | None:
     """What the index keeps of a record file, or None when it is not a valid record to keep."""
     from ..formats.records import check_record
     from ..formats.source import read_source
 
+    info = _stat(path)
+    if info is None:
+        return None
     try:
-        info = os.stat(path)
         source = read_source(path)
-    except (OSError, ReadError):
+    except ReadError:
         return None
     verdict = check_record(source)
     if verdict.problems or verdict.state is None:
@@ -123,16 +158,22 @@ def _row_of(path: str) -> tuple[Any, ...] | None:
     outcome = verdict.state.outcome
     seed = None if source.seed is None else str(source.seed)
     return (
-        path, seed, int(bool(meta.get("daily"))), started, str(outcome.status), outcome.score,
+        os.fsencode(path), seed, int(bool(meta.get("daily"))), started, str(outcome.status), outcome.score,
         len(verdict.moves), source.undos, info.st_size, info.st_mtime_ns,
     )  # fmt: skip
+
+
+def _game(row: tuple[Any, ...]) -> Game:
+    path, seed, daily, started, status, score, moves, undos, _, _ = row
+    return Game(os.fsdecode(path), None if seed is None else int(seed), bool(daily), started, status, score, moves,
+                undos)  # fmt: skip
 
 
 class History:
     """The games kept in a data folder, and their index."""
 
     def __init__(self, folder: Path | None = None) -> None:
-        self.folder = folder if folder is not None else data_folder()
+        self.folder = Path(os.path.abspath(folder)) if folder is not None else data_folder()
         self.notes: list[str] = []  # lines for the user: an index rebuilt, and why
         self._connection: sqlite3.Connection | None = None
 
@@ -142,111 +183,202 @@ class History:
         """Create the folder for games; HistoryError when it cannot be."""
         try:
             (self.folder / GAMES_FOLDER).mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise HistoryError(f"cannot keep games in {self.folder}: {error.strerror or error}") from None
+        except (OSError, ValueError) as error:
+            raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {_why(error)}") from None
 
     @property
     def connection(self) -> sqlite3.Connection:
         if self._connection is None:
-            self._connection = self._open()
+            with self._sqlite("open"):
+                self._connection = self._open()
         return self._connection
+
+    @contextlib.contextmanager
+    def _sqlite(self, doing: str) -> Iterator[None]:
+        """SQLite's errors, and the file system's, as one HistoryError line."""
+        import sqlite3
+
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                raise HistoryError(
+                    f"the history index {_shown(self.index_path)} is busy (another foursquare?); "
+                    "it was not updated this time"
+                ) from None
+            raise HistoryError(f"cannot {doing} the history index {_shown(self.index_path)}: {error}") from None
+        except (sqlite3.Error, OSError) as error:
+            raise HistoryError(f"cannot {doing} the history index {_shown(self.index_path)}: {_why(error)}") from None
+
+    @property
+    def index_path(self) -> Path:
+        return self.folder / INDEX_NAME
 
     def _open(self) -> sqlite3.Connection:
         import sqlite3
 
         self.prepare()
-        path = self.folder / INDEX_NAME
-        existed = path.exists()
+        path = self.index_path
+        info = _stat(str(path))
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            raise HistoryError(f"{_shown(path)} is not a file; the history is not kept there")
+        connection = sqlite3.connect(os.fsencode(path), timeout=BUSY_SECONDS, isolation_level=None)
         try:
-            connection = sqlite3.connect(path, timeout=10, isolation_level=None)
-            connection.execute("PRAGMA busy_timeout = 10000")
-            connection.executescript(_SCHEMA)
-            connection.execute("SELECT count(*) FROM games").fetchone()
+            connection.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+            identity, version = (
+                connection.execute(f"PRAGMA {name}").fetchone()[0] for name in ("application_id", "user_version")
+            )
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as error:
-            with contextlib.suppress(NameError):
-                connection.close()
-            self.notes.append(f"The history index {path} was unreadable ({error}); it was rebuilt from the records.")
-            with contextlib.suppress(OSError):
-                path.unlink()
-            connection = sqlite3.connect(path, timeout=10, isolation_level=None)
-            connection.executescript(_SCHEMA)
-            existed = False
-        except OSError as error:
-            raise HistoryError(f"cannot open the history index {path}: {error.strerror or error}") from None
-        if not existed:
-            self._rebuild(connection)
+            connection.close()
+            if "locked" in str(error) or "busy" in str(error):
+                raise
+            return self._replace_unreadable(path, error)
+        fresh = not tables
+        if identity != APPLICATION_ID and not fresh and not self._legacy(connection, tables):
+            connection.close()
+            raise HistoryError(
+                f"{_shown(path)} is not foursquare's history index (it holds other tables); "
+                "it is left alone, and the history is not kept"
+            )
+        if identity == APPLICATION_ID and version > SCHEMA_VERSION:
+            connection.close()
+            raise HistoryError(f"{_shown(path)} was made by a newer foursquare; it is left alone")
+        if not fresh and (identity != APPLICATION_ID or version != SCHEMA_VERSION):  # ours, of an older schema
+            connection.executescript("DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS refused;")
+            fresh = True
+        connection.executescript(_SCHEMA)
+        if fresh:
+            self._rebuild(connection, missing=info is None or info.st_size == 0)
         return connection
 
-    def _record_files(self) -> Iterator[str]:
-        yield from sorted(str(p) for p in (self.folder / GAMES_FOLDER).glob("*.yaml"))
-        with contextlib.suppress(OSError):
-            for line in (self.folder / ELSEWHERE).read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    yield line.strip()
+    @staticmethod
+    def _legacy(connection: sqlite3.Connection, tables: set[str]) -> bool:
+        """An index of an earlier foursquare (no application_id yet): only its `games` table, as it made it."""
+        if tables - _OUR_TABLES or "games" not in tables:
+            return False
+        return [row[1] for row in connection.execute("PRAGMA table_info(games)")] == _LEGACY_COLUMNS
 
-    def _rebuild(self, connection: sqlite3.Connection) -> None:
-        rows = [row for row in (_row_of(path) for path in dict.fromkeys(self._record_files())) if row]
+    def _replace_unreadable(self, path: Path, error: Exception) -> sqlite3.Connection:
+        """A file at the index's place that is no database: moved aside (never deleted), the index rebuilt."""
+        import sqlite3
+
+        aside = path.with_name(f"{INDEX_NAME}.unreadable-{started_now().replace(':', '-')}")
+        os.replace(path, aside)
+        self.notes.append(
+            f"The history index {_shown(path)} was unreadable ({error}); it was moved to {_shown(aside.name)} "
+            "and rebuilt from the records."
+        )
+        connection = sqlite3.connect(os.fsencode(path), timeout=BUSY_SECONDS, isolation_level=None)
+        connection.executescript(_SCHEMA)
+        self._rebuild(connection, missing=False)
+        return connection
+
+    def _elsewhere(self) -> list[str]:
+        """The record paths kept outside `games/`: `elsewhere.txt`, a JSON string a line (older lines: a path)."""
+        import json
+
+        try:
+            data = read_bytes(str(self.folder / ELSEWHERE))
+        except ReadError:
+            return []
+        paths = []
+        for line in os.fsdecode(data).splitlines():
+            if line.startswith('"'):
+                with contextlib.suppress(ValueError):
+                    paths.append(json.loads(line))
+            elif line.strip():
+                paths.append(line.strip())
+        return paths
+
+    def _record_files(self) -> list[str]:
+        games = sorted(os.fsdecode(p) for p in (self.folder / GAMES_FOLDER).glob("*.yaml"))
+        return list(dict.fromkeys(games + self._elsewhere()))
+
+    def _rebuild(self, connection: sqlite3.Connection, *, missing: bool) -> None:
+        rows = [row for row in (_row_of(path) for path in self._record_files()) if row]
         with _transaction(connection):
             connection.execute("DELETE FROM games")
-            connection.executemany(f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
-        if rows and not self.notes:
+            connection.executemany(_INSERT, rows)
+        if rows and missing and not self.notes:
             self.notes.append(f"The history index was missing; it was rebuilt from {len(rows)} records.")
 
     # -- writing ----------------------------------------------------------------------
 
     def new_record_path(self, seed: int | None, started: str) -> str:
-        """A fresh file name for a game in the games folder: `2026-11-30T15-20-00-deal-42.yaml`."""
+        """A fresh file, created empty so no other game takes it, in the games folder:
+        `2026-11-30T15-20-00-deal-42.yaml` (then `-2`, `-3`, ...)."""
         self.prepare()
         stem = started.replace(":", "-").rstrip("Z") + (f"-deal-{seed}" if seed is not None else "-deck")
-        candidate = self.folder / GAMES_FOLDER / f"{stem}.yaml"
-        number = 2
-        while candidate.exists():
-            candidate = self.folder / GAMES_FOLDER / f"{stem}-{number}.yaml"
-            number += 1
-        return str(candidate)
+        for number in range(1, 10_000):
+            candidate = self.folder / GAMES_FOLDER / (f"{stem}.yaml" if number == 1 else f"{stem}-{number}.yaml")
+            try:
+                os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            except FileExistsError:
+                continue
+            except OSError as error:
+                raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {_why(error)}") from None
+            return str(candidate)
+        raise HistoryError(f"cannot keep games in {_shown(self.folder)}: too many games started in one second")
 
     def remember(self, path: str) -> None:
         """Index the record at `path` (again): its row is replaced by what the file says now."""
+        import json
+
         path = os.path.abspath(path)
         row = _row_of(path)
         if row is None:
             return
+        self.prepare()
         games = str(self.folder / GAMES_FOLDER)
         if os.path.dirname(path) != games and path not in set(self._record_files()):
-            with open(self.folder / ELSEWHERE, "a", encoding="utf-8") as links:
-                links.write(path + "\n")
-        with _transaction(self.connection):
-            self.connection.execute(f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", row)
+            try:
+                with open(self.folder / ELSEWHERE, "a", encoding="ascii") as links:
+                    links.write(json.dumps(path) + "\n")
+            except OSError as error:
+                raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {_why(error)}") from None
+        with self._sqlite("update"), _transaction(self.connection):
+            self.connection.execute(_INSERT, row)
 
     # -- reading ----------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Read again every record that changed since it was indexed; drop the ones deleted."""
-        connection = self.connection
-        stale: list[str] = []
-        gone: list[str] = []
-        indexed = set()
-        for path, size, mtime_ns in connection.execute("SELECT path, size, mtime_ns FROM games"):
-            indexed.add(path)
-            try:
-                info = os.stat(path)
-            except OSError:
-                gone.append(path)
-                continue
-            if (info.st_size, info.st_mtime_ns) != (size, mtime_ns):
+        """Read again every record that changed since it was indexed; drop the ones deleted; add the records of
+        `games/` not indexed yet (a session killed), except those already refused as they are."""
+        with self._sqlite("read"):
+            connection = self.connection
+            stale: list[str] = []
+            gone: list[bytes] = []
+            known = set()
+            for key, size, mtime_ns in connection.execute("SELECT path, size, mtime_ns FROM games"):
+                known.add(key)
+                info = _stat(os.fsdecode(key))
+                if info is None:
+                    gone.append(key)
+                elif (info.st_size, info.st_mtime_ns) != (size, mtime_ns):
+                    stale.append(os.fsdecode(key))
+            refused = {key: (size, mtime) for key, size, mtime in connection.execute("SELECT * FROM refused")}
+            for path in (os.fsdecode(p) for p in (self.folder / GAMES_FOLDER).glob("*.yaml")):
+                key = os.fsencode(path)
+                info = _stat(path)
+                if key in known or info is None or refused.get(key) == (info.st_size, info.st_mtime_ns):
+                    continue
                 stale.append(path)
-        # A record whose session was killed before it ended may not be indexed yet.
-        stale.extend(str(p) for p in (self.folder / GAMES_FOLDER).glob("*.yaml") if str(p) not in indexed)
-        if not stale and not gone:
-            return
-        rows = [(path, _row_of(path)) for path in stale]
-        with _transaction(connection):
-            connection.executemany("DELETE FROM games WHERE path = ?", [(path,) for path in gone])
-            for path, row in rows:
-                if row is None:
-                    connection.execute("DELETE FROM games WHERE path = ?", (path,))
-                else:
-                    connection.execute(f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", row)
+            if not stale and not gone:
+                return
+            rows = [(path, _row_of(path), _stat(path)) for path in stale]
+            with _transaction(connection):
+                connection.executemany("DELETE FROM games WHERE path = ?", [(key,) for key in gone])
+                for path, row, info in rows:
+                    key = os.fsencode(path)
+                    if row is not None:
+                        connection.execute(_INSERT, row)
+                        connection.execute("DELETE FROM refused WHERE path = ?", (key,))
+                        continue
+                    connection.execute("DELETE FROM games WHERE path = ?", (key,))
+                    if info is not None:
+                        connection.execute("INSERT OR REPLACE INTO refused VALUES (?, ?, ?)",
+                                           (key, info.st_size, info.st_mtime_ns))  # fmt: skip
 
     def games(self, seed: int | None = None) -> list[Game]:
         """Every kept game (of deal `seed`, if given), newest first."""
@@ -257,26 +389,26 @@ class History:
             query += " WHERE seed = ?"
             arguments = (str(seed),)
         query += " ORDER BY started DESC, mtime_ns DESC"
-        return [
-            Game(path, None if s is None else int(s), bool(daily), started, status, score, moves, undos)
-            for path, s, daily, started, status, score, moves, undos, _, _ in self.connection.execute(query, arguments)
-        ]
+        with self._sqlite("read"):
+            return [_game(row) for row in self.connection.execute(query, arguments)]
 
     def last_unfinished(self) -> Game | None:
         """The unfinished game played most recently (by its file's last change), if any."""
         self.refresh()
-        row = self.connection.execute(
-            f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' ORDER BY mtime_ns DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
-            return None
-        path, s, daily, started, status, score, moves, undos, _, _ = row
-        return Game(path, None if s is None else int(s), bool(daily), started, status, score, moves, undos)
+        with self._sqlite("read"):
+            row = self.connection.execute(
+                f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' ORDER BY mtime_ns DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else _game(row)
 
     def close(self) -> None:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+
+def _why(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error)
 
 
 def totals(games: list[Game]) -> Totals:
@@ -308,12 +440,13 @@ def totals(games: list[Game]) -> Totals:
 
 @contextlib.contextmanager
 def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
+    """One transaction; on an error, rolled back as far as SQLite still can, and the first error is the one
+    raised (a full disk's, not the rollback's)."""
     connection.execute("BEGIN IMMEDIATE")
-    committed = False
     try:
         yield
-        connection.execute("COMMIT")
-        committed = True
-    finally:
-        if not committed:
+    except BaseException:
+        with contextlib.suppress(Exception):
             connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import IO, cast
 
 from ..rules.game import Step
 from .board import Style, state_block
@@ -37,7 +38,16 @@ def style(reveal: bool, unicode: bool, color: str = "never") -> Style:
         and sys.stdout is not None
         and sys.stdout.isatty()
     )
-    return Style(reveal=reveal, unicode=unicode, color=use_color)
+    return Style(reveal=reveal, unicode=unicode and _can_show("\u2660\u2665\u2666\u2663"), color=use_color)
+
+
+def _can_show(text: str) -> bool:
+    """Whether standard output's encoding has these characters (`PYTHONIOENCODING=ascii` has no suit symbols)."""
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def step_printer(json_output: bool, shown: Style) -> Callable[[Step], None]:
@@ -80,13 +90,48 @@ def progress(total: int, label: str) -> Iterator[Callable[..., None] | None]:
         TimeRemainingColumn(),
         TextColumn("left"),
     )
-    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
+    with Progress(*columns, console=Console(file=cast(IO[str], _Unfailing(sys.stderr))), transient=True) as bar:
         task = bar.add_task(label, total=total)
 
         def update(done: int, new_total: int | None = None) -> None:
             bar.update(task, completed=done, total=new_total if new_total is not None else bar.tasks[0].total)
 
         yield update
+
+
+class _Unfailing:
+    """Standard error for the progress bar: a terminal that went away (EIO) or a full stream stops the bar,
+    never the run, whose results go to standard output."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream: IO[str] | None = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except (OSError, ValueError):
+                self._stream = None
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except (OSError, ValueError):
+                self._stream = None
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def fileno(self) -> int:
+        if self._stream is None:
+            raise OSError("the terminal went away")
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._stream, "encoding", None) or "utf-8"
 
 
 def emit(out: str, errors: list[str], *, out_first: bool) -> None:

@@ -61,10 +61,16 @@ class _Interrupts:
             self.waiting = False
 
 
+def _saved(session: Session) -> str:
+    """Save as the session ends, and say where it is (and, if the last save failed, that it did)."""
+    problem = session.save_quietly()
+    failed = f"{problem}; the record holds the game up to the move before. " if problem else ""
+    return failed + session.how_to_resume()
+
+
 def _output_failed(session: Session, err: IO[str], error: OSError) -> int:
     """Standard output failed: the game is saved; say where, on standard error."""
-    with contextlib.suppress(OSError, WriteError):
-        session.save()
+    session.save_quietly()
     broken = isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
     with contextlib.suppress(OSError, ValueError):
         if broken:
@@ -147,8 +153,7 @@ def run_pipe(
                 show(step)
             return EXIT_OK
         except KeyboardInterrupt:
-            session.save()
-            err.write("\nInterrupted. " + session.how_to_resume() + "\n")
+            err.write("\nInterrupted. " + _saved(session) + "\n")
             return EXIT_INTERRUPTED
         except WriteError as error:
             err.write(f"{error}; the record holds the game up to the move before. {session.how_to_resume()}\n")
@@ -209,7 +214,12 @@ def run_terminal(
                     out.write(moves_preview(game.state) + "\n")
                     continue
                 if command == "hint":
-                    out.write((hint(game) if hint is not None else "No hint here.") + "\n")
+                    try:
+                        with interrupts.waiting_for_input():  # Ctrl-C stops a slow hint at once
+                            said = hint(game) if hint is not None else "No hint here."
+                    except KeyboardInterrupt:
+                        said = "\nHint stopped; the game goes on."
+                    out.write(said + "\n")
                     continue
                 if command == "undo":
                     try:
@@ -240,8 +250,7 @@ def run_terminal(
             out.write(session.how_to_review() + "\n")
             return EXIT_OK
         except KeyboardInterrupt:
-            session.save()
-            out.write("\nInterrupted. " + session.how_to_resume() + "\n")
+            out.write("\nInterrupted. " + _saved(session) + "\n")
             out.flush()
             return EXIT_INTERRUPTED
         except WriteError as error:

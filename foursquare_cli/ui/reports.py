@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..errors import display_name
 from ..formats.protocol import json_line
 from ..rules.engine import Status
 from .board import render, render_step
@@ -53,7 +54,7 @@ def verdict_summary(verdict: Verdict) -> str:
 def check_report(path: str, verdict: Verdict | ReadError, *, json_output: bool) -> tuple[str, list[str], int]:
     """One file as `check` prints it: its standard output, its lines for standard error, and its exit code
     (0 valid, 1 invalid, 2 unreadable)."""
-    from ..errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, ReadError, display_name
+    from ..errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, ReadError
 
     if isinstance(verdict, ReadError):
         unread = {"line": None, "move": None, "move_text": None, "message": verdict.message}
@@ -329,7 +330,7 @@ def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
             score = str(game.score) if game.score is not None else "-"
             lines.append(
                 f"{_when(game.started):<16}  {deal:<20}  {game.status:<7}  {score:>5}  {game.moves:>5}  "
-                f"{game.undos:>5}  {game.path}"
+                f"{game.undos:>5}  {display_name(game.path)}"
             )
         if len(games) > limit:
             lines.append(f"... and {len(games) - limit} earlier (--limit {len(games)} shows them all)")
@@ -441,8 +442,6 @@ def analysis_summary_json(path: str, summary: AnalysisSummary) -> dict[str, Any]
 def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> tuple[str, list[str], int]:
     """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and
     its exit code (2 a file that could not be read, 1 a file with problems, else 0)."""
-    from ..errors import display_name
-
     name = display_name(analysis.path)
     if analysis.error is not None:
         return "", [str(analysis.error)], analysis.error.exit_code

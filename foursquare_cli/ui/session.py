@@ -9,12 +9,14 @@ turns `play`'s options into a session (new, resumed, kept in the history).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import os
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import EXIT_INVALID, EXIT_USAGE, InvalidInputError, UsageError
+from ..errors import EXIT_INVALID, EXIT_USAGE, InvalidInputError, UsageError, WriteError, display_name
 from ..formats.records import format_record, meta_nodes, unreadable_reason
 from ..rules.cards import Card
 from ..rules.game import Game, Step
@@ -34,10 +36,22 @@ class RecordRefused(InvalidInputError):
 class Session:
     """A game being played, and where it is saved (if anywhere)."""
 
-    def __init__(self, game: Game, record: RecordFile | None = None, history: History | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        record: RecordFile | None = None,
+        history: History | None = None,
+        *,
+        kept: bool = False,
+        resumed: bool = False,
+    ) -> None:
+        """`kept`: the record is a game kept in the data folder (not a file the user named), so a failing
+        write stops the saving, not the game. `resumed`: the record already holds the game so far."""
         self.game = game
         self.record = record
         self.history = history if record is not None else None  # where the record is indexed
+        self.kept = kept
+        self.resumed = resumed
         self._meta_nodes = meta_nodes(game) if record is not None else 0
 
     def __enter__(self) -> Session:
@@ -45,7 +59,12 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         if self.record is not None:
-            self.index()
+            if self.kept and not self.record.written:  # the empty file reserved for a game never played
+                with contextlib.suppress(OSError):
+                    if os.stat(self.record.path).st_size == 0:
+                        os.unlink(self.record.path)
+            else:
+                self.index()
             self.record.close()
 
     def index(self) -> None:
@@ -62,9 +81,28 @@ class Session:
                 self.history = None
 
     def save(self) -> None:
-        """Write the record (if any); WriteError passes through."""
+        """Write the record (if any); WriteError passes through, but for a kept game, which goes on unsaved."""
         if self.record is not None:
-            self.record.write(format_record(self.game))
+            self._write(format_record(self.game))
+
+    def save_quietly(self) -> str | None:
+        """Save as the session ends (Ctrl-C, a failed output): why it could not be, or None."""
+        try:
+            self.save()
+        except WriteError as error:
+            return str(error)
+        return None
+
+    def _write(self, text: str) -> None:
+        assert self.record is not None
+        try:
+            self.record.write(text)
+        except WriteError as error:
+            if not self.kept:
+                raise
+            print(f"foursquare play: {error}; the game goes on without being saved", file=sys.stderr)
+            self.record.close()
+            self.record = self.history = None
 
     def play(self, move: Move) -> Step:
         """Play and save `move`. IllegalMoveError, or RecordRefused (the move taken back), or WriteError."""
@@ -75,7 +113,7 @@ class Session:
             if reason is not None:
                 self.game.steps.pop()
                 raise RecordRefused(f"move {step.ply} {str(move)!r} refused: {reason}")
-            self.record.write(text)
+            self._write(text)
         return step
 
     def undo(self) -> Step:
@@ -84,11 +122,11 @@ class Session:
         return step
 
     def how_to_resume(self) -> str:
-        if self.record is not None and not self.record.written:
+        if self.record is not None and not (self.record.written or self.resumed):
             return "No move was played, so nothing was kept."
         if self.record is not None:
-            path = shlex.quote(self.record.path)
-            return f"The game is saved in {self.record.path}; to go on: {program_name()} play --resume {path}"
+            shown, path = display_name(self.record.path), _quoted(self.record.path)
+            return f"The game is saved in {shown}; to go on: {program_name()} play --resume {path}"
         return (
             f"The game so far, as a record (save it to a file, then: {program_name()} play --resume FILE):\n"
             + format_record(self.game).rstrip("\n")
@@ -96,7 +134,7 @@ class Session:
 
     def how_to_review(self) -> str:
         if self.record is not None:
-            path, name = shlex.quote(self.record.path), program_name()
+            path, name = _quoted(self.record.path), program_name()
             return (
                 f"Replay it: {name} replay {path}    Check it: {name} check {path}\n"
                 f"Where was it won or lost? {name} analyze {path}"
@@ -104,6 +142,11 @@ class Session:
         return "The game as a record (save it to a file to replay or check it):\n" + format_record(self.game).rstrip(
             "\n"
         )
+
+
+def _quoted(path: str) -> str:
+    """A path as a shell word to paste; a path with characters no terminal should be sent, as Python writes it."""
+    return shlex.quote(path) if path.isprintable() else display_name(path)
 
 
 class PlayRequestError(UsageError, ValueError):
@@ -224,7 +267,8 @@ def _new_session(
         except HistoryError as error:
             said.append(f"{error}; this game is not saved.")
             history = None
-    session = Session(game, RecordFile(path, replace=force) if path is not None else None, history)
+    kept = record is None and path is not None
+    session = Session(game, RecordFile(path, replace=force) if path is not None else None, history, kept=kept)
     if record is not None:  # a file the user named exists from the start; a kept game from its first move
         session.save()
         session.index()
@@ -272,7 +316,7 @@ def _resumed_session(
             raise PlayRequestError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
     target = None if no_record else (record or resume)
     file = RecordFile(target, replace=force or target == resume) if target is not None else None
-    session = Session(resumed, file, history if target is not None else None)
+    session = Session(resumed, file, history if target is not None else None, resumed=target == resume)
     session.index()
     deal_name = f"deal {resumed.seed}" if resumed.seed is not None else "the deck given"
-    return session, [f"Resuming {deal_name} at move {resumed.ply + 1} ({resume})"]
+    return session, [f"Resuming {deal_name} at move {resumed.ply + 1} ({display_name(resume)})"]
