@@ -190,6 +190,7 @@ def test_a_progress_bar_at_a_terminal_and_ctrl_c_stops_cleanly():
     assert "Traceback" not in child.before
 
 
+@pytest.mark.slow
 def test_ctrl_c_with_jobs_ends_every_worker():
     process = subprocess.Popen(
         [*TOOL, "analyze", str(SAMPLES / "won.yaml"), str(SAMPLES / "lost.yaml"), "--jobs", "2"],

@@ -90,6 +90,7 @@ def test_1_auto_compare_and_hint_report_the_forfeit_of_a_leaving_player(bots, tm
     assert hint.exit_code == 1 and hint.stderr == f"foursquare hint: {player} forfeits: raised SystemExit: 9\n"
 
 
+@pytest.mark.slow
 def test_2_a_worker_killed_mid_run_ends_the_run_with_one_line():
     start = "7100000"
     process = subprocess.Popen(
@@ -267,6 +268,7 @@ def test_8_an_answer_to_the_last_state_never_leaks_into_the_next_game(tmp_path):
     assert __import__("json").loads(result.stdout)["forfeits"] == {}
 
 
+@pytest.mark.slow
 def test_9_the_parent_killed_leaves_no_worker_and_no_player(tmp_path):
     start = "7200000"
     bot = f"cmd:{sys.executable} {os.path.dirname(os.path.abspath(__file__))}/../examples/greedy_bot.py"
@@ -302,12 +304,13 @@ def test_13_ctrl_c_during_hint_or_solve_is_one_line(command, tmp_path):
         text=True,
         start_new_session=True,
     )
-    time.sleep(1.5)
+    time.sleep(0.8)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=10)
     assert process.returncode == 130 and err == f"foursquare {command[0]}: interrupted\n"
 
 
+@pytest.mark.slow
 def test_10_a_terminal_that_goes_away_loses_no_result(tmp_path):
     import pexpect
 
@@ -330,6 +333,7 @@ def test_11_a_full_output_is_exit_74_for_compare_as_for_stats():
         assert process.stderr == "foursquare: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.slow
 def test_12_standard_input_is_read_for_the_workers_too():
     from pathlib import Path
 

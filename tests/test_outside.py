@@ -225,6 +225,7 @@ def test_compare_is_the_same_whatever_the_jobs(examples_on_path):
     assert json.loads(one.stdout)["pairs"] == json.loads(two.stdout)["pairs"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_what_was_played_so_far():
     import pexpect
 

@@ -58,6 +58,7 @@ def test_solve_from_a_position_continues_the_game():
     assert solution.status == WINNABLE
 
 
+@pytest.mark.slow
 def test_solve_reports_the_score_its_winning_line_reaches():
     for seed in (5, 7):
         solution = solve(deal(seed), budget=60_000, timeout=None)
@@ -85,6 +86,7 @@ def test_a_position_is_searched_in_every_place_its_layout_can_be_slid_to():
         assert game.state == frame
 
 
+@pytest.mark.slow
 def test_a_win_that_needs_the_layout_elsewhere_is_found():
     # From a single pile in the corner, every frame is tried; the line found (shifts first, where the best
     # frame needs them) replays to the win it reports.
