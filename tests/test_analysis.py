@@ -171,6 +171,7 @@ def test_the_play_prompt_says_how_to_analyse_the_game(tmp_path):
         child.expect(r"Move \d+, place \S+> ")
         child.sendline(move)
     child.expect_exact("Where was it won or lost? foursquare analyze g.yaml")
+    child.sendline("quit")
     child.expect(pexpect.EOF)
 
 

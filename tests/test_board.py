@@ -156,7 +156,7 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
 
 def test_hint_text_lists_the_best_moves_first():
     from foursquare_cli.players.expert import Rating
-    from foursquare_cli.ui.reports import HINT_EXPLAINED, hint_text
+    from foursquare_cli.ui.reports import HINT_EXPLAINED, hint_figures, hint_text
 
     ratings = [
         Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9),
@@ -164,13 +164,22 @@ def test_hint_text_lists_the_best_moves_first():
         Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0),
     ]
     # chance to win 45/56 = 80%, expected score 45/56 x 14.25 = 11.45; 20/56 = 36%, 20/56 x 9 = 3.21.
-    assert hint_text(ratings) == (
-        "Hint: C2\n"
+    figures = (
         "  move              chance to win   expected score   futures    worth\n"
         "  C2                         80%             11.5        56   0.9000\n"
         "  shift down, D1             36%              3.2        56   0.4000\n"
         "  B3 top                      0%              0.0         8   0.0000\n" + HINT_EXPLAINED
     )
+    assert hint_figures(ratings) == figures
+    plain = (
+        "Hint: C2\n"
+        "The expert's ranking, with the chance to win it sees after each move:\n"
+        "  C2                    80% to win; every card to come would have a safe place next\n"
+        "  shift down, then D1   36% to win; 6 of the 20 cards to come would have no safe place next\n"
+        "  B3 top                 0% to win; no card to come would have a safe place next: it loses"
+    )
+    assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)]) == plain
+    assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)], detail=True) == plain + "\n\n" + figures
     assert hint_text([Rating(Move.from_str("A1"), None, 0, 0, None)]) == "Hint: A1 (the only move)"
 
 
@@ -192,6 +201,14 @@ def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():
     state = position(["#AS 2S #3S #4S", "6S . . .", ". . . .", ". . . ."], "AC")
     lines = moves_preview(state).splitlines()
     assert lines[0] == "Legal moves for AC:"
-    assert "  B2         5 face down: loses at once" in lines
-    assert "  A3         3 face down" in lines
-    assert "  shift down opens A1-D1 for the card" in lines
+    assert "  B2         turns B1 and A2 face down; 5 face down: loses at once" in lines
+    assert "  A3         turns A2 face down, A1 face up; 3 face down" in lines
+    # after shift down, the old row 1 is row 2 and touches every cell of the new row 1
+    assert "  shift down then A1, B1, C1 or D1 for the card" in lines
+    # only the cells of the opened edge that share an edge with a pile (issue 21, item 9)
+    assert "  shift right opens no cell the card can take" in moves_preview(
+        position([". . . .", ". 5S . .", ". . . .", ". . . ."], "AC")
+    )
+    assert "  shift right then A2 for the card" in moves_preview(
+        position([". . . .", "5S . . .", ". . . .", ". . . ."], "AC")
+    )

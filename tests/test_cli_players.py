@@ -24,8 +24,13 @@ def test_hint_for_the_end_of_a_record():
     assert lines[0] == "      A        B        C        D", "the board comes first"
     hint = lines.index(next(line for line in lines if line.startswith("Hint: ")))
     assert lines[hint - 1].startswith("Next card: 9S")
-    assert lines[hint + 1].split() == ["move", "chance", "to", "win", "expected", "score", "futures", "worth"]
-    assert lines[-1].startswith("Each figure is from futures: the unseen cards shuffled anew")
+    assert lines[hint + 1] == "The expert's ranking, with the chance to win it sees after each move:"
+    assert lines[hint + 2].startswith(f"  {lines[hint].split()[1]} ") and " to win; " in lines[hint + 2]
+    assert "Each figure is from futures" not in result.stdout  # the figures are for those who ask
+    detail = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--detail"]).stdout.splitlines()
+    table = detail.index("")  # the figures follow the plain words after a blank line
+    assert detail[table + 1].split() == ["move", "chance", "to", "win", "expected", "score", "futures", "worth"]
+    assert detail[-1].startswith("Each figure is from futures: the unseen cards shuffled anew")
 
 
 def test_hint_json_and_a_finished_game():
@@ -34,6 +39,7 @@ def test_hint_json_and_a_finished_game():
     report = json.loads(result.stdout)
     assert report["move"] == report["ratings"][0]["move"]
     keys = {"move", "then", "wins", "samples", "win_rate", "expected_score", "mean_score_of_wins", "worth"}
+    keys |= {"unsafe_next", "cards_to_come"}  # the risk a hint says in words (issue 21)
     assert all(set(r) == keys for r in report["ratings"])
     ranks = [(-r["samples"], -r["worth"]) for r in report["ratings"]]
     assert ranks == sorted(ranks), "survivors of the halving first, then by worth"
@@ -47,8 +53,8 @@ def test_hint_at_the_play_prompt():
     import io
 
     from foursquare_cli.rules.game import Game
-    from foursquare_cli.ui.play import run_terminal
     from foursquare_cli.ui.session import Session
+    from foursquare_cli.ui.table import run_terminal
 
     answers = iter(["B2", "hint", "quit"])
     out = io.StringIO()

@@ -69,8 +69,8 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.expect_exact("Win: all 16 cells filled and face up")
     child.sendline("moves")
     child.expect_exact("Legal moves for 5S:")
-    child.expect_exact("B1         1 face down")
-    child.expect_exact("shift right opens A1-A4 for the card")
+    child.expect(r"B1         turns [^\r]*; 1 face down")
+    child.expect(r"shift right then A\d[^\r]* for the card")
     child.sendline("hint")
     child.expect(r"Hint: \S+")
     child.expect_exact("chance to win")
@@ -79,6 +79,8 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.expect_exact("You won! Score 9 (cards left in the stock); 31 moves.")
     child.expect_exact("A player who knew the stock could have scored")
     child.expect_exact("Check it: foursquare check game.yaml")
+    child.expect_exact("The game is over: undo takes the last move back")
+    child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -105,15 +107,19 @@ def test_terminal_quit_and_resume(tmp_path):
     assert child.exitstatus == 0
 
 
-def test_terminal_ctrl_c_keeps_the_game_and_exits_130(tmp_path):
+def test_terminal_ctrl_c_clears_the_line_and_quit_keeps_the_game(tmp_path):
+    # Ctrl-C at the prompt clears the line, as in bash (issue 21, item 4); quit leaves, the game saved.
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
     answer_prompts(child, WON_MOVES[:3])
     child.expect_exact("Move 4, place ")
+    child.send("B4 to")
     child.sendintr()
-    child.expect_exact("Interrupted. The game is saved in game.yaml")
+    child.expect_exact("Move 4, place ")
+    child.sendline("quit")
+    child.expect_exact("The game is saved in game.yaml")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 130
+    assert child.exitstatus == 0
     verdict = check_record(read_source(str(tmp_path / "game.yaml")))
     assert verdict.valid and verdict_summary(verdict) == "playing, 3 moves"
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
-from foursquare_cli.ui.play import suggestion
+from foursquare_cli.ui.prompt import suggestion
 from foursquare_cli.ui.reports import verdict_summary
 from foursquare_cli.ui.session import daily_seed
 
@@ -123,6 +123,8 @@ def test_a_lost_game_ends_with_what_the_deal_allowed_and_commands_that_work(tmp_
     child.expect("A player who knew the stock could have scored (at least )?\\d+\\.")
     child.expect(r"Check it: (.*check g\.yaml)")
     command = child.match.group(1)
+    child.expect_exact("The game is over: undo takes the last move back")
+    child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -119,6 +119,7 @@ def play(
     color: Color = COLOR_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
+    count: bool = typer.Option(False, "--count", help="At the prompt, the cards still to come under each board."),
 ) -> None:
     """Play a game: at a prompt, or with moves piped in one per line.
 
@@ -138,8 +139,9 @@ def play(
 
     options = PlayOptions(seed, deck, daily, record, resume, no_record, force)
     shown = ui_output().style(reveal, unicode, color)
+    strength = strength_of(playouts, think)
     raise typer.Exit(
-        play_game(options, json_output=output_format is Format.json, shown=shown, strength=strength_of(playouts, think))
+        play_game(options, json_output=output_format is Format.json, shown=shown, strength=strength, count=count)
     )
 
 
@@ -178,16 +180,21 @@ def hint(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
+    detail: bool = typer.Option(False, "--detail", help="The figures behind the hint, and how they are made."),
 ) -> None:
     """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
     from ..players import ExpertPlayer, make_player, next_move
+    from ..players.expert import unsafe_next
     from ..ui.reports import hint_json, hint_text, other_hint
 
     game = playable(loaded(file, seed, deck))
     strength = strength_of(playouts, think)
     if player == "expert":
         ratings = ExpertPlayer(player_seed, strength.playouts, strength.think).rate(game.state)
-        print_result(hint_json(ratings), output_format, lambda: hint_text(ratings, game.state))
+        risks = [unsafe_next(game.state, rating) for rating in ratings]
+        print_result(
+            hint_json(ratings, risks), output_format, lambda: hint_text(ratings, game.state, detail=detail, risks=risks)
+        )
     else:
         step = next_move(game, make_player(player, player_seed, strength, move_time), player)
         ui_output().write(other_hint(player, step, json_output=output_format is Format.json))
@@ -315,7 +322,9 @@ def analyze(
     think: float | None = THINK_OPTION,
     player_seed: int = PLAYER_SEED_OPTION,
     output_format: Format = format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
-    boards: bool = typer.Option(False, "--boards", help="A board after every move, not only after a marked one."),
+    boards: bool = typer.Option(
+        False, "--boards", help="A board after every move (a marked move also shows the position before it)."
+    ),
     solution: str | None = typer.Option(
         None, "--solution", metavar="FILE", help="Save the solver's best line for the deal as a record (one FILE only)."
     ),
@@ -336,7 +345,7 @@ def analyze(
     from ..formats.records import format_record
     from ..runs.analysis import Request, analyze_files
     from ..store.files import opened_record
-    from ..ui.reports import analysis_report
+    from ..ui.review import analysis_report
 
     if solution is not None and len(files) > 1:
         raise UsageError("--solution goes with one file")

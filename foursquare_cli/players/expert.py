@@ -229,3 +229,33 @@ class Strength(NamedTuple):
 
     playouts: int = DEFAULT_PLAYOUTS
     think: float | None = None
+
+
+def unsafe_next(state: State, rating: Rating) -> tuple[int, int]:
+    """After the move `rating` stands for: how many of the unseen cards would have no safe place next (every
+    placement, a shift first or not, would leave more than four face down), and how many cards are unseen.
+
+    What a hint says in words: a move that leaves 6 of 20 unseen cards no safe place risks losing at once
+    on the next card.
+    """
+    after = play(state, rating.move)
+    if rating.then is not None:
+        after.apply(rating.then)
+    if after.is_over:
+        return 0, 0
+    unseen = after.unseen_cards()
+    in_hand = after.next_card
+    assert in_hand is not None
+    shifted = [play(after, move) for move in after.legal_moves() if move.is_shift]
+    cards = unseen + [in_hand]  # the card in hand now is the next one to place; then any unseen one
+    unsafe = 0
+    checked: dict[int, bool] = {}
+    for card in cards:
+        rank = card.rank
+        if rank not in checked:
+            checked[rank] = all(
+                min((count for count, _ in position.face_downs_after(card)), default=99) > 4
+                for position in [after, *shifted]
+            )
+        unsafe += checked[rank]
+    return unsafe, len(cards)

@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..formats.protocol import json_line, state_json
-from ..rules.cards import Card
-from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status
+from ..rules.cards import RANK_NAMES, Card
+from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status, play
 from ..rules.game import Step
-from ..rules.moves import Move
+from ..rules.moves import Move, cells_of
 
 _RULE = "  +" + "--------+" * 4
 _HEADER = "      A        B        C        D"
@@ -154,12 +154,13 @@ def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, 
     return ("" if first else "\n") + render_step(step, style, with_legend=first) + "\n"
 
 
-def moves_preview(state: State) -> str:
-    """`moves` at the prompt: every legal move with the face-down count after it; shifts say what they open."""
+def moves_preview(state: State, style: Style = PLAIN) -> str:
+    """`moves` at the prompt: every legal move with the cells it would turn (and the face-down count after
+    it); a shift names the cells on the edge it opens that the card can then take."""
     card = state.next_card
     if card is None:
         return "No moves: the game is over."
-    lines = [f"Legal moves for {card}:"]
+    lines = [f"Legal moves for {card_text(card, style)}:"]
     for move in state.legal_moves():
         lines.append("  " + _preview(state, move, card))
     return "\n".join(lines)
@@ -167,8 +168,48 @@ def moves_preview(state: State) -> str:
 
 def _preview(state: State, move: Move, card: Card) -> str:
     if move.is_shift:
-        opened = [str(cell) for cell in move.opened_cells]
-        return f"{str(move):<10} opens {joined([opened[0], opened[-1]]).replace(' and ', '-')} for the card"
-    down = state.down_after(move, card).bit_count()
-    verdict = f"{down} face down" + (": loses at once" if down > MAX_FACE_DOWN else "")
-    return f"{str(move):<10} {verdict}"
+        shifted = play(state, move)
+        opened = [str(m.cell) for m in shifted.legal_placements() if not m.on_top and m.cell in move.opened_cells]
+        if not opened:
+            return f"{str(move):<10} opens no cell the card can take"
+        return f"{str(move):<10} then {joined(opened).replace(' and ', ' or ')} for the card"
+    cell = move.cell
+    assert cell is not None
+    before = state.down
+    after = state.down_after(move, card)
+    turned = (before ^ after) & ~(1 << cell)
+    down = [str(c) for c in cells_of(turned & after)]
+    up = [str(c) for c in cells_of(turned & ~after)]
+    parts = [f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
+    said = "turns " + ", ".join(parts) if parts else "turns nothing"
+    count = after.bit_count()
+    tail = f"; {count} face down: loses at once" if count > MAX_FACE_DOWN else f"; {count} face down"
+    return f"{str(move):<10} {said}{tail}"
+
+
+def would_be(state: State, move: Move) -> Step:
+    """The step `move` would make from `state`, played on a copy (`try` at the prompt); IllegalMoveError
+    if the rules forbid it."""
+    after = state.copy()
+    effect = after.apply(move)
+    return Step(-1, move, effect.card, effect.turned, after)
+
+
+def cards_to_come(state: State) -> str:
+    """`left` at the prompt: the cards not seen yet, by rank (suits never matter), and how many of each
+    rank are out (on the grid, under it, or in hand)."""
+    unseen = [0] * 10
+    for card in state.unseen_cards():
+        unseen[card.rank - 1] += 1
+    total = sum(unseen)
+    to_come = ", ".join(f"{RANK_NAMES[rank]} x{count}" for rank, count in enumerate(unseen))
+    out = ", ".join(f"{RANK_NAMES[rank]} {4 - count}" for rank, count in enumerate(unseen))
+    return f"Still to come ({total}): {to_come}\nOut already (of 4 each): {out}"
+
+
+def count_line(state: State) -> str:
+    """The compact count of the cards to come, under the status line (`play --count`)."""
+    unseen = [0] * 10
+    for card in state.unseen_cards():
+        unseen[card.rank - 1] += 1
+    return "To come: " + " ".join(f"{RANK_NAMES[rank]}:{count}" for rank, count in enumerate(unseen))

@@ -15,9 +15,10 @@ from collections.abc import Callable
 
 from ..rules.moves import InvalidMoveError, Move
 
-COMMANDS = ("moves", "board", "hint", "undo", "help", "quit")
+COMMANDS = ("moves", "left", "try", "board", "hint", "undo", "restart", "new", "help", "quit")
+END_COMMANDS = ("undo", "restart", "new", "board", "help", "quit")  # what the end screen takes
 
-HELP = """\
+RULES = """\
 Place each card you are given on the 4x4 grid (columns A-D, rows 1-4).
   B3          place it on the empty cell B3 (it must share an edge with a pile;
               the first card may go anywhere)
@@ -27,15 +28,23 @@ After a card is placed, its row and then its column are checked: if it is higher
 than every other face-up top card in the line, or lower than every one, or there
 is none, every other top card in the line is turned over. Ties never count.
 Win: all 16 cells filled and face up; your score is the cards left in the stock.
-Lose: more than 4 face-down cards, or the stock runs out.
+Lose: more than 4 face-down cards, or the stock runs out."""
+
+HELP = (
+    RULES
+    + """
 Commands:
-  moves   the legal moves, each with the face-down count it leaves
-  board   the board again
-  hint    the expert's move and how it rates the others
-  undo    take back the last move (counted in the record)
-  help    this text
-  quit    stop; the game is saved and can be resumed
+  moves     the legal moves, each with the cells it would turn
+  left      the cards still to come, by rank (suits never matter)
+  try B3    the board that move would leave, without playing it
+  board     the board again
+  hint      the expert's best moves, in plain words (hint detail: its figures)
+  undo      take back the last move (counted in the record), even one that ended the game
+  restart   this deal again from its start; new: a new deal (the game left is kept)
+  help      this text
+  quit      stop; the game is saved and can be resumed (Ctrl-D too; Ctrl-C clears the line)
 Tab completes moves and commands; arrow keys recall earlier lines."""
+)
 
 
 def program_name() -> str:
@@ -54,12 +63,19 @@ def program_name() -> str:
     return f"{shlex.quote(sys.executable)} -m foursquare_cli"
 
 
-def suggestion(text: str) -> str:
-    """What to say to input that is neither a move nor a command: a near-miss, or `help`."""
+def suggestion(text: str, legal: list[Move] | None = None) -> str:
+    """What to say to input that is neither a move nor a command: a near miss (only a legal move, when the
+    legal moves are given), or `help`."""
     lowered = text.lower()
     squeezed = lowered.replace(" ", "")
     if len(squeezed) == 5 and squeezed.endswith("top") and squeezed[0] in "abcd" and squeezed[1] in "1234":
-        return f"did you mean '{squeezed[:2].upper()} top'?"
+        cell = squeezed[:2].upper()
+        on_top, placed = Move.from_str(f"{cell} top"), Move.from_str(cell)
+        if legal is None or on_top in legal:
+            return f"did you mean '{cell} top'?"
+        if placed in legal:
+            return f"did you mean '{cell}'? ({cell} is empty)"
+        return f"neither '{cell} top' nor '{cell}' can be played now; type 'moves'"
     words = list(COMMANDS) + [f"shift {d}" for d in ("up", "down", "left", "right")]
     close = difflib.get_close_matches(lowered, words, n=1, cutoff=0.7)
     if close:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import display_name
 from ..formats.protocol import json_line
 from ..rules.engine import Status
-from .board import render, render_step
+from .board import PLAIN, Style, render
 
 if TYPE_CHECKING:
     from ..errors import ReadError
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from ..players.solver import Solution
     from ..rules.engine import State
     from ..rules.game import Step
-    from ..runs.analysis import Estimate, FileAnalysis, MoveAnalysis
-    from ..runs.analysis import Summary as AnalysisSummary
     from ..runs.compare import Comparison, Pair
     from ..runs.stats import Summary
     from ..store.history import Game as KeptGame
@@ -248,17 +246,53 @@ HINT_EXPLAINED = (
 )
 
 
-def hint_text(ratings: list[Rating], state: State | None = None, limit: int = 8) -> str:
-    """The board and the card in hand, the expert's move, and the moves best first with their estimates."""
+def hint_text(
+    ratings: list[Rating],
+    state: State | None = None,
+    limit: int = 5,
+    *,
+    style: Style = PLAIN,
+    detail: bool = False,
+    risks: list[tuple[int, int]] | None = None,
+) -> str:
+    """A hint for a player: the board and the card in hand, the expert's move, and the best moves in plain
+    words (the chance to win, and the risk on the next card when `risks` says it); with `detail`, after a
+    blank line, the figures behind them (`hint_figures`)."""
     lines = []
     if state is not None:
-        lines.append(render(state))
+        lines.append(render(state, style))
     best = ratings[0]
     if not best.samples:
         lines.append(f"Hint: {best.move} (the only move)")
         return "\n".join(lines)
     lines.append(f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else ""))
-    lines.append("  move              chance to win   expected score   futures    worth")
+    lines.append("The expert's ranking, with the chance to win it sees after each move:")
+    for index, rating in enumerate(ratings[:limit]):
+        name = str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
+        said = f"  {name:<20} {rating.win_rate:>4.0%} to win"
+        if risks is not None and index < len(risks):
+            said += "; " + _risk_words(*risks[index])
+        lines.append(said)
+    if len(ratings) > limit:
+        lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")
+    if not detail:
+        return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + hint_figures(ratings)
+
+
+def _risk_words(unsafe: int, unseen: int) -> str:
+    if not unseen:
+        return "the game ends"
+    if not unsafe:
+        return "every card to come would have a safe place next"
+    if unsafe == unseen:
+        return "no card to come would have a safe place next: it loses"
+    return f"{unsafe} of the {unseen} cards to come would have no safe place next"
+
+
+def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
+    """The figures behind a hint, for those who ask (`hint --detail`, `hint detail` at the prompt)."""
+    lines = ["  move              chance to win   expected score   futures    worth"]
     for rating in ratings[:limit]:
         name = str(rating.move) + (f", {rating.then}" if rating.then is not None else "")
         lines.append(
@@ -278,7 +312,7 @@ def other_hint(player: str, step: Step, *, json_output: bool) -> str:
     return f"Hint from {player}: {step.move}\n"
 
 
-def hint_json(ratings: list[Rating]) -> dict[str, Any]:
+def hint_json(ratings: list[Rating], risks: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     return {
         "move": str(ratings[0].move),
         "then": None if ratings[0].then is None else str(ratings[0].then),
@@ -292,8 +326,10 @@ def hint_json(ratings: list[Rating]) -> dict[str, Any]:
                 "expected_score": r.expected_score,
                 "mean_score_of_wins": r.mean_score,
                 "worth": r.value,
+                "unsafe_next": None if risks is None or index >= len(risks) else risks[index][0],
+                "cards_to_come": None if risks is None or index >= len(risks) else risks[index][1],
             }
-            for r in ratings
+            for index, r in enumerate(ratings)
         ],
     }
 
@@ -358,106 +394,3 @@ def waiting_line(game: KeptGame, program: str) -> str:
         f"An unfinished game is waiting ({deal}, {_count(game.moves, 'move')}, started {_when(game.started)} UTC); "
         f"to go on with it: {program} play --resume"
     )
-
-
-# -- analysis ----------------------------------------------------------------------------
-
-
-def _figures(estimate: Estimate) -> str:
-    return f"{estimate.win_rate:>4.0%} {estimate.expected_score:>5.1f}"
-
-
-def analysis_heading(name: str, game_line: str) -> str:
-    return (
-        f"Analysis of {name}: {game_line}\n"
-        f"{'move':>5}  {'played':<14}{'mark':<5} {'chance  exp.':>12}   {'expert':<16}{'chance  exp.':>12}"
-    )
-
-
-def analysis_line(analysed: MoveAnalysis) -> str:
-    """One move: what was played, its mark, its figures, and the expert's move and figures."""
-    mark = str(analysed.mark) if analysed.mark is not None else ""
-    best = analysed.best
-    expert = "same" if analysed.agreed else str(best.move) + (f", {best.then}" if best.then is not None else "")
-    return (
-        f"{analysed.ply:>5}  {str(analysed.move):<14}{mark:<5} {_figures(analysed.played):>12}   "
-        f"{expert:<16}{_figures(best):>12}"
-    )
-
-
-def analysis_summary(summary: AnalysisSummary) -> str:
-    marks = ", ".join(f"{count} {mark}" for mark, count in summary.marks.items() if count) or "no marks"
-    lines = [f"Result: {summary.status}" + (f", score {summary.score}" if summary.score is not None else "")]
-    if summary.start is not None:
-        lines.append(
-            f"Before the first move the expert gave the deal {summary.start.win_rate:.0%} "
-            f"(expected score {summary.start.expected_score:.1f}; {summary.start.futures} futures)."
-        )
-    accuracy = f"{summary.accuracy:.0%}" if summary.accuracy is not None else "-"
-    lines.append(f"Marks: {marks}. Accuracy (moves with a choice where you played the expert's move): {accuracy}.")
-    if summary.lost_after is not None:
-        there = summary.lost_at_best
-        suggestion = f"; the expert would have played {there.move} there" if there is not None else ""
-        lines.append(f"The game was lost for good at move {summary.lost_after}{suggestion}.")
-    elif summary.status is Status.LOST:
-        lines.append("When the game was lost for good is not known: the solver gave up on a position.")
-    if summary.best_score is not None:
-        proven = "proven best" if summary.best_score_proven else "not proven best"
-        lines.append(f"The solver's best score for this deal, knowing the stock: {summary.best_score} ({proven}).")
-    else:
-        lines.append("The solver found no win for this deal within its budget.")
-    return "\n".join(lines)
-
-
-def analysis_move_json(analysed: MoveAnalysis) -> dict[str, Any]:
-    return {
-        "type": "move",
-        "ply": analysed.ply,
-        "move": str(analysed.move),
-        "mark": None if analysed.mark is None else str(analysed.mark),
-        "agreed": analysed.agreed,
-        "position": analysed.position.as_dict(),
-        "played": analysed.played.as_dict(),
-        "best": analysed.best.as_dict(),
-    }
-
-
-def analysis_summary_json(path: str, summary: AnalysisSummary) -> dict[str, Any]:
-    return {
-        "type": "summary",
-        "path": path,
-        "status": str(summary.status),
-        "score": summary.score,
-        "moves": summary.moves,
-        "best_score": summary.best_score,
-        "best_score_proven": summary.best_score_proven,
-        "marks": summary.marks,
-        "accuracy": summary.accuracy,
-        "start": None if summary.start is None else summary.start.as_dict(),
-        "lost_after": summary.lost_after,
-        "lost_at_best": None if summary.lost_at_best is None else summary.lost_at_best.as_dict(),
-    }
-
-
-def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> tuple[str, list[str], int]:
-    """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and
-    its exit code (2 a file that could not be read, 1 a file with problems, else 0)."""
-    name = display_name(analysis.path)
-    if analysis.error is not None:
-        return "", [str(analysis.error)], analysis.error.exit_code
-    errors = [problem_line(name, problem) for problem in analysis.problems]
-    game, summary = analysis.game, analysis.summary
-    if game is None or summary is None:
-        return "", errors, 1
-    parts: list[str] = []
-    if json_output:
-        parts.extend(json_line(analysis_move_json(m)) for m in analysis.moves)
-        parts.append(json_line(analysis_summary_json(analysis.path, summary)))
-    else:
-        parts.append(analysis_heading(name, game_summary(game.state, game.ply, game.undos)) + "\n")
-        for analysed in analysis.moves:
-            parts.append(analysis_line(analysed) + "\n")
-            if boards or analysed.mark is not None:
-                parts.append(render_step(game.steps[analysed.ply]) + "\n")
-        parts.append(analysis_summary(summary) + "\n")
-    return "".join(parts), errors, 1 if errors else 0

@@ -1,0 +1,118 @@
+"""`analyze`'s text and JSON: a game move by move, its marks, and what the solver says of the deal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import display_name
+from ..formats.protocol import json_line
+from ..rules.engine import Status
+from .board import render, render_step
+from .reports import game_summary, problem_line
+
+if TYPE_CHECKING:
+    from ..runs.analysis import Estimate, FileAnalysis, MoveAnalysis
+    from ..runs.analysis import Summary as AnalysisSummary
+
+
+def _figures(estimate: Estimate) -> str:
+    return f"{estimate.win_rate:>4.0%} {estimate.expected_score:>5.1f}"
+
+
+def analysis_heading(name: str, game_line: str) -> str:
+    return (
+        f"Analysis of {name}: {game_line}\n"
+        f"{'move':>5}  {'played':<14}{'mark':<5} {'chance  exp.':>12}   {'expert':<16}{'chance  exp.':>12}"
+    )
+
+
+def analysis_line(analysed: MoveAnalysis) -> str:
+    """One move: what was played, its mark, its figures, and the expert's move and figures."""
+    mark = str(analysed.mark) if analysed.mark is not None else ""
+    best = analysed.best
+    expert = "same" if analysed.agreed else str(best.move) + (f", {best.then}" if best.then is not None else "")
+    return (
+        f"{analysed.ply:>5}  {str(analysed.move):<14}{mark:<5} {_figures(analysed.played):>12}   "
+        f"{expert:<16}{_figures(best):>12}"
+    )
+
+
+def analysis_summary(summary: AnalysisSummary) -> str:
+    marks = ", ".join(f"{count} {mark}" for mark, count in summary.marks.items() if count) or "no marks"
+    lines = [f"Result: {summary.status}" + (f", score {summary.score}" if summary.score is not None else "")]
+    if summary.start is not None:
+        lines.append(
+            f"Before the first move the expert gave the deal {summary.start.win_rate:.0%} "
+            f"(expected score {summary.start.expected_score:.1f}; {summary.start.futures} futures)."
+        )
+    accuracy = f"{summary.accuracy:.0%}" if summary.accuracy is not None else "-"
+    lines.append(f"Marks: {marks}. Accuracy (moves with a choice where you played the expert's move): {accuracy}.")
+    if summary.lost_after is not None:
+        there = summary.lost_at_best
+        suggestion = f"; the expert would have played {there.move} there" if there is not None else ""
+        lines.append(f"The game was lost for good at move {summary.lost_after}{suggestion}.")
+    elif summary.status is Status.LOST:
+        lines.append("When the game was lost for good is not known: the solver gave up on a position.")
+    if summary.best_score is not None:
+        proven = "proven best" if summary.best_score_proven else "not proven best"
+        lines.append(f"The solver's best score for this deal, knowing the stock: {summary.best_score} ({proven}).")
+    else:
+        lines.append("The solver found no win for this deal within its budget.")
+    return "\n".join(lines)
+
+
+def analysis_move_json(analysed: MoveAnalysis) -> dict[str, Any]:
+    return {
+        "type": "move",
+        "ply": analysed.ply,
+        "move": str(analysed.move),
+        "mark": None if analysed.mark is None else str(analysed.mark),
+        "agreed": analysed.agreed,
+        "position": analysed.position.as_dict(),
+        "played": analysed.played.as_dict(),
+        "best": analysed.best.as_dict(),
+    }
+
+
+def analysis_summary_json(path: str, summary: AnalysisSummary) -> dict[str, Any]:
+    return {
+        "type": "summary",
+        "path": path,
+        "status": str(summary.status),
+        "score": summary.score,
+        "moves": summary.moves,
+        "best_score": summary.best_score,
+        "best_score_proven": summary.best_score_proven,
+        "marks": summary.marks,
+        "accuracy": summary.accuracy,
+        "start": None if summary.start is None else summary.start.as_dict(),
+        "lost_after": summary.lost_after,
+        "lost_at_best": None if summary.lost_at_best is None else summary.lost_at_best.as_dict(),
+    }
+
+
+def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> tuple[str, list[str], int]:
+    """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and
+    its exit code (2 a file that could not be read, 1 a file with problems, else 0)."""
+    name = display_name(analysis.path)
+    if analysis.error is not None:
+        return "", [str(analysis.error)], analysis.error.exit_code
+    errors = [problem_line(name, problem) for problem in analysis.problems]
+    game, summary = analysis.game, analysis.summary
+    if game is None or summary is None:
+        return "", errors, 1
+    parts: list[str] = []
+    if json_output:
+        parts.extend(json_line(analysis_move_json(m)) for m in analysis.moves)
+        parts.append(json_line(analysis_summary_json(analysis.path, summary)))
+    else:
+        parts.append(analysis_heading(name, game_summary(game.state, game.ply, game.undos)) + "\n")
+        for analysed in analysis.moves:
+            parts.append(analysis_line(analysed) + "\n")
+            if analysed.mark is not None:  # the position the mistake was made in, with the card in hand
+                before = game.steps[analysed.ply - 1].state
+                parts.append(f"Before move {analysed.ply} ({analysed.move}):\n" + render(before) + "\n")
+            if boards:
+                parts.append(render_step(game.steps[analysed.ply]) + "\n")
+        parts.append(analysis_summary(summary) + "\n")
+    return "".join(parts), errors, 1 if errors else 0

@@ -1,0 +1,254 @@
+"""The game at a terminal prompt: a board each turn, the reason for every refused input, and what a
+player reaches for (the cards to come, a move tried before it is played, a way back from a slip).
+
+Ctrl-C at the prompt clears the line, as in bash; `quit` or Ctrl-D leaves, the game
+saved. During a move, Ctrl-C is held until the move is played and saved; during a
+hint it stops the hint at once. When a game ends the end screen takes `undo` (the
+last move back, even the one that lost), `restart`, `new` or `quit`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+from collections.abc import Callable
+from typing import IO
+
+from ..errors import EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, WriteError
+from ..formats.lines import shorten
+from ..rules.game import Game, NothingToUndo
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
+from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, render, render_step, would_be
+from .interrupts import Interrupts, saved
+from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, readline_setup, suggestion
+from .reports import outcome_line
+from .session import Session
+
+Reopen = Callable[[int | None, Game | None], tuple[Session, list[str]]]
+
+
+def wrapped(text: str) -> str:
+    """Lines for people fit the terminal's width, broken between words."""
+    width = max(40, shutil.get_terminal_size((100, 24)).columns - 1)
+    return "\n".join(textwrap.fill(line, width, break_long_words=False) if line else line for line in text.split("\n"))
+
+
+class Table:
+    """One prompt session: the game being played (which `restart` and `new` replace) and the terminal."""
+
+    def __init__(
+        self,
+        session: Session,
+        out: IO[str],
+        style: Style,
+        read_line: Callable[[str], str],
+        hint: Callable[[Game], str] | None,
+        epilogue: Callable[[Session], str] | None,
+        reopen: Reopen | None,
+        count: bool,
+    ) -> None:
+        self.session = session
+        self.opened = session  # the caller's, which the caller closes
+        self.out = out
+        self.style = style
+        self.read_line = read_line
+        self.hint = hint
+        self.epilogue = epilogue
+        self.reopen = reopen
+        self.count = count
+        self.interrupts = Interrupts()
+        self.ended = False  # the end screen of the current game has been shown
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def board(self, *, legend: bool = False) -> str:
+        """The board with the marks of the last move (the card placed, the cards turned)."""
+        step = self.game.step
+        text = render(step.state, self.style, step=step if step.move is not None else None, with_legend=legend)
+        return text + ("\n" + count_line(step.state) if self.count and not step.state.is_over else "")
+
+    def prompt(self) -> str:
+        card = self.game.state.next_card
+        if card is None:
+            return "Game over (undo, restart, new, quit)> "
+        return f"Move {self.game.ply + 1}, place {card.symbol() if self.style.unicode else card}> "
+
+    def read(self) -> str | None:
+        """A line typed at the prompt; None at the end of input (Ctrl-D). Ctrl-C clears the line."""
+        try:
+            with self.interrupts.waiting_for_input():
+                self.out.flush()
+                return self.read_line(self.prompt()).strip()
+        except KeyboardInterrupt:
+            self.out.write("\n")
+            return ""
+        except EOFError:
+            self.out.write("\n")
+            return None
+        except UnicodeDecodeError:
+            self.out.write("That was not UTF-8 text; type a move like B3 (or help).\n")
+            return ""
+
+    def run(self) -> int:
+        if self.read_line is input:
+            readline_setup(lambda: self.game.state.legal_moves())
+        with self.interrupts.installed():
+            try:
+                self.out.write(f"Type a move (B3, B3 top, shift up) or one of: {', '.join(COMMANDS)}.\n\n")
+                self.out.write(self.board(legend=True) + "\n")
+                while True:
+                    if self.game.state.is_over and not self.ended:
+                        self.end_screen()
+                    text = self.read()
+                    if text is None or text.lower() == "quit":
+                        self.out.write(self.session.how_to_resume() + "\n")
+                        return EXIT_OK
+                    if text:
+                        self.answer(text)
+            except KeyboardInterrupt:
+                self.out.write("\nInterrupted. " + saved(self.session) + "\n")
+                self.out.flush()
+                return EXIT_INTERRUPTED
+            except WriteError as error:
+                print(f"{error}; the record holds the game up to the move before.", file=sys.stderr)
+                return EXIT_IO
+            finally:
+                if self.session is not self.opened:
+                    self.session.__exit__(None, None, None)
+
+    def end_screen(self) -> None:
+        game = self.game
+        self.out.write(wrapped(outcome_line(game.state, game.ply, game.undos)) + "\n")
+        if self.epilogue is not None:
+            self.out.write(wrapped(self.epilogue(self.session)) + "\n")
+        self.out.write(self.session.how_to_review() + "\n")
+        self.out.write(
+            wrapped(
+                "The game is over: undo takes the last move back; restart plays this deal again, new a new one; "
+                "quit leaves."
+            )
+            + "\n"  # fmt: skip
+        )
+        self.ended = True
+
+    def answer(self, text: str) -> None:
+        command, _, rest = text.lower().partition(" ")
+        over = self.game.state.is_over
+        if over and command not in END_COMMANDS:
+            self.out.write("The game is over: type undo, restart, new or quit (or board, help).\n")
+            return
+        if command == "help":
+            self.out.write(HELP + "\n")
+        elif command == "board":
+            self.out.write(self.board(legend=True) + "\n")
+        elif command == "moves":
+            self.out.write(moves_preview(self.game.state, self.style) + "\n")
+        elif command == "left":
+            self.out.write(cards_to_come(self.game.state) + "\n")
+        elif command == "try":
+            self.try_move(text.partition(" ")[2])
+        elif command == "hint":
+            self.out.write(self.hinted(detail=rest.strip() == "detail") + "\n")
+        elif command == "undo":
+            self.undo()
+        elif command in ("restart", "new"):
+            self.start_again(command)
+        else:
+            self.play(text)
+
+    def hinted(self, *, detail: bool) -> str:
+        if self.hint is None:
+            return "No hint here."
+        try:
+            with self.interrupts.waiting_for_input():  # Ctrl-C stops a slow hint at once
+                said = self.hint(self.game)
+        except KeyboardInterrupt:
+            return "\nHint stopped; the game goes on."
+        self.game.hints += 1
+        self.session.save()
+        return said if detail or "\n\n" not in said else said.split("\n\n", 1)[0]
+
+    def try_move(self, text: str) -> None:
+        if not text.strip():
+            self.out.write("try what? give a move, like 'try B3' or 'try shift up'\n")
+            return
+        try:
+            step = would_be(self.game.state, Move.from_str(text))
+        except (InvalidMoveError, IllegalMoveError) as error:
+            self.out.write(f"{error}\n")
+            return
+        heading = render_step(step, self.style).split("\n", 1)[1]
+        said = f"If you played {step.move}: the board would be (nothing is played; undo is not needed)"
+        self.out.write(f"\n{said}\n{heading}\n")
+
+    def undo(self) -> None:
+        try:
+            step = self.session.undo()
+        except NothingToUndo as error:
+            self.out.write(f"{error}\n")
+            return
+        self.ended = False
+        self.out.write(f"\nUndone (undos so far: {self.game.undos}).\n" + render_step(step, self.style) + "\n")
+
+    def start_again(self, command: str) -> None:
+        if self.reopen is None:
+            self.out.write(f"'{command}' needs a new game to be kept; leave with quit and play again.\n")
+            return
+        game = self.game
+        self.out.write(self.session.how_to_resume() + "\n")
+        if self.session is not self.opened:
+            self.session.__exit__(None, None, None)
+        else:
+            self.session.index()
+        self.session, said = self.reopen(game.seed, game if command == "restart" else None)
+        self.ended = False
+        for line in said:
+            self.out.write(line + "\n")
+        heading = "This deal again, from its start." if command == "restart" else "A new deal."
+        self.out.write(f"\n{heading}\n" + self.board(legend=True) + "\n")
+
+    def play(self, text: str) -> None:
+        from .session import RecordRefused
+
+        legal = self.game.state.legal_moves()
+        try:
+            step = self.session.play(Move.from_str(text))
+        except IllegalMoveError as error:
+            self.out.write(f"{error} (type help for the rules)\n")
+            return
+        except InvalidMoveError as error:
+            if is_move_attempt(text) and not suggestion(text, legal).startswith("did you mean"):
+                self.out.write(f"{shorten(text)}: {error.reason}\n")
+            else:
+                self.out.write(f"unknown command {shorten(text)}; {suggestion(text, legal)}\n")
+            return
+        except RecordRefused as error:
+            self.out.write(f"{error}\n")
+            return
+        self.out.write("\n" + render_step(step, self.style) + "\n")
+        if self.count and not step.state.is_over:
+            self.out.write(count_line(step.state) + "\n")
+
+
+def run_terminal(
+    session: Session,
+    out: IO[str],
+    *,
+    style: Style = PLAIN,
+    read_line: Callable[[str], str] = input,
+    hint: Callable[[Game], str] | None = None,
+    epilogue: Callable[[Session], str] | None = None,
+    reopen: Reopen | None = None,
+    count: bool = False,
+) -> int:
+    """The game at a prompt (see the module's docstring); the exit code.
+
+    `hint(game)` answers `hint` (its first paragraph; `hint detail` all of it);
+    `epilogue(session)` adds lines when the game ends (what the deal allowed);
+    `reopen(seed, game)` opens the session of `restart` (the game's deal again) and
+    `new` (game None: a new deal); `count` shows the cards to come under each board.
+    """
+    return Table(session, out, style, read_line, hint, epilogue, reopen, count).run()

@@ -1,0 +1,139 @@
+"""The player's table (issue 21): the cards to come, a move tried first, the cells a move turns, a way back
+from one slip, starting again, Ctrl-C that clears the line. Played through `run_terminal` with typed lines."""
+
+from __future__ import annotations
+
+import io
+import pathlib
+
+from conftest import deck_starting
+from typer.testing import CliRunner
+
+from foursquare_cli.cli import app
+from foursquare_cli.formats.records import check_record
+from foursquare_cli.formats.source import read_source
+from foursquare_cli.rules.cards import deal
+from foursquare_cli.rules.game import Game
+from foursquare_cli.store.files import RecordFile
+from foursquare_cli.ui.board import Style
+from foursquare_cli.ui.reports import verdict_summary
+from foursquare_cli.ui.session import Session, open_session
+from foursquare_cli.ui.table import run_terminal
+
+SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
+LOST_MOVES = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")]
+
+
+def table(session: Session, *lines: str | type[BaseException], **options) -> tuple[int, str]:
+    """Play `lines` at the prompt (an exception class is raised there, as Ctrl-C is); then end of input."""
+    answers = list(lines)
+    out = io.StringIO()
+
+    def read_line(prompt: str) -> str:
+        out.write(prompt)
+        if not answers:
+            raise EOFError
+        answer = answers.pop(0)
+        if isinstance(answer, type):
+            raise answer
+        return answer
+
+    code = run_terminal(session, out, read_line=read_line, **options)
+    return code, out.getvalue()
+
+
+def test_left_counts_the_cards_still_to_come_by_rank():
+    session = Session(Game.from_seed(42))
+    code, said = table(session, "B2", "left", "quit")
+    assert code == 0
+    stock = deal(42)
+    seen = set(stock[:2])  # the card placed and the card in hand
+    unseen = [card for card in stock if card not in seen]
+    ranks = [sum(1 for card in unseen if card.rank == rank) for rank in range(1, 11)]
+    names = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    expected = ", ".join(f"{name} x{count}" for name, count in zip(names, ranks, strict=True))
+    assert f"Still to come ({len(unseen)}): {expected}" in said
+    assert "Out already (of 4 each): " + ", ".join(f"{n} {4 - c}" for n, c in zip(names, ranks, strict=True)) in said
+
+
+def test_count_shows_the_cards_to_come_under_each_board_and_only_when_asked():
+    _, counted = table(Session(Game.from_seed(42)), "B2", "quit", count=True)
+    assert counted.count("To come: A:") == 2  # under the first board and the one after B2
+    _, plain = table(Session(Game.from_seed(42)), "B2", "quit")
+    assert "To come:" not in plain
+    piped = CliRunner().invoke(app, ["play", "--seed", "42", "--count", "--no-record"], input="B2\n")
+    assert "To come:" not in piped.stdout  # never in pipes
+
+
+def test_try_shows_the_board_a_move_would_leave_without_playing_it():
+    game = Game(deck_starting("5S", "7H", "5D"))
+    code, said = table(Session(game), "B2", "try C2", "try Z9", "quit")
+    assert "If you played C2: the board would be (nothing is played" in said
+    assert "##*x1" in said.split("If you played C2")[1]  # B2 would turn face down
+    assert "'Z9': no such cell" in said
+    assert game.moves == [game.moves[0]] and len(game.moves) == 1  # only B2 was played
+
+
+def test_undo_at_the_end_takes_back_the_move_that_lost_and_the_record_follows(tmp_path):
+    path = tmp_path / "g.yaml"
+    session = Session(Game.from_seed(1), RecordFile(str(path)))
+    code, said = table(session, *LOST_MOVES, "undo", "quit")
+    session.record.close()
+    assert "You lost: more than 4 face-down cards" in said
+    assert "The game is over: undo takes the last move back" in said
+    assert "Undone (undos so far: 1)" in said
+    assert f"The game is saved in {path}" in said.split("Undone")[1]
+    verdict = check_record(read_source(str(path)))
+    assert verdict.valid and verdict_summary(verdict) == f"playing, {len(LOST_MOVES) - 1} moves, 1 undo"
+
+
+def test_the_end_screen_takes_only_its_commands():
+    code, said = table(Session(Game.from_seed(1)), *LOST_MOVES, "B2", "hint", "quit")
+    assert said.count("The game is over: type undo, restart, new or quit") == 2
+    assert code == 0
+
+
+def test_restart_and_new_start_again_and_the_game_left_is_kept(tmp_path, monkeypatch):
+    from foursquare_cli.store.history import History
+
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
+
+    def reopen(seed, game):
+        return open_session(seed=seed if game else None, history=History())
+
+    session, _ = open_session(seed=42, history=History())
+    with session:
+        code, said = table(session, "B2", "restart", "C3", "new", "quit", reopen=reopen)
+    assert "This deal again, from its start." in said and "A new deal." in said
+    assert said.count("Move 1, place 6D> ") == 2  # deal 42 from its start, twice
+    games = History(tmp_path / "home").games()
+    assert sorted((game.seed, game.moves) for game in games if game.seed == 42) == [(42, 1), (42, 1)]
+
+
+def test_ctrl_c_at_the_prompt_clears_the_line_and_the_game_goes_on():
+    code, said = table(Session(Game.from_seed(42)), KeyboardInterrupt, "B2", "quit")
+    assert code == 0 and "Move 2, place 7H> " in said  # the line was cleared and the game went on
+
+
+def test_a_near_miss_is_answered_with_a_legal_move_only():
+    code, said = table(Session(Game.from_seed(42)), "B2", "b3top", "b2top", "quit")
+    assert "did you mean 'B3'? (B3 is empty)" in said
+    assert "did you mean 'B2 top'?" in said
+
+
+def test_board_keeps_the_marks_of_the_last_move_and_hint_draws_in_the_players_style():
+    game = Game(deck_starting("5S", "7H", "5D"))
+    style = Style(reveal=True, unicode=True)
+    code, said = table(Session(game), "B2", "C2", "board", "hint", "quit", style=style, hint=lambda g: "HINT")
+    after_board = said.split("Move 3, place 5\u2666> ")[1]
+    assert "[7\u2665]x1" in after_board and "#5\u2660*x1" in after_board
+    from foursquare_cli.players import Strength
+    from foursquare_cli.ui.play import expert_hint
+
+    drawn = expert_hint(Strength(30), style)(game)
+    assert "#5\u2660" in drawn and "[" not in drawn.split("Hint:")[0]
+
+
+def test_moves_and_suits_in_the_players_style():
+    code, said = table(Session(Game.from_seed(42)), "moves", "quit", style=Style(unicode=True))
+    assert "Legal moves for 6\u2666:" in said
