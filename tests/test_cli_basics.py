@@ -32,8 +32,18 @@ def test_version():
 def test_help_lists_commands_with_descriptions():
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    assert "deal" in result.stdout and "Print the stock of a deal" in result.stdout
     assert "Exit codes" in result.stdout
+    listed = result.stdout.split("Commands:\n")[1].splitlines()
+    names = [line.split()[0] for line in listed]
+    # as a player uses them (issue 21, item 13), each description whole on its line
+    assert names[:5] == ["play", "replay", "check", "hint", "history"] and "deal" in names and "rules" in names
+    assert "  play     Play a game, at the prompt or with moves piped in." in listed
+    assert not any(line.endswith("...") for line in listed)
+    named = runner.invoke(app, ["--help"], prog_name="foursquare").stdout
+    assert runner.invoke(app, ["help"], prog_name="foursquare").stdout == named
+    deal_help = runner.invoke(app, ["deal", "--help"], prog_name="foursquare").stdout
+    assert runner.invoke(app, ["help", "deal"], prog_name="foursquare").stdout == deal_help
+    assert runner.invoke(app, ["rules"]).stdout.startswith("Place each card you are given on the 4x4 grid")
 
 
 def test_deal_prints_the_stock():

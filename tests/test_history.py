@@ -75,6 +75,7 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
         "longest_streak": 1,
         "daily_played": 0,
         "daily_won": 0,
+        "unfinished": 0,
     }
     text = subprocess.run([*TOOL, "history"], capture_output=True, text=True, env=env_for(home), timeout=60).stdout
     assert str(kept) in text and "won" in text
@@ -148,7 +149,7 @@ def test_a_deleted_index_is_rebuilt_with_the_same_totals(home):
     )
     assert process.stderr == "The history index was missing; it was rebuilt from 3 records.\n"
     assert json.loads(process.stdout) == before
-    assert before["totals"]["played"] == 3 and before["totals"]["won"] == 2
+    assert before["totals"]["played"] == 2 and before["totals"]["won"] == 2 and before["totals"]["unfinished"] == 1
 
 
 def test_a_corrupt_index_is_replaced_not_a_traceback(home):
@@ -212,10 +213,12 @@ def test_history_text_lists_newest_first_with_a_limit(home):
     assert lines[0].startswith("when (UTC)")
     assert len(lines) == 1 + 2 + 1 + 1, lines
     assert "elsewhere.yaml" in lines[1], "the newest first"
-    # deal 92 won, deal 1 left unfinished (it does not break a streak), deal 92 won again
+    # deal 92 won, deal 1 left unfinished (played means finished: it is counted apart, and does not break a
+    # streak), deal 92 won again (issue 21, item 11)
     assert lines[-1].startswith(
-        "Played 3, won 2 (66.7%); best score 9, mean score of wins 9.0; winning streak 2 (longest 2)"
+        "Played 2, won 2 (100.0%); best score 9, mean score of wins 9.0; winning streak 2 (longest 2)"
     )
+    assert lines[-1].endswith("; 1 unfinished game (not counted)")
 
 
 def _game(status: str, score: int | None = None, daily: bool = False) -> Game:
@@ -234,7 +237,7 @@ def test_totals_against_hand_counted_figures():
         _game("lost", daily=True),
     ]
     figures = totals(newest_first)
-    assert figures.played == 8 and figures.won == 5
+    assert figures.played == 7 and figures.won == 5 and figures.unfinished == 1
     assert figures.best_score == 20 and figures.mean_score_of_wins == (12 + 4 + 20 + 8 + 2) / 5
     assert figures.streak == 2, "the two newest finished games are wins; the one being played does not count"
     assert figures.longest_streak == 3
@@ -245,7 +248,8 @@ def test_the_daily_deal_is_marked_daily(home):
     play(home, "--daily", input="B2\n")
     games = history_json(home)["games"]
     assert len(games) == 1 and games[0]["daily"] is True
-    assert history_json(home)["totals"]["daily_played"] == 1
+    assert history_json(home)["totals"]["daily_played"] == 0, "an unfinished daily deal is not played yet"
+    assert history_json(home)["totals"]["unfinished"] == 1
 
 
 def test_the_index_waits_for_a_busy_writer(home):

@@ -62,6 +62,13 @@ class _OneLineErrors(TyperGroup):
             code = EXIT_INTERNAL
         sys.exit(code if isinstance(code, int) else 0)
 
+    ORDER = ("play", "replay", "check", "hint", "history", "analyze", "solve", "auto", "stats", "compare", "deal")
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands as a player uses them, then the rest (`rules`, `help`)."""
+        names = list(super().list_commands(ctx))
+        return [name for name in self.ORDER if name in names] + [name for name in names if name not in self.ORDER]
+
     def invoke(self, ctx: Any) -> Any:
         """Ctrl-C and a broken pipe are caught here, before typer turns them into a silent exit."""
         try:
@@ -148,7 +155,8 @@ app = typer.Typer(
     help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n"
     "Exit codes: 0 success; 1 invalid input (an illegal move, an invalid record); "
     "2 usage error (bad option, a file that cannot be read or written); 3 and 4 solve's unwinnable and gave up; "
-    "70 internal error; 74 output could not be written; 130 interrupted; 141 broken pipe; 143 terminated.",
+    "70 internal error; 74 output could not be written; 75 a worker process died; 130 interrupted; "
+    "141 broken pipe; 143 terminated.",
 )
 
 

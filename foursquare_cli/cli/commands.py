@@ -37,7 +37,7 @@ from .options import (
 SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": EXIT_UNWINNABLE, "gave up": EXIT_GAVE_UP}
 
 
-@app.command()
+@app.command(short_help="The stock of a deal, first card first.")
 def deal(
     seed: int = typer.Option(..., "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
     unicode: bool = UNICODE_OPTION,
@@ -50,7 +50,7 @@ def deal(
     output.write(" ".join(card_text(card, output.style(False, unicode)) for card in deal_cards(seed)) + "\n")
 
 
-@app.command()
+@app.command(short_help="Every state of a game record or a move log.")
 def replay(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
@@ -73,7 +73,7 @@ def replay(
     raise typer.Exit(EXIT_INVALID if verdict.problems else EXIT_OK)
 
 
-@app.command()
+@app.command(short_help="Validate game records: every problem as file:line.")
 def check(
     files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input.", metavar="FILE..."),
     output_format: Format = format_option("text, or json: one object per file per line."),
@@ -95,7 +95,7 @@ def check(
     raise typer.Exit(code)
 
 
-@app.command()
+@app.command(short_help="Play a game, at the prompt or with moves piped in.")
 def play(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
@@ -145,7 +145,7 @@ def play(
     )
 
 
-@app.command()
+@app.command(short_help="Your games, wins, best score and streaks.")
 def history(
     limit: int = typer.Option(20, "--limit", "-n", metavar="N", min=1, help="How many of the last games to list."),
     deal: int | None = typer.Option(
@@ -169,7 +169,7 @@ def history(
     print_result(history_json(games, figures, limit), output_format, lambda: history_text(games, figures, limit))
 
 
-@app.command()
+@app.command(short_help="The expert's best moves for a record's position.")
 def hint(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
@@ -200,7 +200,7 @@ def hint(
         ui_output().write(other_hint(player, step, json_output=output_format is Format.json))
 
 
-@app.command()
+@app.command(short_help="The best score a search knowing the stock finds.")
 def solve(
     seed: int | None = typer.Option(None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number."),
     deck: Any = DECK_OPTION,
@@ -241,7 +241,7 @@ def solve(
     raise typer.Exit(SOLVE_EXIT[solution.status])
 
 
-@app.command()
+@app.command(short_help="A player over many deals, summed up.")
 def stats(
     games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
     start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
@@ -277,7 +277,7 @@ def stats(
     print_result(summary.as_dict(), output_format, lambda: stats_text(summary))
 
 
-@app.command()
+@app.command(short_help="A player plays a whole game, shown move by move.")
 def auto(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
@@ -313,7 +313,7 @@ def auto(
             file.write(format_record(game))
 
 
-@app.command()
+@app.command(short_help="Where a game was won or lost, move by move.")
 def analyze(
     files: list[str] = typer.Argument(..., help="Game records or move logs; - for standard input.", metavar="FILE..."),
     seed: int | None = SEED_OPTION,
@@ -361,7 +361,7 @@ def analyze(
     raise typer.Exit(code)
 
 
-@app.command()
+@app.command(short_help="Which player is better, and how sure.")
 def compare(
     players: list[str] = typer.Argument(
         ..., metavar="PLAYER PLAYER...", help="Players: random, greedy, expert, cmd:COMMAND or module:attribute."
@@ -396,3 +396,24 @@ def compare(
             checked, start, games, jobs, player_seed, strength_of(playouts, think), move_time, progress
         ):
             print_result(compare_json(comparison), output_format, lambda: compare_text(comparison))  # noqa: B023
+
+
+@app.command(short_help="The rules of Foursquare, in brief.")
+def rules() -> None:
+    """The rules of Foursquare, in brief (the specification has them in full)."""
+    from ..ui.prompt import RULES
+
+    ui_output().write(RULES + "\n")
+
+
+@app.command("help", short_help="This help, or a command's: foursquare help play.")
+def help_command(context: typer.Context, command: str | None = typer.Argument(None, metavar="[COMMAND]")) -> None:
+    """This help, or the help of COMMAND."""
+    group = context.parent.command if context.parent is not None else None
+    chosen = group.get_command(context, command) if group is not None and command else None  # type: ignore[attr-defined]
+    if command and chosen is None:
+        raise UsageError(f"{command!r}: no such command; foursquare --help lists them")
+    target = chosen or group
+    assert target is not None and context.parent is not None
+    with typer.Context(target, info_name=command or "foursquare", parent=context.parent if chosen else None) as shown:
+        ui_output().write(target.get_help(shown) + "\n")

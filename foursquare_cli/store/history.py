@@ -109,6 +109,8 @@ class Game(NamedTuple):
 
 
 class Totals(NamedTuple):
+    """The figures of the kept games. Played means finished: an unfinished game is counted apart."""
+
     played: int
     won: int
     best_score: int | None
@@ -117,6 +119,7 @@ class Totals(NamedTuple):
     longest_streak: int
     daily_played: int
     daily_won: int
+    unfinished: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return self._asdict()
@@ -425,9 +428,9 @@ def totals(games: list[Game]) -> Totals:
     for game in reversed(finished):
         run = run + 1 if game.status == "won" else 0
         longest = max(longest, run)
-    daily = [game for game in games if game.daily]
+    daily = [game for game in finished if game.daily]
     return Totals(
-        played=len(games),
+        played=len(finished),
         won=len(wins),
         best_score=max(scores) if scores else None,
         mean_score_of_wins=sum(scores) / len(scores) if scores else None,
@@ -435,6 +438,7 @@ def totals(games: list[Game]) -> Totals:
         longest_streak=longest,
         daily_played=len(daily),
         daily_won=sum(1 for game in daily if game.status == "won"),
+        unfinished=len(games) - len(finished),
     )
 
 

@@ -217,7 +217,8 @@ def pair_verdict(pair: Pair) -> str:
             f"mean score {pair.score_difference:+.2f}, {_p_text(pair.scores_p)})"
         )
     if pair.approximate:
-        verdict += f" (only {pair.differing} deals differ in score: the scores test is approximate)"
+        deals = "1 deal differs" if pair.differing == 1 else f"{pair.differing} deals differ"
+        verdict += f" (only {deals} in score: the scores test is approximate)"
     return verdict
 
 
@@ -341,7 +342,10 @@ def deal_potential(solution: Solution) -> str:
     if solution.status is SolveStatus.WINNABLE:
         if solution.proven:
             return f"A player who knew the stock could have scored {solution.score}."
-        return f"A player who knew the stock could have scored at least {solution.score}."
+        return (
+            f"A player who knew the stock could have scored at least {solution.score} "
+            "(a quick search; analyze searches longer and may find more)."
+        )
     if solution.status is SolveStatus.UNWINNABLE:
         return "No player could have won this deal, even knowing the stock."
     return "The solver found no win for this deal in its time."
@@ -379,6 +383,7 @@ def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
         f"Played {totals.played}, won {totals.won}{share}; best score {best}, mean score of wins {mean}; "
         f"winning streak {totals.streak} (longest {totals.longest_streak}); "
         f"daily deals played {totals.daily_played}, won {totals.daily_won}"
+        + (f"; {_count(totals.unfinished, 'unfinished game')} (not counted)" if totals.unfinished else "")
     )
     return "\n".join(lines)
 

@@ -1,0 +1,112 @@
+"""The README and the reference in docs/, held to the code: every option of every command is in its table
+(and no table names an option the command lacks), the README's first commands and examples work as
+written, its board is what the printer prints, and it stays a guide a player reads."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+import typer.main
+
+from foursquare_cli.cli import app
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+COMMANDS_PAGE = (ROOT / "docs" / "commands.md").read_text()
+COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+
+
+def section(command: str) -> str:
+    match = re.search(rf"^### [^\n]*`foursquare {command}`\n(.*?)(?=^### |^## |\Z)", COMMANDS_PAGE, re.S | re.M)
+    assert match, f"docs/commands.md has no section for {command}"
+    return match.group(1)
+
+
+def table_options(text: str) -> set[str]:
+    """The options in the first column of the section's first table: `--seed N`, `-s N` give --seed and -s."""
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    names: set[str] = set()
+    for row in rows:
+        first = row.split(" | ")[0]
+        names.update(re.findall(r"`(-{1,2}[a-z][a-z-]*)", first))
+    return names
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_option_of_every_command_is_in_its_table(command):
+    declared = {name for param in COMMANDS[command].params for name in param.opts if name.startswith("-")}
+    assert table_options(section(command)) == declared
+
+
+@pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"help"}))
+def test_every_command_is_in_the_readme_and_the_reference(command):
+    assert f"| `foursquare {command}" in README
+    assert f"| `foursquare {command}" in COMMANDS_PAGE
+
+
+def test_the_readme_board_is_what_the_printer_prints():
+    from foursquare_cli.rules.game import Game
+    from foursquare_cli.rules.moves import Move
+    from foursquare_cli.ui.board import render_step
+
+    shown = re.search(r"Move 2, place 7H> C2\n\n(.*?)```", README, re.S)
+    assert shown
+    game = Game.from_seed(42)
+    game.play_all(Move.from_str(m) for m in ["B2", "C2"])
+    assert shown.group(1) == render_step(game.step) + "\n"
+
+
+def test_the_readme_starts_with_the_two_commands():
+    block = re.search(r"```sh\n(.*?)```", README, re.S)
+    assert block
+    lines = [line for line in block.group(1).splitlines() if line and not line.startswith("#")]
+    assert lines == [
+        "python3.11 -m venv .venv && .venv/bin/pip install -e . && . .venv/bin/activate && foursquare play",
+        "python3.11 -m venv .venv && .venv/bin/pip install -e '.[test,dev]' && .venv/bin/pytest",
+    ]
+
+
+def test_the_readme_is_a_guide_of_at_most_200_lines_and_names_every_page_of_the_reference():
+    assert len(README.splitlines()) <= 200
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"(docs/{page.name})" in README
+
+
+def test_the_readme_examples_run_as_written_after_its_first_command(tmp_path):
+    # After the first command the shell has the tool on its PATH (the activated environment): the same here.
+    examples = re.findall(r"```sh\n(.*?)```", README, re.S)[1]
+    environment = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    environment["FOURSQUARE_HOME"] = str(tmp_path)
+    for line in examples.splitlines():
+        command = line.split("  #")[0].strip()
+        if command:
+            done = subprocess.run(command, shell=True, cwd=ROOT, env=environment, capture_output=True, text=True)
+            assert done.returncode == 0, (command, done.stderr)
+            assert done.stdout and "Traceback" not in done.stderr
+
+
+def test_the_readme_walkthrough_is_what_the_prompt_says():
+    import io
+
+    from foursquare_cli.rules.game import Game
+    from foursquare_cli.ui.session import Session
+    from foursquare_cli.ui.table import run_terminal
+
+    typed = ["B2", "C2", "left", "quit"]
+    out = io.StringIO()
+
+    def read_line(prompt: str) -> str:
+        out.write(prompt)
+        answer = typed.pop(0)
+        out.write(answer + "\n")
+        return answer
+
+    run_terminal(Session(Game.from_seed(42)), out, read_line=read_line)
+    said = out.getvalue()
+    for block in re.findall(r"```\n(Move \d.*?)```", README, re.S):
+        assert block in said
