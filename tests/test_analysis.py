@@ -18,7 +18,7 @@ from foursquare_cli.formats.records import check_record, format_record, read_sou
 from foursquare_cli.players import ExpertPlayer
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
-from foursquare_cli.runs.analysis import Estimate, Mark, analyze, lost_for_good, mark_of
+from foursquare_cli.runs.analysis import Estimate, Mark, analyze, analyze_moves, lost_for_good, mark_of
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -215,3 +215,31 @@ def test_the_solution_line_is_a_record_that_check_accepts():
     verdict = check_record(read_source("best.yaml", format_record(summary.solution).encode()))
     assert verdict.valid and verdict.state is not None
     assert verdict.state.outcome.score == summary.best_score
+
+
+def test_a_shift_is_judged_with_the_placement_it_was_made_for():
+    # Deal 42: B2 (6D), then shift right (the pile goes to C2) and B2 for the 7H (issue 21, item 15).
+    game = Game.from_seed(42)
+    game.play_all(Move.from_str(m) for m in ["B2", "shift right", "B2"])
+    moves = list(analyze_moves(game, ExpertPlayer(0, 60)))
+    shift = moves[1]
+    assert str(shift.move) == "shift right" and str(shift.played.then) == "B2"
+
+
+def test_the_best_is_never_worse_than_the_move_played_on_the_same_futures(monkeypatch):
+    from foursquare_cli.players.expert import Rating
+
+    game = Game.from_seed(42)
+    game.play_all(Move.from_str(m) for m in ["B2", "C2"])
+    expert = ExpertPlayer(0, 60)
+
+    def played_does_better(state, candidates, futures):
+        return [
+            Rating(c.move, None, wins, futures, 10.0, wins / futures)
+            for c, wins in zip(candidates, [10, 30][: len(candidates)], strict=True)
+        ]
+
+    monkeypatch.setattr(ExpertPlayer, "compare", lambda self, *a: played_does_better(*a))
+    for analysed in analyze_moves(game, expert):
+        assert analysed.mark is None
+        assert analysed.best.win_rate >= analysed.played.win_rate

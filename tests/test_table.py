@@ -137,3 +137,34 @@ def test_board_keeps_the_marks_of_the_last_move_and_hint_draws_in_the_players_st
 def test_moves_and_suits_in_the_players_style():
     code, said = table(Session(Game.from_seed(42)), "moves", "quit", style=Style(unicode=True))
     assert "Legal moves for 6\u2666:" in said
+
+
+def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_again(tmp_path):
+    import pexpect
+    from conftest import spawn_play
+
+    child = spawn_play("--seed", "1", "--count", cwd=str(tmp_path), FOURSQUARE_HOME=str(tmp_path / "home"))
+    child.expect_exact("To come: A:")
+    child.expect_exact("Move 1, place ")
+    child.sendline("left")
+    child.expect(r"Still to come \(39\): ")
+    child.sendline(f"try {LOST_MOVES[0]}")
+    child.expect_exact(f"If you played {LOST_MOVES[0]}: the board would be")
+    child.expect_exact("Move 1, place ")
+    child.send("B4 t")
+    child.sendintr()  # clears the line
+    child.expect_exact("Move 1, place ")
+    for move in LOST_MOVES:
+        child.sendline(move)
+    child.expect_exact("The game is over: undo takes the last move back")
+    child.expect_exact("Game over (undo, restart, new, quit)> ")
+    child.sendline("undo")
+    child.expect_exact("Undone (undos so far: 1).")
+    child.expect_exact(f"Move {len(LOST_MOVES)}, place ")
+    child.sendline("restart")
+    child.expect_exact("This deal again, from its start.")
+    child.expect_exact("Move 1, place ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -117,10 +117,16 @@ def _estimate(rating: Rating) -> Estimate:
     return Estimate(rating.move, rating.then, rating.win_rate, rating.expected_score, rating.samples)
 
 
-def _candidate_for(state: State, move: Move, candidates: list[Candidate], expert: ExpertPlayer) -> Candidate:
-    """The expert's candidate the move played stands for: a placement, or a shift with its best placement."""
+def _candidate_for(
+    state: State, move: Move, following: Move | None, candidates: list[Candidate], expert: ExpertPlayer
+) -> Candidate:
+    """The expert's candidate the move played stands for: a placement; a shift with the placement the player
+    made after it (a shift costs nothing: it is judged with the placement it was made for); a shift the game
+    did not follow with a placement, with its best placement."""
     if not move.is_shift:
         return Candidate(move, move)
+    if following is not None and following.is_placement:
+        return Candidate(move, following)
     shifted = [c for c in candidates if c.move == move]
     if shifted:
         best = max(expert.compare(state, shifted, compared_futures(expert) // 4), key=lambda rating: rating.value)
@@ -130,15 +136,21 @@ def _candidate_for(state: State, move: Move, candidates: list[Candidate], expert
 
 
 def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
-    """Each move of `game` (its steps), analysed in turn."""
-    for before, step in zip(game.steps, game.steps[1:], strict=False):
-        state = before.state
+    """Each move of `game` (its steps), analysed in turn.
+
+    The move played and the expert's best are measured on the same futures; when the move played does
+    better there, it is the best (the best is never worse than the move played), and it is not marked.
+    """
+    steps = game.steps
+    for index in range(1, len(steps)):
+        state, step = steps[index - 1].state, steps[index]
         assert step.move is not None
+        following = steps[index + 1].move if index + 1 < len(steps) else None
         candidates = candidates_of(state)
         ratings = expert.rate(state)
         best = ratings[0]
         choice = len(candidates) > 1
-        played_candidate = _candidate_for(state, step.move, candidates, expert)
+        played_candidate = _candidate_for(state, step.move, following, candidates, expert)
         best_candidate = Candidate(best.move, best.then if best.then is not None else best.move)
         agreed = played_candidate == best_candidate or (step.move == best.move and step.move.is_shift)
         if not choice:
@@ -146,9 +158,11 @@ def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
             yield MoveAnalysis(step.ply, step.move, only, only, only, None, False, True)
             continue
         measured = expert.compare(state, [best_candidate, played_candidate], compared_futures(expert))
+        if not agreed and measured[1].value > measured[0].value:
+            measured = [measured[1], measured[1]]  # on these futures the move played is the better: no mark
         best_estimate = _estimate(measured[0])
         played_estimate = best_estimate if agreed else _estimate(measured[1])
-        mark = None if agreed else mark_of(best_estimate, played_estimate)
+        mark = None if agreed or measured[0] is measured[1] else mark_of(best_estimate, played_estimate)
         yield MoveAnalysis(step.ply, step.move, best_estimate, played_estimate, best_estimate, mark, True, agreed)
 
 
