@@ -16,7 +16,8 @@ from conftest import spawn_play, tool_environment
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.store.history import Game, History, totals
+from foursquare_cli.store.history import Game, History
+from foursquare_cli.store.totals import totals
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -76,7 +77,13 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
         "daily_played": 0,
         "daily_won": 0,
         "unfinished": 0,
+        "clean_wins": 1,
+        "daily_streak": 0,
+        "longest_daily_streak": 0,
+        "seconds": report["totals"]["seconds"],
+        "fastest_win": report["totals"]["seconds"],
     }
+    assert report["totals"]["seconds"] > 0, "the time at the prompt is counted"
     text = subprocess.run([*TOOL, "history"], capture_output=True, text=True, env=env_for(home), timeout=60).stdout
     assert str(kept) in text and "won" in text
     checked = subprocess.run([*TOOL, "check", str(kept)], capture_output=True, text=True, timeout=60)
@@ -211,14 +218,15 @@ def test_history_text_lists_newest_first_with_a_limit(home):
     result = runner.invoke(app, ["history", "--limit", "2"])
     lines = result.stdout.splitlines()
     assert lines[0].startswith("when (UTC)")
-    assert len(lines) == 1 + 2 + 1 + 1, lines
+    assert len(lines) == 1 + 2 + 1 + 2, lines
     assert "elsewhere.yaml" in lines[1], "the newest first"
     # deal 92 won, deal 1 left unfinished (played means finished: it is counted apart, and does not break a
     # streak), deal 92 won again (issue 21, item 11)
-    assert lines[-1].startswith(
+    assert lines[-2].startswith(
         "Played 2, won 2 (100.0%); best score 9, mean score of wins 9.0; winning streak 2 (longest 2)"
     )
-    assert lines[-1].endswith("; 1 unfinished game (not counted)")
+    assert lines[-2].endswith("; 1 unfinished game (not counted)")
+    assert lines[-1].startswith("Won with neither hints nor undos: 2; daily streak 0 (longest 0)")
 
 
 def _game(status: str, score: int | None = None, daily: bool = False) -> Game:

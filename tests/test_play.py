@@ -76,7 +76,7 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.expect_exact("chance to win")
     for move in WON_MOVES[1:]:
         child.sendline(move)
-    child.expect_exact("You won! Score 9 (cards left in the stock); 31 moves.")
+    child.expect_exact("You won! Score 9 (cards left in the stock); 31 moves, 1 hint.")
     child.expect_exact("A player who knew the stock could have scored")
     child.expect_exact("Check it: foursquare check game.yaml")
     child.expect_exact("The game is over: undo takes the last move back")
@@ -113,6 +113,7 @@ def test_terminal_ctrl_c_clears_the_line_and_quit_keeps_the_game(tmp_path):
     answer_prompts(child, WON_MOVES[:3])
     child.expect_exact("Move 4, place ")
     child.send("B4 to")
+    time.sleep(0.3)  # readline has taken the keys (a Ctrl-C amid its handling of keys waits for the next one)
     child.sendintr()
     child.expect_exact("Move 4, place ")
     child.sendline("quit")
@@ -232,7 +233,10 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     assert states[0]["ply"] == 10 and states[0]["move"] == WON_MOVES[9]
     assert states[-1]["status"] == "won"
     text = (tmp_path / "g.yaml").read_text()
-    assert re.search(r"result: won\nscore: 9\nmeta:\n  started: '?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'?\n$", text)
+    # the meta the game started with, and the deal's grade once it ended (issue 22)
+    assert re.search(
+        r"result: won\nscore: 9\nmeta:\n  started: '?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'?\n  grade: \w+\n$", text
+    )
     assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "won, score 9, 31 moves"
     again = subprocess.run(
         [*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60, cwd=tmp_path

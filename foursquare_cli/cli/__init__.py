@@ -14,6 +14,7 @@ import sys
 from ..errors import EXIT_IO
 from . import commands  # noqa: F401  (registers the commands on the app)
 from .app import app, say
+from .options import COMPLETE_VAR
 
 __all__ = ["app", "main"]
 
@@ -52,4 +53,8 @@ def _never_unencodable() -> None:
 def main() -> None:
     _guard_standard_streams()
     _never_unencodable()
+    if COMPLETE_VAR in os.environ:  # the shell asks for completions (`foursquare completion`)
+        from typer.completion import completion_init  # type: ignore[attr-defined]
+
+        completion_init()
     app()

@@ -180,3 +180,13 @@ def _root(
     _command[0] = f"foursquare {context.invoked_subcommand}" if context.invoked_subcommand else "foursquare"
     if context.invoked_subcommand is None:
         print(context.get_help())
+        return
+    from ..store.config import read_settings
+
+    settings = read_settings()
+    if settings.values:  # the settings file's defaults, for the options of that name; the command line wins
+        commands = getattr(context.command, "commands", {})
+        context.default_map = {
+            name: {key: value for key, value in settings.values.items() if any(p.name == key for p in command.params)}
+            for name, command in commands.items()
+        }

@@ -10,6 +10,7 @@ from ..errors import EXIT_GAVE_UP, EXIT_INVALID, EXIT_OK, EXIT_UNWINNABLE, Forfe
 from .app import app
 from .options import (
     COLOR_OPTION,
+    COMPLETE_VAR,
     DECK_OPTION,
     FILE_HELP,
     FORCE_OPTION,
@@ -22,6 +23,9 @@ from .options import (
     UNICODE_OPTION,
     Color,
     Format,
+    HistoryFormat,
+    Level,
+    Shell,
     announced_seed,
     format_option,
     loaded,
@@ -42,12 +46,14 @@ def deal(
     seed: int = typer.Option(..., "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
     unicode: bool = UNICODE_OPTION,
 ) -> None:
-    """Print the stock of a deal, first card first, on one line."""
+    """Print the stock of a deal, first card first, on one line; its grade (how hard it is) on standard error."""
+    from ..players.grade import grade
     from ..rules.cards import deal as deal_cards
     from ..ui.board import card_text
 
     output = ui_output()
     output.write(" ".join(card_text(card, output.style(False, unicode)) for card in deal_cards(seed)) + "\n")
+    output.say(f"grade: {grade(seed)}")
 
 
 @app.command(short_help="Every state of a game record or a move log.")
@@ -120,6 +126,8 @@ def play(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     count: bool = typer.Option(False, "--count", help="At the prompt, the cards still to come under each board."),
+    level: Level | None = typer.Option(None, "--level", help="A random deal of this grade: easy, medium or hard."),
+    meter: bool = typer.Option(False, "--meter", help="At the prompt, the expert's chance to win after every move."),
 ) -> None:
     """Play a game: at a prompt, or with moves piped in one per line.
 
@@ -137,11 +145,13 @@ def play(
     from ..ui.play import play as play_game
     from ..ui.session import PlayOptions
 
-    options = PlayOptions(seed, deck, daily, record, resume, no_record, force)
+    options = PlayOptions(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
     shown = ui_output().style(reveal, unicode, color)
     strength = strength_of(playouts, think)
     raise typer.Exit(
-        play_game(options, json_output=output_format is Format.json, shown=shown, strength=strength, count=count)
+        play_game(
+            options, json_output=output_format is Format.json, shown=shown, strength=strength, count=count, meter=meter
+        )
     )
 
 
@@ -151,22 +161,39 @@ def history(
     deal: int | None = typer.Option(
         None, "--deal", parser=seed_parser, metavar="N", help="Only the games of this deal number."
     ),
-    output_format: Format = format_option("text, or json: one object with games and totals."),
+    output_format: HistoryFormat = typer.Option(
+        HistoryFormat.text,
+        "--format",
+        "-f",
+        help="text, json (one object with games and totals) or csv (a row a game).",
+    ),
+    share: str | None = typer.Option(
+        None, "--share", metavar="DATE", help="The result of that day's daily deal, to paste."
+    ),
+    no_unicode: bool = typer.Option(False, "--no-unicode", help="The shared picture in ASCII, not in blocks."),
 ) -> None:
     """Your games, newest first, and how you are doing: won, best score, streaks, daily deals.
 
     Every game played with `play` is kept (see --no-record) in the data folder:
     $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
     """
-    from ..store.history import History, totals
-    from ..ui.reports import history_json, history_text
+    from ..store.history import History
+    from ..store.totals import totals
+    from ..ui.play import shared_result
+    from ..ui.reports import history_csv, history_json, history_text
 
     kept = History()
     games = kept.games(seed=deal)
     for note in kept.notes:
         ui_output().say(note)
-    figures = totals(games)
-    print_result(history_json(games, figures, limit), output_format, lambda: history_text(games, figures, limit))
+    if share is not None:
+        ui_output().write(shared_result(games, share, unicode=not no_unicode) + "\n")
+    elif output_format is HistoryFormat.csv:
+        ui_output().write(history_csv(games, limit))
+    else:
+        figures = totals(games)
+        text = lambda: history_text(games, figures, limit)  # noqa: E731
+        print_result(history_json(games, figures, limit), Format(output_format.value), text)
 
 
 @app.command(short_help="The expert's best moves for a record's position.")
@@ -417,3 +444,28 @@ def help_command(context: typer.Context, command: str | None = typer.Argument(No
     assert target is not None and context.parent is not None
     with typer.Context(target, info_name=command or "foursquare", parent=context.parent if chosen else None) as shown:
         ui_output().write(target.get_help(shown) + "\n")
+
+
+@app.command(short_help="A shell completion script: bash, zsh or fish.")
+def completion(shell: Shell = typer.Argument(..., help="bash, zsh or fish.")) -> None:
+    """Print a script that completes commands, options, their choices and file names in SHELL.
+
+    Install it for bash with: foursquare completion bash >> ~/.bashrc (zsh: ~/.zshrc;
+    fish: foursquare completion fish > ~/.config/fish/completions/foursquare.fish).
+    """
+    from typer.completion import completion_init, get_completion_script  # type: ignore[attr-defined]
+
+    completion_init()
+    ui_output().write(
+        get_completion_script(prog_name="foursquare", complete_var=COMPLETE_VAR, shell=shell.value) + "\n"
+    )
+
+
+@app.command("config", short_help="The settings in force, and where each comes from.")
+def config_command() -> None:
+    """The settings in force (see docs/commands.md: settings), each with where it comes from: the settings
+    file, or the default."""
+    from ..store.config import read_settings
+    from ..ui.reports import settings_text
+
+    ui_output().write(settings_text(read_settings()) + "\n")

@@ -65,6 +65,27 @@ class Format(enum.StrEnum):
     json = "json"
 
 
+class HistoryFormat(enum.StrEnum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+class Shell(enum.StrEnum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+COMPLETE_VAR = "_FOURSQUARE_COMPLETE"  # set by the completion script when the shell asks for completions
+
+
+class Level(enum.StrEnum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+
+
 class Color(enum.StrEnum):
     auto = "auto"
     always = "always"

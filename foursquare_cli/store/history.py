@@ -50,20 +50,23 @@ INDEX_NAME = "history.sqlite"
 GAMES_FOLDER = "games"
 ELSEWHERE = "elsewhere.txt"
 APPLICATION_ID = 0x46535131  # "FSQ1": this file is foursquare's history index
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_SECONDS = 5.0  # how long a busy index is waited for before it is skipped
-_COLUMNS = "path, seed, daily, started, status, score, moves, undos, size, mtime_ns"
-_INSERT = f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+_COLUMNS = "path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, size, mtime_ns"
+_INSERT = f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS games (
     path BLOB PRIMARY KEY,
     seed TEXT,
-    daily INTEGER NOT NULL,
+    daily TEXT,
     started TEXT NOT NULL,
     status TEXT NOT NULL,
     score INTEGER,
     moves INTEGER NOT NULL,
     undos INTEGER NOT NULL,
+    hints INTEGER NOT NULL,
+    seconds REAL,
+    grade TEXT,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL
 );
@@ -103,23 +106,10 @@ class Game(NamedTuple):
     score: int | None
     moves: int
     undos: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return self._asdict()
-
-
-class Totals(NamedTuple):
-    """The figures of the kept games. Played means finished: an unfinished game is counted apart."""
-
-    played: int
-    won: int
-    best_score: int | None
-    mean_score_of_wins: float | None
-    streak: int  # the winning streak that the most recent finished games make
-    longest_streak: int
-    daily_played: int
-    daily_won: int
-    unfinished: int = 0
+    hints: int = 0
+    seconds: float | None = None  # time spent at the prompt (pauses of more than five minutes not counted)
+    grade: str | None = None  # the deal's grade, when the game kept it
+    day: str | None = None  # the date of a daily deal (2026-12-01)
 
     def as_dict(self) -> dict[str, Any]:
         return self._asdict()
@@ -160,16 +150,20 @@ def _row_of(path: str) -> tuple[Any, ...] | None:
     started = str(meta.get("started") or datetime.datetime.fromtimestamp(info.st_mtime, datetime.UTC).isoformat())
     outcome = verdict.state.outcome
     seed = None if source.seed is None else str(source.seed)
+    daily = meta.get("daily")
+    seconds = meta.get("seconds")
+    seconds = float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else None
+    grade = meta.get("grade") if isinstance(meta.get("grade"), str) else None
     return (
-        os.fsencode(path), seed, int(bool(meta.get("daily"))), started, str(outcome.status), outcome.score,
-        len(verdict.moves), source.undos, info.st_size, info.st_mtime_ns,
+        os.fsencode(path), seed, str(daily) if daily else None, started, str(outcome.status), outcome.score,
+        len(verdict.moves), source.undos, source.hints, seconds, grade, info.st_size, info.st_mtime_ns,
     )  # fmt: skip
 
 
 def _game(row: tuple[Any, ...]) -> Game:
-    path, seed, daily, started, status, score, moves, undos, _, _ = row
-    return Game(os.fsdecode(path), None if seed is None else int(seed), bool(daily), started, status, score, moves,
-                undos)  # fmt: skip
+    path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, _, _ = row
+    return Game(os.fsdecode(path), None if seed is None else int(seed), daily is not None, started, status, score,
+                moves, undos, hints, seconds, grade, daily)  # fmt: skip
 
 
 class History:
@@ -412,34 +406,6 @@ class History:
 
 def _why(error: BaseException) -> str:
     return getattr(error, "strerror", None) or str(error)
-
-
-def totals(games: list[Game]) -> Totals:
-    """The figures of a list of games, newest first: played, won, best and mean score, streaks, dailies."""
-    finished = [game for game in games if game.status != "playing"]
-    wins = [game for game in finished if game.status == "won"]
-    scores = [game.score for game in wins if game.score is not None]
-    streak = 0
-    for game in finished:
-        if game.status != "won":
-            break
-        streak += 1
-    longest = run = 0
-    for game in reversed(finished):
-        run = run + 1 if game.status == "won" else 0
-        longest = max(longest, run)
-    daily = [game for game in finished if game.daily]
-    return Totals(
-        played=len(finished),
-        won=len(wins),
-        best_score=max(scores) if scores else None,
-        mean_score_of_wins=sum(scores) / len(scores) if scores else None,
-        streak=streak,
-        longest_streak=longest,
-        daily_played=len(daily),
-        daily_won=sum(1 for game in daily if game.status == "won"),
-        unfinished=len(games) - len(finished),
-    )
 
 
 @contextlib.contextmanager

@@ -12,9 +12,21 @@ import contextlib
 import errno
 import sys
 from collections.abc import Callable
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_IO, EXIT_OK, UsageError, WriteError
+if TYPE_CHECKING:
+    from ..store.history import Game as KeptGame
+
+from ..errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_IO,
+    EXIT_OK,
+    UsageError,
+    WriteError,
+    display_name,
+)
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text, shorten
 from ..players.expert import Strength
 from ..rules.game import Game, NothingToUndo, Step
@@ -142,7 +154,15 @@ def deal_epilogue(session: Session) -> str:
     return deal_potential(solve(session.game.deck, budget=100_000, timeout=2.0))
 
 
-def play(options: PlayOptions, *, json_output: bool, shown: Style, strength: Strength, count: bool = False) -> int:
+def play(
+    options: PlayOptions,
+    *,
+    json_output: bool,
+    shown: Style,
+    strength: Strength,
+    count: bool = False,
+    meter: bool = False,
+) -> int:
     """`play`: open the session its options ask for, say what is to be said first, then play at the prompt
     (standard input a terminal, text output) or from the pipe; the exit code."""
     from ..store.history import History
@@ -172,7 +192,43 @@ def play(options: PlayOptions, *, json_output: bool, shown: Style, strength: Str
                 epilogue=deal_epilogue,
                 reopen=reopen,
                 count=count,
+                meter=quick_chance if meter else None,
             )
         return run_pipe(
             session, stdin.buffer, sys.stdout, sys.stderr, json_output=json_output, style=shown._replace(color=False)
         )
+
+
+METER_PLAYOUTS = 240  # the live estimate's budget: about a tenth of a second a move
+METER_SECONDS = 0.3  # and never more than this
+
+
+def quick_chance(game: Game) -> float:
+    """`play --meter`: the expert's chance to win from here, on a budget that keeps the prompt responsive."""
+    from ..players import ExpertPlayer
+
+    return ExpertPlayer(0, METER_PLAYOUTS, METER_SECONDS).rate(game.state)[0].win_rate
+
+
+def shared_result(games: list[KeptGame], day: str, *, unicode: bool = True) -> str:
+    """`history --share DATE`: the spoiler-free block of that day's daily game (the last one played)."""
+    from ..formats.records import load
+    from .reports import SHARE_BLOCKS, share_block
+
+    kept = next((game for game in games if game.day == day), None)
+    if kept is None:
+        raise UsageError(f"no daily game of {day!r} is kept; foursquare history lists the games")
+    verdict = load(kept.path)
+    if verdict.game is None or verdict.problems:
+        raise UsageError(f"the record of that game is no longer valid: {display_name(kept.path)}")
+    game = verdict.game
+    blocks = unicode and _can_show(SHARE_BLOCKS)
+    return share_block(day, game.state, game.ply, game.undos, game.hints, unicode=blocks)
+
+
+def _can_show(text: str) -> bool:
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

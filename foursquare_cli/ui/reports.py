@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from ..rules.game import Step
     from ..runs.compare import Comparison, Pair
     from ..runs.stats import Summary
+    from ..store.config import Settings
     from ..store.history import Game as KeptGame
-    from ..store.history import Totals
+    from ..store.totals import Totals
 
 
 def _count(number: int, word: str) -> str:
@@ -84,13 +85,39 @@ def problem_line(name: str, problem: Problem) -> str:
     return f"{where}: {problem.message}"
 
 
-def outcome_line(state: State, moves: int, undos: int = 0) -> str:
-    """What the player reads when a game at the prompt ends: the outcome, score, moves and undos."""
+def outcome_line(state: State, moves: int, undos: int = 0, hints: int = 0, grade: str | None = None) -> str:
+    """What the player reads when a game at the prompt ends: the outcome, score, moves, undos, hints, grade."""
     outcome = state.outcome
     counts = _count(moves, "move") + (f", {_count(undos, 'undo')}" if undos else "")
+    counts += f", {_count(hints, 'hint')}" if hints else ""
+    graded = f" The deal was {grade}." if grade else ""
     if outcome.status is Status.WON:
-        return f"You won! Score {outcome.score} (cards left in the stock); {counts}."
-    return f"You lost: {outcome.reason}; {counts}."
+        return f"You won! Score {outcome.score} (cards left in the stock); {counts}.{graded}"
+    return f"You lost: {outcome.reason}; {counts}.{graded}"
+
+
+def meter_line(chance: float, width: int = 20) -> str:
+    """The live estimate under the board: `Chance to win: [##########----------] 50%`."""
+    filled = round(chance * width)
+    return f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {chance:.0%} (the expert's quick look)"
+
+
+SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards
+SHARE_ASCII = ".1234"
+
+
+def share_block(day: str, state: State, moves: int, undos: int, hints: int, *, unicode: bool = True) -> str:
+    """A daily game's result to paste, spoiler-free: the date, the outcome, the counts, and a 4x4 picture of
+    the pile heights (no card is named)."""
+    outcome = state.outcome
+    result = f"won, score {outcome.score}" if outcome.status is Status.WON else str(outcome.status)
+    blocks = SHARE_BLOCKS if unicode else SHARE_ASCII
+    lines = [
+        f"Foursquare daily {day}: {result}",
+        f"{_count(moves, 'move')}, {_count(undos, 'undo')}, {_count(hints, 'hint')}",
+    ]
+    lines.extend("".join(blocks[len(state.piles[row * 4 + column])] for column in range(4)) for row in range(4))
+    return "\n".join(lines)
 
 
 # -- solve, stats, hints ------------------------------------------------------------
@@ -358,19 +385,28 @@ def _when(started: str) -> str:
     return started.replace("T", " ")[:16]
 
 
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}:{rest:02d}" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}"
+
+
 def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
-    """The last games, newest first, and the totals of all of them."""
+    """The last games, newest first, and the totals of all of them (played means finished)."""
     lines = []
     if games:
         lines.append(
-            f"{'when (UTC)':<16}  {'deal':<20}  {'result':<7}  {'score':>5}  {'moves':>5}  {'undos':>5}  record"
+            f"{'when (UTC)':<16}  {'deal':<20}  {'grade':<6}  {'result':<7}  {'score':>5}  {'moves':>5}  "
+            f"{'undos':>5}  {'hints':>5}  {'time':>6}  record"
         )
         for game in games[:limit]:
             deal = ("daily " if game.daily else "") + (str(game.seed) if game.seed is not None else "(deck)")
             score = str(game.score) if game.score is not None else "-"
             lines.append(
-                f"{_when(game.started):<16}  {deal:<20}  {game.status:<7}  {score:>5}  {game.moves:>5}  "
-                f"{game.undos:>5}  {display_name(game.path)}"
+                f"{_when(game.started):<16}  {deal:<20}  {game.grade or '-':<6}  {game.status:<7}  {score:>5}  "
+                f"{game.moves:>5}  {game.undos:>5}  {game.hints:>5}  {_duration(game.seconds):>6}  "
+                f"{display_name(game.path)}"
             )
         if len(games) > limit:
             lines.append(f"... and {len(games) - limit} earlier (--limit {len(games)} shows them all)")
@@ -385,11 +421,31 @@ def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
         f"daily deals played {totals.daily_played}, won {totals.daily_won}"
         + (f"; {_count(totals.unfinished, 'unfinished game')} (not counted)" if totals.unfinished else "")
     )
+    lines.append(
+        f"Won with neither hints nor undos: {totals.clean_wins}; daily streak {totals.daily_streak} "
+        f"(longest {totals.longest_daily_streak}); time played {_duration(totals.seconds)}, "
+        f"fastest win {_duration(totals.fastest_win)}"
+    )
     return "\n".join(lines)
 
 
 def history_json(games: list[KeptGame], totals: Totals, limit: int) -> dict[str, Any]:
     return {"games": [game.as_dict() for game in games[:limit]], "totals": totals.as_dict()}
+
+
+def history_csv(games: list[KeptGame], limit: int) -> str:
+    """One row a game, the columns of the JSON (`history --format csv`), with a header row."""
+    import csv
+    import io
+
+    from ..store.history import Game as KeptGame
+
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(KeptGame._fields)
+    for game in games[:limit]:
+        writer.writerow(["" if value is None else value for value in game])
+    return text.getvalue()
 
 
 def waiting_line(game: KeptGame, program: str) -> str:
@@ -399,3 +455,26 @@ def waiting_line(game: KeptGame, program: str) -> str:
         f"An unfinished game is waiting ({deal}, {_count(game.moves, 'move')}, started {_when(game.started)} UTC); "
         f"to go on with it: {program} play --resume"
     )
+
+
+SETTING_DEFAULTS = {
+    "unicode": False,
+    "color": "auto",
+    "count": False,
+    "meter": False,
+    "reveal": False,
+    "playouts": 1500,
+    "think": None,
+    "move_time": 10.0,
+}
+
+
+def settings_text(settings: Settings) -> str:
+    """`foursquare config`: each setting, its value, and where it comes from."""
+    shown = display_name(str(settings.path))
+    lines = [f"Settings file: {shown}" + ("" if settings.exists else " (none there: every setting is the default)")]
+    for key, default in SETTING_DEFAULTS.items():
+        value = settings.values.get(key, default)
+        text = "true" if value is True else "false" if value is False else "none" if value is None else str(value)
+        lines.append(f"  {key:<9} = {text:<8} ({'from the file' if key in settings.values else 'default'})")
+    return "\n".join(lines)

@@ -107,6 +107,8 @@ class Session:
     def play(self, move: Move) -> Step:
         """Play and save `move`. IllegalMoveError, or RecordRefused (the move taken back), or WriteError."""
         step = self.game.play(move)
+        if step.state.is_over:
+            self.grade()
         if self.record is not None:
             text = format_record(self.game)
             reason = unreadable_reason(text, len(self.game.steps) - 1, self._meta_nodes, self.game.hints)
@@ -115,6 +117,23 @@ class Session:
                 raise RecordRefused(f"move {step.ply} {str(move)!r} refused: {reason}")
             self._write(text)
         return step
+
+    def grade(self) -> str | None:
+        """The deal's grade, kept in the record's meta (worked out when the game ends: a tenth of a second)."""
+        meta, seed = self.game.meta, self.game.seed
+        if not isinstance(meta, dict) or seed is None:
+            return None
+        if "grade" not in meta:
+            from ..players.grade import grade
+
+            meta["grade"] = grade(seed).level
+        return str(meta["grade"])
+
+    def add_time(self, seconds: float) -> None:
+        """Count `seconds` spent at the prompt in the record's `meta: seconds:` (a game whose meta is ours)."""
+        meta = self.game.meta
+        if isinstance(meta, dict):
+            meta["seconds"] = round(float(meta.get("seconds") or 0) + seconds, 1)
 
     def undo(self) -> Step:
         step = self.game.undo()
@@ -187,6 +206,7 @@ class PlayOptions(NamedTuple):
     resume: str | None = None
     no_record: bool = False
     force: bool = False
+    level: str | None = None  # a random deal of this grade (easy, medium, hard)
 
 
 def open_session(
@@ -200,6 +220,7 @@ def open_session(
     force: bool = False,
     history: History | None = None,
     mention_waiting: bool = False,
+    level: str | None = None,
 ) -> tuple[Session, list[str]]:
     """A session ready to play, and the lines to say first (its deal, where it is kept, why not).
 
@@ -216,11 +237,13 @@ def open_session(
         raise PlayRequestError("--daily picks the deal; give it without --seed, --deck or --resume")
     if seed is not None and deck is not None:
         raise PlayRequestError("give --seed or --deck, not both")
+    if level is not None and (seed is not None or deck is not None or daily or resume is not None):
+        raise PlayRequestError("--level picks the deal; give it without --seed, --deck, --daily or --resume")
     said = []
     if history is not None and mention_waiting and resume is None and record is None:
         said.extend(_waiting(history))
     if resume is None:
-        session, opening = _new_session(seed, deck, daily, record, no_record, force, history)
+        session, opening = _new_session(seed, deck, daily, record, no_record, force, history, level)
     else:
         session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history)
     return session, (history.notes if history is not None else []) + said + opening
@@ -246,7 +269,9 @@ def _new_session(
     no_record: bool,
     force: bool,
     history: History | None,
+    level: str | None = None,
 ) -> tuple[Session, list[str]]:
+    from ..players.grade import deal_of_level
     from ..store.history import HistoryError, started_now
 
     said = []
@@ -256,9 +281,16 @@ def _new_session(
         seed, day = daily_seed()
         said.append(f"Daily deal {seed} ({day.isoformat()}): everyone playing today gets these cards")
         meta["daily"] = day.isoformat()
+    elif level is not None:
+        import random
+
+        seed, _ = deal_of_level(level, random.Random())
+        said.append(f"Deal {seed}, {level} (to play it again: {program_name()} play --seed {seed})")
     elif seed is None and deck is None:
         seed = new_seed()
         said.append(f"Deal {seed} (to play it again: {program_name()} play --seed {seed})")
+    if level is not None:
+        meta["grade"] = level
     game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
     path = record
     if path is None and history is not None and not no_record:
@@ -310,7 +342,10 @@ def _resumed_session(
     assert resumed is not None
     if resumed.state.is_over:
         raise PlayRequestError("this game is over; there is nothing to resume", path=resume)
-    if verdict.source.meta_value is not None:
+    ours = isinstance(verdict.source.meta_value, dict) and "started" in verdict.source.meta_value
+    if ours:  # a game this tool started: its meta is written afresh, so the time played goes on counting
+        resumed.meta = dict(verdict.source.meta_value)
+    elif verdict.source.meta_value is not None:
         resumed.meta = keepable_meta(verdict.source)
         if resumed.meta is None:
             raise PlayRequestError("its meta cannot be written back as it was; resume a copy without meta", path=resume)

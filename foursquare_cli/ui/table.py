@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from typing import IO
 
@@ -22,10 +23,19 @@ from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, render, render_step, would_be
 from .interrupts import Interrupts, saved
 from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, readline_setup, suggestion
-from .reports import outcome_line
+from .reports import SHARE_BLOCKS, meter_line, outcome_line, share_block
 from .session import Session
 
+PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time played
 Reopen = Callable[[int | None, Game | None], tuple[Session, list[str]]]
+
+
+def _can_show(text: str) -> bool:
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def wrapped(text: str) -> str:
@@ -47,6 +57,7 @@ class Table:
         epilogue: Callable[[Session], str] | None,
         reopen: Reopen | None,
         count: bool,
+        meter: Callable[[Game], float] | None = None,
     ) -> None:
         self.session = session
         self.opened = session  # the caller's, which the caller closes
@@ -57,6 +68,7 @@ class Table:
         self.epilogue = epilogue
         self.reopen = reopen
         self.count = count
+        self.meter = meter
         self.interrupts = Interrupts()
         self.ended = False  # the end screen of the current game has been shown
 
@@ -78,10 +90,15 @@ class Table:
 
     def read(self) -> str | None:
         """A line typed at the prompt; None at the end of input (Ctrl-D). Ctrl-C clears the line."""
+        started = time.monotonic()
         try:
             with self.interrupts.waiting_for_input():
                 self.out.flush()
-                return self.read_line(self.prompt()).strip()
+                text = self.read_line(self.prompt()).strip()
+            thought = time.monotonic() - started
+            if thought <= PAUSE:  # a longer pause is not time played
+                self.session.add_time(thought)
+            return text
         except KeyboardInterrupt:
             self.out.write("\n")
             return ""
@@ -104,6 +121,8 @@ class Table:
                         self.end_screen()
                     text = self.read()
                     if text is None or text.lower() == "quit":
+                        if self.session.record is not None and self.session.record.written:
+                            self.session.save()  # the time played since the last move
                         self.out.write(self.session.how_to_resume() + "\n")
                         return EXIT_OK
                     if text:
@@ -121,7 +140,13 @@ class Table:
 
     def end_screen(self) -> None:
         game = self.game
-        self.out.write(wrapped(outcome_line(game.state, game.ply, game.undos)) + "\n")
+        grade = self.session.grade()
+        self.out.write(wrapped(outcome_line(game.state, game.ply, game.undos, game.hints, grade)) + "\n")
+        day = game.meta.get("daily") if isinstance(game.meta, dict) else None
+        if day:
+            unicode = self.style.unicode or _can_show(SHARE_BLOCKS)
+            self.out.write("To share (no card is named):\n")
+            self.out.write(share_block(str(day), game.state, game.ply, game.undos, game.hints, unicode=unicode) + "\n")
         if self.epilogue is not None:
             self.out.write(wrapped(self.epilogue(self.session)) + "\n")
         self.out.write(self.session.how_to_review() + "\n")
@@ -231,6 +256,19 @@ class Table:
         self.out.write("\n" + render_step(step, self.style) + "\n")
         if self.count and not step.state.is_over:
             self.out.write(count_line(step.state) + "\n")
+        self.show_meter()
+
+    def show_meter(self) -> None:
+        """The expert's chance to win from here, as a bar (`play --meter`); Ctrl-C skips it."""
+        if self.meter is None or self.game.state.is_over:
+            return
+        try:
+            with self.interrupts.waiting_for_input():
+                chance = self.meter(self.game)
+        except KeyboardInterrupt:
+            self.out.write("\n")
+            return
+        self.out.write(meter_line(chance) + "\n")
 
 
 def run_terminal(
@@ -243,6 +281,7 @@ def run_terminal(
     epilogue: Callable[[Session], str] | None = None,
     reopen: Reopen | None = None,
     count: bool = False,
+    meter: Callable[[Game], float] | None = None,
 ) -> int:
     """The game at a prompt (see the module's docstring); the exit code.
 
@@ -251,4 +290,4 @@ def run_terminal(
     `reopen(seed, game)` opens the session of `restart` (the game's deal again) and
     `new` (game None: a new deal); `count` shows the cards to come under each board.
     """
-    return Table(session, out, style, read_line, hint, epilogue, reopen, count).run()
+    return Table(session, out, style, read_line, hint, epilogue, reopen, count, meter).run()

@@ -1,0 +1,123 @@
+"""Settings: the defaults a player repeats, kept in a TOML file (read with the standard library's `tomllib`).
+
+The file is `$FOURSQUARE_CONFIG` if set, else `$XDG_CONFIG_HOME/foursquare/config.toml`
+(`~/.config/foursquare/config.toml`). It holds top-level keys only, each the default
+of the option of the same name wherever a command has it; the command line wins
+over the file. A missing file is no settings; a bad one is one line naming the
+file, the line and the key (exit 2).
+
+    unicode = true        # suit symbols
+    color = "always"      # auto, always or never
+    count = true          # play: the cards to come under each board
+    meter = false         # play: the expert's chance after every move
+    reveal = false        # boards: name the face-down cards
+    playouts = 600        # the expert's budget a move
+    think = 0.5           # the most seconds the expert may think a move
+    move_time = 5.0       # an outside program's time a move
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ..errors import UsageError, display_name
+
+CHOICES = {"color": ("auto", "always", "never")}
+KINDS: dict[str, type] = {
+    "unicode": bool,
+    "color": str,
+    "count": bool,
+    "meter": bool,
+    "reveal": bool,
+    "playouts": int,
+    "think": float,
+    "move_time": float,
+}
+MAX_BYTES = 64 * 1024
+_WANTED = {bool: "true or false", str: "a string", int: "a whole number", float: "a number of seconds"}
+
+
+class ConfigError(UsageError):
+    """A settings file that cannot be used: one line naming the file, the line and the key."""
+
+
+class Settings(NamedTuple):
+    """The settings a file holds (none when there is no file), and where they came from."""
+
+    path: Path
+    values: dict[str, Any]
+    exists: bool
+
+
+def config_path() -> Path:
+    named = os.environ.get("FOURSQUARE_CONFIG")
+    if named:
+        return Path(os.path.abspath(named))
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
+    return Path(os.path.abspath(base)) / "foursquare" / "config.toml"
+
+
+def _line_of(text: str, key: str) -> int | None:
+    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _refused(path: Path, line: int | None, message: str) -> ConfigError:
+    where = display_name(str(path)) + (f":{line}" if line is not None else "")
+    return ConfigError(f"{where}: {message}")
+
+
+def _checked(path: Path, text: str, key: str, value: Any) -> Any:
+    kind = KINDS[key]
+    line = _line_of(text, key)
+    good = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value, good = float(value), True
+    if not good:
+        raise _refused(path, line, f"{key}: expected {_WANTED[kind]}, got {value!r}")
+    if key in CHOICES and value not in CHOICES[key]:
+        raise _refused(path, line, f"{key}: {value!r} is not one of {', '.join(CHOICES[key])}")
+    if kind is int and value < 1:
+        raise _refused(path, line, f"{key}: {value} is below 1")
+    if kind is float and (not math.isfinite(value) or value <= 0):
+        raise _refused(path, line, f"{key}: a number of seconds above 0, not {value!r}")
+    return value
+
+
+def read_settings(path: Path | None = None) -> Settings:
+    """The settings of the file (see the module's docstring); ConfigError for a bad one."""
+    path = path or config_path()
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return Settings(path, {}, False)
+    except OSError as error:
+        raise _refused(path, None, f"cannot read the settings: {error.strerror or error}") from None
+    if len(data) > MAX_BYTES:
+        raise _refused(path, None, "larger than 64 KiB; a settings file has a few lines")
+    import tomllib
+
+    try:
+        text = data.decode("utf-8")
+        parsed = tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise _refused(path, None, "not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"\(at line (\d+)", str(error))
+        said = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
+        raise _refused(path, int(found.group(1)) if found else None, f"not TOML: {said}") from None
+    values = {}
+    for key, value in parsed.items():
+        if key not in KINDS:
+            import difflib
+
+            close = difflib.get_close_matches(key, KINDS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; settings are {', '.join(KINDS)}"
+            raise _refused(path, _line_of(text, key), f"unknown setting {key!r}{hint}")
+        values[key] = _checked(path, text, key, value)
+    return Settings(path, values, True)

@@ -1,0 +1,244 @@
+"""What solitaire players ask for most (issue 22): graded deals, a daily streak and a result to share, hints and
+time counted, a live estimate, settings and shell completion, history as CSV."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from foursquare_cli.cli import app
+from foursquare_cli.formats.records import check_record, format_record
+from foursquare_cli.formats.source import read_source
+from foursquare_cli.players import grade as grading
+from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.game import Game
+from foursquare_cli.store.history import Game as KeptGame
+from foursquare_cli.store.history import History
+from foursquare_cli.store.totals import totals
+from foursquare_cli.ui.reports import share_block
+from foursquare_cli.ui.session import Session
+from foursquare_cli.ui.table import run_terminal
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(tmp_path / "no-config.toml"))
+    return tmp_path / "home"
+
+
+def at_prompt(session: Session, *lines: str, **options) -> str:
+    answers = list(lines)
+    out = io.StringIO()
+
+    def read_line(prompt: str) -> str:
+        out.write(prompt)
+        if not answers:
+            raise EOFError
+        return answers.pop(0)
+
+    run_terminal(session, out, read_line=read_line, **options)
+    return out.getvalue()
+
+
+# -- 1. graded deals ------------------------------------------------------------------------------------------
+
+
+def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresholds():
+    assert grading.ease(3, 40) == grading.ease(3, 40)
+    assert [grading.level_of(e) for e in (grading.EASY, grading.EASY - 0.001, grading.MEDIUM, 0.0)] == [
+        "easy",
+        "medium",
+        "medium",
+        "hard",
+    ]
+    import time
+
+    started = time.process_time()
+    found = grading.grade(5)
+    assert time.process_time() - started < 0.5, "a grade takes at most half a second"
+    assert 0.0 <= found.ease <= 1.0 and found.level in grading.LEVELS
+
+
+def test_deal_shows_the_grade_and_play_level_picks_a_deal_of_that_grade(home):
+    shown = runner.invoke(app, ["deal", "--seed", "3"])
+    assert shown.stderr == f"grade: {grading.grade(3)}\n" and len(shown.stdout.splitlines()) == 1
+    result = runner.invoke(app, ["play", "--level", "hard", "--no-record"], input="quit\n")
+    said = result.stderr.splitlines()[0]
+    assert said.startswith("Deal ") and ", hard (to play it again" in said
+    assert grading.grade(int(said.split()[1].rstrip(","))).level == "hard"
+    refused = runner.invoke(app, ["play", "--level", "easy", "--seed", "3"], input="")
+    assert refused.exit_code == 2 and "--level picks the deal" in refused.stderr
+
+
+def test_the_end_screen_and_history_show_the_grade(home):
+    from test_table import LOST_MOVES
+
+    session = Session(Game.from_seed(1, meta={"started": "2026-12-01T00:00:00Z"}))
+    said = at_prompt(session, *LOST_MOVES, "quit")
+    assert f"The deal was {grading.grade(1).level}." in said
+    assert runner.invoke(app, ["play", "--seed", "1"], input="\n".join(LOST_MOVES) + "\n").exit_code == 0
+    assert [game["grade"] for game in json.loads(runner.invoke(app, ["history", "-f", "json"]).stdout)["games"]] == [
+        grading.grade(1).level
+    ]
+
+
+# -- 2. a daily streak, and a result to share ------------------------------------------------------------------
+
+
+def _kept(day: str | None, status: str = "won", hints: int = 0, undos: int = 0, seconds: float | None = None):
+    return KeptGame("p", 1, day is not None, "2026-11-30T00:00:00Z", status, 5 if status == "won" else None, 30,
+                    undos, hints, seconds, None, day)  # fmt: skip
+
+
+def test_the_daily_streak_counts_consecutive_won_days_up_to_today_or_yesterday():
+    today = datetime.date(2026, 12, 1)
+    games = [_kept("2026-11-30"), _kept("2026-11-29"), _kept("2026-11-28", "lost"), _kept("2026-11-27"),
+             _kept("2026-11-26"), _kept("2026-11-25"), _kept(None)]  # fmt: skip
+    figures = totals(games, today)
+    assert (figures.daily_streak, figures.longest_daily_streak) == (2, 3)
+    assert totals(games, datetime.date(2026, 12, 3)).daily_streak == 0, "a day missed ends the streak"
+
+
+def test_the_share_block_names_no_card():
+    state = State.from_grid(["5S . . .", "7H/2C 9C . .", "#AS/2S/3S/4S . . .", ". . . ."], "8D")
+    block = share_block("2026-12-01", state, 12, 1, 2)
+    assert block == (
+        "Foursquare daily 2026-12-01: playing\n12 moves, 1 undo, 2 hints\n"
+        "\u2582\u00b7\u00b7\u00b7\n\u2584\u2582\u00b7\u00b7\n\u2588\u00b7\u00b7\u00b7\n\u00b7\u00b7\u00b7\u00b7"
+    )
+    assert share_block("2026-12-01", state, 12, 1, 2, unicode=False).endswith("1...\n21..\n4...\n....")
+    for name in ("5S", "7H", "9C", "AS", "8D", "5", "7", "9"):
+        assert name not in block.split("\n", 2)[2]
+
+
+def test_history_share_gives_the_block_of_a_days_daily_game(home):
+    assert runner.invoke(app, ["play", "--daily"], input="B2\nC2\n").exit_code == 0
+    today = datetime.datetime.now(datetime.UTC).date().isoformat()
+    shared = runner.invoke(app, ["history", "--share", today, "--no-unicode"])
+    assert shared.exit_code == 0
+    assert shared.stdout.splitlines()[:2] == [f"Foursquare daily {today}: playing", "2 moves, 0 undos, 0 hints"]
+    assert shared.stdout.splitlines()[2:] == ["....", ".11.", "....", "...."]
+    missing = runner.invoke(app, ["history", "--share", "1999-01-01"])
+    assert missing.exit_code == 2 and "no daily game of '1999-01-01'" in missing.stderr
+
+
+# -- 3. and 4. hints and time counted ---------------------------------------------------------------------------
+
+
+def test_a_hint_is_counted_in_the_record_and_check_validates_the_count(tmp_path):
+    from foursquare_cli.store.files import RecordFile
+
+    path = tmp_path / "g.yaml"
+    session = Session(Game.from_seed(42), RecordFile(str(path)))
+    at_prompt(session, "B2", "hint", "hint", "C2", "quit", hint=lambda game: "Hint: D2")
+    session.record.close()
+    assert "hints: 2" in path.read_text()
+    verdict = check_record(read_source(str(path)))
+    assert verdict.valid and verdict.game is not None and verdict.game.hints == 2
+    for bad in ("-1", "two", "1.5"):
+        text = path.read_text().replace("hints: 2", f"hints: {bad}")
+        problems = check_record(read_source("bad.yaml", text.encode())).problems
+        assert [p.message.split(":")[0] for p in problems] == ["hints"]
+
+
+def test_time_at_the_prompt_is_counted_without_long_pauses(monkeypatch):
+    from foursquare_cli.ui import table
+
+    readings = [0.0, 40.0, 50.0, 450.0, 460.0, 470.0]  # each read: when the prompt is shown, when answered
+
+    def clock() -> float:
+        return readings.pop(0) if len(readings) > 1 else readings[0]
+
+    monkeypatch.setattr(table.time, "monotonic", clock)
+    game = Game.from_seed(42, meta={"started": "2026-12-01T00:00:00Z"})
+    at_prompt(Session(game), "B2", "C2", "D2")
+    assert game.meta["seconds"] == 50.0  # 40 s, then a pause of 400 s not counted, then 10 s
+    assert "seconds: 50.0" in format_record(game)
+
+
+def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
+    games = [_kept(None, hints=1, seconds=300.0), _kept(None, seconds=125.0), _kept(None, undos=2, seconds=99.0)]
+    figures = totals(games)
+    assert (figures.clean_wins, figures.seconds, figures.fastest_win) == (1, 524.0, 99.0)
+    from foursquare_cli.ui.reports import history_text
+
+    text = history_text(games, figures, 10)
+    assert "Won with neither hints nor undos: 1" in text and "time played 8:44, fastest win 1:39" in text
+
+
+# -- 5. the live estimate ----------------------------------------------------------------------------------------
+
+
+def test_the_meter_shows_the_chance_after_every_move_and_only_when_asked():
+    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "quit", meter=lambda game: 0.5)
+    assert said.count("Chance to win: [##########----------] 50%") == 2
+    assert "Chance to win" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
+    piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
+    assert "Chance to win" not in piped.stdout + piped.stderr
+
+
+# -- 6. settings -------------------------------------------------------------------------------------------------
+
+
+def test_settings_are_defaults_the_command_line_wins_over_and_config_says_where_each_comes_from(tmp_path, monkeypatch):
+    settings = tmp_path / "config.toml"
+    settings.write_text('unicode = true\ncolor = "never"\nplayouts = 300\n')
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
+    assert "\u2660" in runner.invoke(app, ["deal", "--seed", "3"]).stdout
+    said = runner.invoke(app, ["config"]).stdout.splitlines()
+    assert said[0] == f"Settings file: {settings}"
+    assert "  unicode   = true     (from the file)" in said and "  count     = false    (default)" in said
+    settings.write_text("unicode = true\nplayouts = 0\n")
+    bad = runner.invoke(app, ["deal", "--seed", "3"])
+    assert bad.exit_code == 2 and bad.stderr == f"foursquare deal: {settings}:2: playouts: 0 is below 1\n"
+    settings.write_text("colour = 'always'\n")
+    assert "1: unknown setting 'colour'; did you mean 'color'?" in runner.invoke(app, ["deal", "-s", "1"]).stderr
+
+
+def test_the_command_line_wins_over_a_setting(tmp_path, monkeypatch):
+    settings = tmp_path / "config.toml"
+    settings.write_text("reveal = true\n")
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
+    game = tmp_path / "g.yaml"
+    game.write_text("foursquare: 1\nseed: 42\nmoves: [B2, C2]\n")
+    assert "#6D" in runner.invoke(app, ["replay", str(game)]).stdout  # the setting: face-down cards named
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(tmp_path / "none.toml"))
+    assert "#6D" not in runner.invoke(app, ["replay", str(game)]).stdout
+
+
+# -- 7. and 8. completion, CSV -----------------------------------------------------------------------------------
+
+
+def test_completion_scripts_and_answers():
+    for shell in ("bash", "zsh", "fish"):
+        script = runner.invoke(app, ["completion", shell])
+        assert script.exit_code == 0 and "_FOURSQUARE_COMPLETE" in script.stdout
+    tool = os.path.join(os.path.dirname(sys.executable), "foursquare")
+    asked = dict(
+        os.environ, _FOURSQUARE_COMPLETE="complete_bash", COMP_WORDS="foursquare play --color ", COMP_CWORD="3"
+    )
+    answer = subprocess.run([tool], env=asked, capture_output=True, text=True, timeout=30)
+    assert answer.stdout.split() == ["auto", "always", "never"]
+    asked.update(COMP_WORDS="foursquare pl", COMP_CWORD="1")
+    assert subprocess.run([tool], env=asked, capture_output=True, text=True, timeout=30).stdout.split() == ["play"]
+
+
+def test_history_as_csv_has_the_columns_of_the_json(home):
+    runner.invoke(app, ["play", "--seed", "5"], input="B2\n")
+    runner.invoke(app, ["play", "--seed", "6"], input="B2\nC2\n")
+    rows = list(csv.reader(io.StringIO(runner.invoke(app, ["history", "--format", "csv"]).stdout)))
+    games = json.loads(runner.invoke(app, ["history", "-f", "json"]).stdout)["games"]
+    assert rows[0] == list(games[0])
+    assert [row[1] for row in rows[1:]] == [str(game["seed"]) for game in games] == ["6", "5"]
+    assert History(home).games()[0].moves == 2
