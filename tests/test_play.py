@@ -113,7 +113,8 @@ def test_terminal_ctrl_c_clears_the_line_and_quit_keeps_the_game(tmp_path):
     answer_prompts(child, WON_MOVES[:3])
     child.expect_exact("Move 4, place ")
     child.send("B4 to")
-    time.sleep(0.3)  # readline has taken the keys (a Ctrl-C amid its handling of keys waits for the next one)
+    child.expect_exact("B4 to")  # echoed: readline has taken the keys (a Ctrl-C amid its handling of
+    time.sleep(0.2)  # keys is seen only at the next key, a limit of CPython's readline loop)
     child.sendintr()
     child.expect_exact("Move 4, place ")
     child.sendline("quit")

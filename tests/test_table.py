@@ -153,7 +153,8 @@ def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_aga
     child.expect_exact(f"If you played {LOST_MOVES[0]}: the board would be")
     child.expect_exact("Move 1, place ")
     child.send("B4 t")
-    time.sleep(0.3)  # readline has taken the keys (a Ctrl-C amid its handling of keys waits for the next one)
+    child.expect_exact("B4 t")  # echoed: readline has taken the keys (a Ctrl-C amid its handling of
+    time.sleep(0.2)  # keys is seen only at the next key, a limit of CPython's readline loop)
     child.sendintr()  # clears the line
     child.expect_exact("Move 1, place ")
     for move in LOST_MOVES:
