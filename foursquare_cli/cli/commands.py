@@ -9,6 +9,7 @@ import typer
 from ..errors import EXIT_GAVE_UP, EXIT_INVALID, EXIT_OK, EXIT_UNWINNABLE, Forfeit, UsageError
 from .app import app
 from .options import (
+    CLUSTER_OPTION,
     COLOR_OPTION,
     COMPLETE_VAR,
     DECK_OPTION,
@@ -17,8 +18,10 @@ from .options import (
     MOVE_TIME_OPTION,
     PLAYER_SEED_OPTION,
     PLAYOUTS_OPTION,
+    RESULTS_OPTION,
     REVEAL_OPTION,
     SEED_OPTION,
+    SHARD_OPTION,
     THINK_OPTION,
     UNICODE_OPTION,
     Color,
@@ -29,6 +32,7 @@ from .options import (
     announced_seed,
     format_option,
     loaded,
+    planned,
     playable,
     player_option,
     print_result,
@@ -286,6 +290,9 @@ def stats(
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
     output_format: Format = format_option("text, or json."),
+    results: str | None = RESULTS_OPTION,
+    shard: str | None = SHARD_OPTION,
+    cluster: str | None = CLUSTER_OPTION,
 ) -> None:
     """Play many deals with a player and sum them up.
 
@@ -294,13 +301,12 @@ def stats(
     per second and the deals lost. A progress bar is drawn on standard error when
     it is a terminal.
     """
-    from ..runs.stats import check_range, summarize
+    from ..runs.plan import run_stats
     from ..ui.reports import stats_text
 
-    check_range(start, games)
-    with ui_output().progress(games, f"{player} playing") as progress:
-        strength = strength_of(playouts, think)
-        summary = summarize(player, start, games, jobs, player_seed, progress, strength, move_time)
+    plan = planned("stats", [player], start, games, player_seed, strength_of(playouts, think), move_time, shard)
+    with ui_output().progress(len(plan.deals()), f"{player} playing") as progress:
+        summary = run_stats(plan, jobs=jobs, cluster=cluster, results=results, progress=progress)
     print_result(summary.as_dict(), output_format, lambda: stats_text(summary))
 
 
@@ -403,25 +409,23 @@ def compare(
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
     output_format: Format = format_option("text, or json: one object with players and pairs."),
+    results: str | None = RESULTS_OPTION,
+    shard: str | None = SHARD_OPTION,
+    cluster: str | None = CLUSTER_OPTION,
 ) -> None:
     """Which player is better, and how sure: every player on the same deals, and paired tests.
 
     Wins are compared with the exact McNemar test, scores (a lost game counting 0)
     with the Wilcoxon signed-rank test. Ctrl-C prints what was played so far.
     """
-    from ..players import parse_player
-    from ..runs.compare import compare as run
-    from ..runs.stats import check_range
+    from ..runs.plan import run_compare
     from ..ui.reports import compare_json, compare_text
 
     if len(players) < 2:
         raise UsageError("give at least two players to compare")
-    checked = [parse_player(player) for player in players]
-    check_range(start, games)
-    with ui_output().progress(games * len(players), "comparing") as progress:
-        for comparison in run(
-            checked, start, games, jobs, player_seed, strength_of(playouts, think), move_time, progress
-        ):
+    plan = planned("compare", players, start, games, player_seed, strength_of(playouts, think), move_time, shard)
+    with ui_output().progress(len(plan.deals()) * len(players), "comparing") as progress:
+        for comparison in run_compare(plan, jobs=jobs, cluster=cluster, results=results, progress=progress):
             print_result(compare_json(comparison), output_format, lambda: compare_text(comparison))  # noqa: B023
 
 
@@ -469,3 +473,25 @@ def config_command() -> None:
     from ..ui.reports import settings_text
 
     ui_output().write(settings_text(read_settings()) + "\n")
+
+
+@app.command(short_help="One run's figures from results files of shards.")
+def summarize(
+    files: list[str] = typer.Argument(..., help="Results files of stats or compare (--results).", metavar="FILE..."),
+    output_format: Format = format_option("text, or json: what stats or compare print."),
+) -> None:
+    """What one run over the union of results files prints: shards, machines or runs of one plan.
+
+    Files that disagree on the plan (players, budget, player seed, range) or hold a
+    game twice are refused with a line.
+    """
+    from ..runs.plan import merged_summary
+    from ..runs.results import merged
+    from ..runs.stats import Summary
+    from ..ui.reports import compare_json, compare_text, stats_text
+
+    figures = merged_summary(*merged(files))
+    if isinstance(figures, Summary):
+        print_result(figures.as_dict(), output_format, lambda: stats_text(figures))
+    else:
+        print_result(compare_json(figures), output_format, lambda: compare_text(figures))

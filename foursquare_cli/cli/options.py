@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..players.expert import Strength
     from ..rules.cards import Card
     from ..rules.game import Game, Step
+    from ..runs.results import Plan
 
 
 def seed_parser(text: str) -> int:
@@ -194,3 +195,35 @@ def announced_seed(seed: int | None) -> int:
     seed = new_seed()
     say(f"Deal {seed} (to watch it again: --seed {seed})")
     return seed
+
+
+RESULTS_OPTION = typer.Option(
+    None, "--results", metavar="FILE", help="Append each game to FILE as it ends; the same FILE again resumes the run."
+)
+SHARD_OPTION = typer.Option(None, "--shard", metavar="I/N", help="Play the I-th of N parts of the range.")
+CLUSTER_OPTION = typer.Option(
+    None,
+    "--cluster",
+    metavar="ADDRESS",
+    envvar="FOURSQUARE_CLUSTER",
+    help="Play on the Dask cluster at ADDRESS (tcp://host:8786); needs the cluster extra.",
+)
+
+
+def planned(
+    command: str,
+    players: list[str],
+    start: int,
+    games: int,
+    player_seed: int,
+    strength: Strength,
+    move_time: float,
+    shard: str | None,
+) -> Plan:
+    """The plan of a `stats` or `compare` run, its players' names and its shard checked."""
+    from ..players import parse_player
+    from ..runs.results import Plan, parse_shard
+
+    names = tuple(parse_player(player) for player in players)
+    part = parse_shard(shard) if shard is not None else (1, 1)
+    return Plan(command, names, start, games, player_seed, strength.playouts, strength.think, move_time, part)

@@ -19,7 +19,7 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ..errors import EXIT_WORKER_LOST, FoursquareError, Interrupted, UsageError
 
@@ -74,8 +74,17 @@ def _end(executor: ProcessPoolExecutor) -> None:
             process.join(timeout=5)
 
 
-def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs: int = 1) -> Iterator[Result]:
-    """`function(task)` for each task, in task order, in `jobs` processes (at most one per task).
+class Executor(Protocol):
+    """Somewhere else to run tasks, in order: a cluster (`runs.cluster.ClusterExecutor`)."""
+
+    def run_in_order(self, function: Callable[[Task], Result], tasks: Sequence[Task]) -> Iterator[Result]: ...
+
+
+def run_in_order(
+    function: Callable[[Task], Result], tasks: Sequence[Task], jobs: int = 1, executor: Executor | None = None
+) -> Iterator[Result]:
+    """`function(task)` for each task, in task order: on `executor` when given, else in `jobs` processes (at
+    most one per task). The one interface of every run, local or on a cluster.
 
     WorkersError when worker processes cannot be started; WorkerLost when one dies;
     Interrupted on SIGINT, SIGTERM or SIGHUP.
@@ -89,6 +98,9 @@ def run_in_order(function: Callable[[Task], Result], tasks: Sequence[Task], jobs
     except ValueError:  # not the main thread: leave signals alone
         previous = {}
     try:
+        if executor is not None:
+            yield from executor.run_in_order(function, tasks)
+            return
         if jobs == 1:
             for task in tasks:
                 yield function(task)

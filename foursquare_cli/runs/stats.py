@@ -50,6 +50,7 @@ class Summary(NamedTuple):
     median_seconds_per_move: float
     games_per_second: float
     lost: tuple[int, ...] = ()  # the deal numbers of the games not won
+    shard: tuple[int, int] | None = None  # the part of the range played (I, N), when a shard
 
     @property
     def win_rate(self) -> float:
@@ -70,7 +71,7 @@ class Summary(NamedTuple):
             "median_seconds_per_move": self.median_seconds_per_move,
             "games_per_second": self.games_per_second,
             "lost_deals": list(self.lost),
-        }
+        } | ({"shard": list(self.shard)} if self.shard is not None else {})
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:

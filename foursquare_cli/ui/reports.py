@@ -171,8 +171,13 @@ LOST_DEALS_SHOWN = 20  # more are listed by --format json only
 def stats_text(summary: Summary) -> str:
     score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
     last = summary.start + summary.games - 1
+    if summary.shard is not None:  # every Nth deal of the range: say which, not a range it does not cover
+        index, count = summary.shard
+        dealt = f"{summary.games} deals of shard {index}/{count} (one deal in {count}, from deal {summary.start})"
+    else:
+        dealt = f"deals {summary.start} to {last}"
     lines = [
-        f"player {summary.player}, deals {summary.start} to {last}",
+        f"player {summary.player}, {dealt}",
         f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
         f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})",
         f"mean score of wins: {score}; mean score, a lost game counting 0: {summary.mean_score_all:.2f}",
