@@ -117,3 +117,21 @@ def test_the_cli_never_imports_gymnasium_or_numpy():
     )
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert shown.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_trained_example_plays_legal_games_that_compare_measures():
+    import pathlib
+
+    examples = pathlib.Path(__file__).resolve().parent.parent / "examples"
+    result = subprocess.run(
+        [sys.executable, "-m", "foursquare_cli", "compare", "train_cem:Trained", "random", "-n", "10", "-f", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**__import__("os").environ, "PYTHONPATH": str(examples)},
+    )
+    assert result.returncode == 0, result.stderr
+    import json
+
+    trained = json.loads(result.stdout)["players"][0]
+    assert trained["forfeits"] == {} and trained["wins"] >= 1  # 62% of deals 0-499 (docs/agents.md)
