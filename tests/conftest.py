@@ -82,11 +82,19 @@ _DATA_FOLDER = "FOURSQUARE_HOME"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Every game the tests play is kept in a folder of their own, never in the user's data folder."""
+    """Every game the tests play is kept in a folder of their own, never in the user's data folder; no settings
+    file of the user's applies; and the tool the tests start runs from compiled modules, as a user's does
+    (a machine with PYTHONDONTWRITEBYTECODE set would compile the whole package at every start)."""
+    import compileall
     import os
     import tempfile
 
+    import foursquare_cli
+
     config.stash[_own_data_folder] = os.environ[_DATA_FOLDER] = tempfile.mkdtemp(prefix="foursquare-tests-")
+    os.environ.setdefault("FOURSQUARE_CONFIG", os.path.join(os.environ[_DATA_FOLDER], "no-settings.toml"))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    compileall.compile_dir(os.path.dirname(foursquare_cli.__file__), quiet=1)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -153,6 +153,7 @@ def test_marks_follow_the_documented_thresholds(best, played, mark):
     assert mark_of(estimate(best), estimate(played)) is mark
 
 
+@pytest.mark.slow
 def test_the_play_prompt_says_how_to_analyse_the_game(tmp_path):
     import pexpect
 
@@ -175,6 +176,7 @@ def test_the_play_prompt_says_how_to_analyse_the_game(tmp_path):
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_a_progress_bar_at_a_terminal_and_ctrl_c_stops_cleanly():
     import pexpect
 

@@ -7,6 +7,7 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -147,6 +148,7 @@ def test_stats_draws_a_progress_bar_on_a_terminal():
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_solve_with_a_deck_finds_what_the_same_deal_by_seed_finds():
     from foursquare_cli.rules.cards import deal
 

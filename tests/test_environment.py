@@ -94,6 +94,7 @@ def test_the_ansi_render_is_the_tools_board():
     assert env.render() == render(env.state)
 
 
+@pytest.mark.slow
 def test_a_policy_becomes_a_player_that_compare_measures(tmp_path, monkeypatch):
     (tmp_path / "firstlegal.py").write_text(
         "import numpy as np\nfrom foursquare_cli.ui.environment import policy_player\n"
@@ -119,6 +120,7 @@ def test_the_cli_never_imports_gymnasium_or_numpy():
     assert shown.stdout.strip().splitlines()[-1] == "[]"
 
 
+@pytest.mark.slow
 def test_the_trained_example_plays_legal_games_that_compare_measures():
     import pathlib
 

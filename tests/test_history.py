@@ -147,6 +147,7 @@ def _play_some(home: pathlib.Path) -> None:
     play(home, "--seed", "92", "--record", str(home.parent / "elsewhere.yaml"), input="\n".join(WON_MOVES) + "\n")
 
 
+@pytest.mark.slow
 def test_a_deleted_index_is_rebuilt_with_the_same_totals(home):
     _play_some(home)
     before = history_json(home)
@@ -159,6 +160,7 @@ def test_a_deleted_index_is_rebuilt_with_the_same_totals(home):
     assert before["totals"]["played"] == 2 and before["totals"]["won"] == 2 and before["totals"]["unfinished"] == 1
 
 
+@pytest.mark.slow
 def test_a_corrupt_index_is_replaced_not_a_traceback(home):
     _play_some(home)
     before = history_json(home)

@@ -531,6 +531,7 @@ def test_14_workers_that_cannot_start_are_one_line(monkeypatch):
     assert result.stderr == "foursquare stats: cannot start 2 worker processes: Resource temporarily unavailable\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "signum, code, word",
     [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 143, "terminated")],

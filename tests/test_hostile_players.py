@@ -199,6 +199,7 @@ def test_4_a_base_exception_of_its_own_forfeits(bots):
     assert result.exit_code == 0 and "forfeits: 1 x raised Odd: x" in result.stdout
 
 
+@pytest.mark.slow
 def test_6_a_huge_move_time_is_no_traceback(bots):
     name = bots("good", GREEDY_CHOICE + "class Good:\n    def choose(self, state):\n        return greedy(state)\n")
     for player in (f"{name}:Good", f"cmd:{sys.executable} {os.path.dirname(__file__)}/../examples/greedy_bot.py"):
@@ -207,6 +208,7 @@ def test_6_a_huge_move_time_is_no_traceback(bots):
         assert result.exit_code == 0 and "forfeits" not in result.stdout, result.stderr
 
 
+@pytest.mark.slow
 def test_7_a_forking_program_leaves_no_process_behind(tmp_path):
     bot = tmp_path / "forking.py"
     bot.write_text(
@@ -224,6 +226,7 @@ def test_7_a_forking_program_leaves_no_process_behind(tmp_path):
     assert processes_running("orphan-marker-7a") == []
 
 
+@pytest.mark.slow
 def test_7_a_program_that_exits_while_its_child_holds_its_output_has_exited(tmp_path):
     bot = tmp_path / "leaving.py"
     bot.write_text(
@@ -290,6 +293,7 @@ def test_9_the_parent_killed_leaves_no_worker_and_no_player(tmp_path):
     assert processes_running("greedy_bot.py") == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command", [["solve", "--seed", "22", "--timeout", "60"], ["hint", "GAME", "--playouts", "9999999"]]
 )
@@ -346,6 +350,7 @@ def test_12_standard_input_is_read_for_the_workers_too():
     assert one.stdout == two.stdout and '"path":"-"' in two.stdout and '"status":"lost"' in two.stdout
 
 
+@pytest.mark.slow
 def test_13_ctrl_c_stops_a_slow_hint_at_the_prompt_and_the_game_goes_on():
     from conftest import spawn_play
 

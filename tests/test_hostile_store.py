@@ -131,6 +131,7 @@ def test_17_a_relative_data_folder_counts_each_game_once(tmp_path, monkeypatch):
     assert len(kept(tmp_path / "relhome")) == 2
 
 
+@pytest.mark.slow
 def test_18_the_same_deal_started_at_once_is_kept_as_many_games(home):
     processes = [
         subprocess.Popen(
@@ -169,6 +170,7 @@ def test_19_a_hostile_list_of_records_elsewhere_is_read_safely(home, tmp_path):
     assert runner.invoke(app, ["history"]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_20_paths_that_are_not_utf8_are_kept_and_shown(tmp_path):
     home = os.fsdecode(os.fsencode(str(tmp_path)) + b"/h\xff")
     environment = tool_environment(FOURSQUARE_HOME=home, NO_COLOR="1")
@@ -201,6 +203,7 @@ def test_21_escape_sequences_in_a_path_never_reach_the_terminal(home, tmp_path):
     assert "\\x1b]0;OWNED\\x07" in result.stderr and "\\x1b]0;OWNED\\x07" in listed.stdout
 
 
+@pytest.mark.slow
 def test_22_an_ascii_terminal_gets_no_unicode_error(tmp_path):
     environment = tool_environment(PYTHONIOENCODING="ascii", FOURSQUARE_HOME=str(tmp_path / "h\u00e9"))
     game = tmp_path / "\u2660\u00e9.yaml"

@@ -103,6 +103,7 @@ def test_a_misbehaving_program_forfeits_with_its_reason_and_leaves_no_process(tm
     assert processes_running(str(tmp_path / f"{name}.py")) == []
 
 
+@pytest.mark.slow
 def test_a_forfeiting_program_does_not_change_the_other_players_figures(tmp_path):
     spec = _program(tmp_path, "garbage", "import sys\nfor line in sys.stdin:\n    print('?', flush=True)\n")
     result = runner.invoke(app, ["compare", "greedy", spec, "--games", "20", "-f", "json"])
@@ -192,6 +193,7 @@ def test_bad_player_names_are_one_line():
 # -- compare ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_copies_of_one_deterministic_player_show_no_difference(examples_on_path):
     result = runner.invoke(app, ["compare", BOT, "greedy_player:GreedyPlayer", "--games", "50", "-f", "json"])
     pair = json.loads(result.stdout)["pairs"][0]

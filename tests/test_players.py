@@ -212,6 +212,7 @@ def test_the_fast_greedy_playout_plays_the_greedy_players_game():
     assert shifts >= 20, shifts  # the playout's shifts are held to the player's too
 
 
+@pytest.mark.slow
 def test_expert_wins_most_deals_even_with_few_futures():
     wins = 0
     for seed in range(4):

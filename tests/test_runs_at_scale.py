@@ -48,6 +48,7 @@ def test_results_are_kept_game_by_game_and_the_same_file_resumes(tmp_path):
     assert other.stderr == f"{results}: holds another run (player_seed differ); give another file to start a new one\n"
 
 
+@pytest.mark.slow
 def test_a_run_killed_with_kill_9_loses_only_the_games_in_flight(tmp_path):
     results = tmp_path / "r.jsonl"
     command = [*TOOL, "stats", "-n", "12", "--start", "300", "-p", "expert", "--playouts", "120", "-f", "json"]

@@ -107,8 +107,6 @@ class Session:
     def play(self, move: Move) -> Step:
         """Play and save `move`. IllegalMoveError, or RecordRefused (the move taken back), or WriteError."""
         step = self.game.play(move)
-        if step.state.is_over:
-            self.grade()
         if self.record is not None:
             text = format_record(self.game)
             reason = unreadable_reason(text, len(self.game.steps) - 1, self._meta_nodes, self.game.hints)
@@ -119,7 +117,8 @@ class Session:
         return step
 
     def grade(self) -> str | None:
-        """The deal's grade, kept in the record's meta (worked out when the game ends: a tenth of a second)."""
+        """The deal's grade, kept in the record's meta: worked out (a tenth of a second) for the end screen of
+        a game at the prompt; a game played from a pipe is not graded unless its deal was chosen by grade."""
         meta, seed = self.game.meta, self.game.seed
         if not isinstance(meta, dict) or seed is None:
             return None

@@ -141,6 +141,8 @@ class Table:
     def end_screen(self) -> None:
         game = self.game
         grade = self.session.grade()
+        if grade is not None and self.session.record is not None and self.session.record.written:
+            self.session.save()  # the grade, kept in the record for the history
         self.out.write(wrapped(outcome_line(game.state, game.ply, game.undos, game.hints, grade)) + "\n")
         day = game.meta.get("daily") if isinstance(game.meta, dict) else None
         if day:
