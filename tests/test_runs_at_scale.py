@@ -195,3 +195,24 @@ def test_a_scheduler_and_a_worker_started_as_a_user_would(tmp_path):
             if process is not None:
                 process.terminate()
                 process.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_analyze_keeps_each_files_summary_and_skips_the_files_already_there(tmp_path):
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    results = tmp_path / "a.jsonl"
+    budget = ["--playouts", "30", "--solve-budget", "500", "--results", str(results)]
+    first = runner.invoke(app, ["analyze", str(samples / "won.yaml"), *budget])
+    assert first.exit_code == 0
+    again = runner.invoke(app, ["analyze", str(samples / "won.yaml"), str(samples / "lost.yaml"), *budget])
+    assert again.stderr == f"{samples / 'won.yaml'}: analysed already, in {results}\n"
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert lines[0]["command"] == "analyze" and [line["path"] for line in lines[1:]] == [
+        str(samples / "won.yaml"),
+        str(samples / "lost.yaml"),
+    ]
+    assert lines[1]["type"] == "summary" and lines[2]["status"] == "lost"
+    other = runner.invoke(app, ["analyze", str(samples / "won.yaml"), "--playouts", "31", "--results", str(results)])
+    assert other.exit_code == 2 and "holds another run (playouts, solve_budget differ)" in other.stderr

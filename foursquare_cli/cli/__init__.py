@@ -1,8 +1,8 @@
 """The `foursquare` command: Typer only.
 
 `app` (the Typer app and the one error handler), `options` (the options the
-commands share and their parsers), `commands` (the commands, each a handful of
-lines: parse, one call into the core, print with `ui`). A package rather than the
+commands share and their parsers), `commands` and `more` (the commands, each a
+handful of lines: parse, one call into the core, print with `ui`). A package rather than the
 one file `cli.py` so that no file passes 500 lines. Nothing imports this layer.
 """
 
@@ -12,7 +12,7 @@ import os
 import sys
 
 from ..errors import EXIT_IO
-from . import commands  # noqa: F401  (registers the commands on the app)
+from . import commands, more  # noqa: F401  (registers the commands on the app)
 from .app import app, say
 from .options import COMPLETE_VAR
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..players.expert import Strength
     from ..rules.cards import Card
     from ..rules.game import Game, Step
-    from ..runs.results import Plan
+    from ..runs.results import AnalysisResults, Plan
 
 
 def seed_parser(text: str) -> int:
@@ -227,3 +227,26 @@ def planned(
     names = tuple(parse_player(player) for player in players)
     part = parse_shard(shard) if shard is not None else (1, 1)
     return Plan(command, names, start, games, player_seed, strength.playouts, strength.think, move_time, part)
+
+
+def analysis_results(
+    path: str | None, seed: int | None, player_seed: int, strength: Strength, solve_budget: int
+) -> AnalysisResults | None:
+    """`analyze --results FILE`, opened with the settings of the run."""
+    if path is None:
+        return None
+    from ..runs.results import AnalysisResults
+
+    settings = {"seed": seed, "player_seed": player_seed, "playouts": strength.playouts, "think": strength.think,
+                "solve_budget": solve_budget}  # fmt: skip
+    return AnalysisResults(path, settings)
+
+
+def skipped(files: list[str], done: dict[str, Any], results: str | None) -> set[str]:
+    """The files of `files` a results file already holds, each said on standard error."""
+    from ..errors import display_name
+
+    again = {path for path in files if path in done}
+    for path in sorted(again):
+        say(f"{display_name(path)}: analysed already, in {display_name(results or '')}")
+    return again

@@ -175,3 +175,42 @@ def merged(paths: Iterable[str]) -> tuple[Plan, dict[tuple[str, int], GameResult
     if plan is None:
         raise UsageError("give at least one results file")
     return plan, games
+
+
+class AnalysisResults:
+    """`analyze --results FILE`: its settings first, then one object a file analysed (the summary `analyze
+    --format json` prints), appended and flushed as each file is done. The same command on the same FILE
+    skips the files already there; other settings are refused."""
+
+    def __init__(self, path: str, settings: dict[str, Any]) -> None:
+        self.path = path
+        wanted = {"foursquare_results": FORMAT_VERSION, "command": "analyze", **settings}
+        self.done: dict[str, dict[str, Any]] = {}
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            try:
+                with open(path, encoding="utf-8") as stream:
+                    lines = stream.read().split("\n")[:-1]
+                header = json.loads(lines[0])
+                self.done = {line["path"]: line for line in map(json.loads, lines[1:]) if line}
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                raise ResultsError("not a results file of analyze (see docs/formats.md: results)", path=path) from None
+            if header != wanted:
+                differ = [key for key in wanted if header.get(key) != wanted[key]]
+                raise ResultsError(f"holds another run ({', '.join(differ)} differ); give another file", path=path)
+        try:
+            self._stream = open(path, "a", encoding="utf-8")
+            if not self.done and os.path.getsize(path) == 0:
+                self.add_line(wanted)
+        except OSError as error:
+            raise ResultsError(f"cannot write: {error.strerror or error}", path=path) from None
+
+    def add_line(self, value: dict[str, Any]) -> None:
+        self._stream.write(json.dumps(value, separators=(",", ":")) + "\n")
+        self._stream.flush()
+
+    def add(self, summary: dict[str, Any]) -> None:
+        self.add_line(summary)
+        self.done[summary["path"]] = summary
+
+    def close(self) -> None:
+        self._stream.close()
