@@ -19,13 +19,9 @@ from __future__ import annotations
 
 import enum
 import math
-import time
-from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from ..players import Strength
-from .executor import Interrupted, run_in_order
-from .stats import GameResult, Summary, check_range, play_deal, summary_of
+from .stats import GameResult, Summary
 
 SIGNIFICANT = 0.05
 
@@ -130,70 +126,7 @@ def pair(first: str, second: str, a: list[GameResult], b: list[GameResult]) -> P
                 finding)  # fmt: skip
 
 
-class Task(NamedTuple):
-    player: str
-    seed: int
-    player_seed: int
-    strength: Strength
-    move_time: float
-
-
-def _play(task: Task) -> GameResult:
-    return play_deal(task.player, task.player_seed, task.seed, task.strength, task.move_time)
-
-
 class Comparison(NamedTuple):
     summaries: list[Summary]
     pairs: list[Pair]
     complete: bool  # False when the run was stopped before every game was played
-
-
-def compare(
-    players: list[str],
-    start: int,
-    count: int,
-    jobs: int = 1,
-    player_seed: int = 0,
-    strength: Strength = Strength(),
-    move_time: float = 10.0,
-    progress: Callable[[int], None] | None = None,
-) -> Iterator[Comparison]:
-    """Play every player on deals start .. start+count-1; yields the comparison when done.
-
-    On Interrupted (Ctrl-C, SIGTERM), yields what was played so far (deals every
-    player finished), marked incomplete, then lets the exception through.
-    """
-    check_range(start, count)
-    # Deal by deal, every player in turn: a run stopped early still pairs the deals it reached.
-    tasks = [
-        Task(player, seed, player_seed, strength, move_time)
-        for seed in range(start, start + count)
-        for player in players
-    ]
-    results: list[GameResult] = []
-    began = time.perf_counter()
-    try:
-        for result in run_in_order(_play, tasks, jobs):
-            results.append(result)
-            if progress is not None:
-                progress(len(results))
-    except Interrupted:
-        yield _comparison(players, start, count, results, time.perf_counter() - began, complete=False)
-        raise
-    yield _comparison(players, start, count, results, time.perf_counter() - began, complete=True)
-
-
-def _comparison(
-    players: list[str], start: int, count: int, results: list[GameResult], elapsed: float, complete: bool
-) -> Comparison:
-    finished = len(results) // len(players)  # the deals every player has played
-    per_player = [results[index : finished * len(players) : len(players)] for index in range(len(players))]
-    summaries = [
-        summary_of(name, start, games, elapsed / len(players)) for name, games in zip(players, per_player, strict=True)
-    ]
-    pairs = [
-        pair(players[i], players[j], per_player[i], per_player[j])
-        for i in range(len(players))
-        for j in range(i + 1, len(players))
-    ]
-    return Comparison(summaries, pairs, complete)
