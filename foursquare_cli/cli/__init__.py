@@ -12,8 +12,9 @@ import os
 import sys
 
 from ..errors import EXIT_IO
+from ..ui.output import say
 from . import commands, more  # noqa: F401  (registers the commands on the app)
-from .app import app, say
+from .app import app
 from .options import COMPLETE_VAR
 
 __all__ = ["app", "main"]

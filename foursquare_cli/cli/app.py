@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, FoursquareError
+from ..ui.output import say
 
 
 class _OneLineErrors(TyperGroup):
@@ -120,16 +121,6 @@ def _resume_without_file(arguments: list[str]) -> list[str]:
                 return arguments[: index + 1] + [LAST_GAME] + arguments[index + 1 :]
             break
     return arguments
-
-
-def say(line: str) -> None:
-    """One line on standard error, if there is one to write to."""
-    try:
-        if sys.stderr is not None:
-            sys.stderr.write(line + "\n")
-            sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def _output_failed(error: OSError) -> int:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..errors import EXIT_INVALID, FoursquareError, InvalidInputError
-from .app import say
+from ..ui.output import say
 
 if TYPE_CHECKING:
     from types import ModuleType

@@ -114,20 +114,27 @@ class ProgramPlayer:
 
     # -- the process ---------------------------------------------------------------
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        try:
-            process = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent,
-                start_new_session=True,  # its own process group, ended whole with its children
-            )
-        except OSError as error:
-            raise Forfeit(f"could not start: {error.strerror or error}") from None
+    def _popen(self, environment: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        """The program started: its own process group (ended whole, with its children), its standard error
+        not the tool's; OSError when it cannot start."""
+        process = subprocess.Popen(
+            self.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+            start_new_session=True,
+            env=environment,
+        )
         assert process.stdin is not None and process.stdout is not None
         os.set_blocking(process.stdin.fileno(), False)
+        return process
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        try:
+            process = self._popen()
+        except OSError as error:
+            raise Forfeit(f"could not start: {error.strerror or error}") from None
         return process
 
     def _start(self) -> subprocess.Popen[bytes]:
@@ -295,19 +302,9 @@ class ModulePlayer(ProgramPlayer):
         """The host, on the tool's own import path; PlayerError when it says the module cannot be used."""
         environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path or os.curdir for path in sys.path))
         try:
-            process = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent,
-                start_new_session=True,
-                env=environment,
-            )
+            process = self._popen(environment)
         except OSError as error:
             raise PlayerError(f"{self.spec}: cannot start its process: {error.strerror or error}") from None
-        assert process.stdin is not None and process.stdout is not None
-        os.set_blocking(process.stdin.fileno(), False)
         self._process = process
         self._pending = b""
         try:

@@ -38,10 +38,10 @@ def style(reveal: bool, unicode: bool, color: str = "never") -> Style:
         and sys.stdout is not None
         and sys.stdout.isatty()
     )
-    return Style(reveal=reveal, unicode=unicode and _can_show("\u2660\u2665\u2666\u2663"), color=use_color)
+    return Style(reveal=reveal, unicode=unicode and can_show("\u2660\u2665\u2666\u2663"), color=use_color)
 
 
-def _can_show(text: str) -> bool:
+def can_show(text: str) -> bool:
     """Whether standard output's encoding has these characters (`PYTHONIOENCODING=ascii` has no suit symbols)."""
     try:
         text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")

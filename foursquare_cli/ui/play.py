@@ -33,6 +33,7 @@ from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, state_block
 from .interrupts import Interrupts, saved
+from .output import can_show
 from .prompt import pipe_answer
 from .reports import deal_potential, hint_text
 from .session import PlayOptions, RecordRefused, Session, open_session
@@ -222,13 +223,5 @@ def shared_result(games: list[KeptGame], day: str, *, unicode: bool = True) -> s
     if verdict.game is None or verdict.problems:
         raise UsageError(f"the record of that game is no longer valid: {display_name(kept.path)}")
     game = verdict.game
-    blocks = unicode and _can_show(SHARE_BLOCKS)
+    blocks = unicode and can_show(SHARE_BLOCKS)
     return share_block(day, game.state, game.ply, game.undos, game.hints, unicode=blocks)
-
-
-def _can_show(text: str) -> bool:
-    try:
-        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True

@@ -22,20 +22,13 @@ from ..rules.game import Game, NothingToUndo
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, render, render_step, would_be
 from .interrupts import Interrupts, saved
+from .output import can_show
 from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, readline_setup, suggestion
 from .reports import SHARE_BLOCKS, meter_line, outcome_line, share_block
 from .session import Session
 
 PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time played
 Reopen = Callable[[int | None, Game | None], tuple[Session, list[str]]]
-
-
-def _can_show(text: str) -> bool:
-    try:
-        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
 
 
 def wrapped(text: str) -> str:
@@ -146,7 +139,7 @@ class Table:
         self.out.write(wrapped(outcome_line(game.state, game.ply, game.undos, game.hints, grade)) + "\n")
         day = game.meta.get("daily") if isinstance(game.meta, dict) else None
         if day:
-            unicode = self.style.unicode or _can_show(SHARE_BLOCKS)
+            unicode = self.style.unicode or can_show(SHARE_BLOCKS)
             self.out.write("To share (no card is named):\n")
             self.out.write(share_block(str(day), game.state, game.ply, game.undos, game.hints, unicode=unicode) + "\n")
         if self.epilogue is not None:
