@@ -259,28 +259,8 @@ def _read_record(source: Source, value: dict[Any, Any], node: MappingNode, text:
             )
         else:
             source.score = score
-    if "undos" in source.lines:
-        undos = value["undos"]
-        if type(undos) is not int or undos < 0:
-            problems.append(
-                Problem(
-                    source.lines["undos"],
-                    f"undos: {_shown(undos)} is not a count of undone moves; it is a whole number from 0",
-                )
-            )
-        else:
-            source.undos = undos
-    if "hints" in source.lines:
-        hints = value["hints"]
-        if type(hints) is not int or hints < 0:
-            problems.append(
-                Problem(
-                    source.lines["hints"],
-                    f"hints: {_shown(hints)} is not a count of hints asked for; it is a whole number from 0",
-                )
-            )
-        else:
-            source.hints = hints
+    source.undos = _count_of("undos", "a count of undone moves", value, source.lines, problems)
+    source.hints = _count_of("hints", "a count of hints asked for", value, source.lines, problems)
     if "meta" in source.lines:
         meta = value["meta"]
         ordered = value_nodes["meta"].tag == "tag:yaml.org,2002:omap"  # an ordered mapping is a mapping
@@ -292,6 +272,17 @@ def _read_record(source: Source, value: dict[Any, Any], node: MappingNode, text:
             source.meta = _raw_meta(text, key_nodes["meta"], value_nodes["meta"])
             source.meta_value = meta
     return source
+
+
+def _count_of(key: str, what: str, value: dict[Any, Any], lines: dict[str, int], problems: list[Problem]) -> int:
+    """An optional count of the record (`undos`, `hints`): a whole number from 0, absent meaning 0."""
+    if key not in lines:
+        return 0
+    count = value[key]
+    if type(count) is not int or count < 0:
+        problems.append(Problem(lines[key], f"{key}: {_shown(count)} is not {what}; it is a whole number from 0"))
+        return 0
+    return count
 
 
 def _raw_meta(text: str, key_node: Node, value_node: Node) -> RawMeta | None:
