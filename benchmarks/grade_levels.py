@@ -2,23 +2,24 @@
 then the greedy player's win rate and the expert's mean score (a lost game counting 0) on each level, with the
 tests of each step (easy against medium, medium against hard).
 
-Run: python benchmarks/grade_levels.py [--start 40000] [--count 300] [--playouts 300] [--jobs 2]
+Run: python benchmarks/grade_levels.py [--start 40000] [--count 300] [--playouts 300] [--jobs 2] [--save FILE]
 Prints figures; asserts nothing. docs/figures.md has a run's figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from foursquare_cli.players.grade import LEVELS, grade
+from foursquare_cli.players.grade import LEVELS, Grade, grade
 from foursquare_cli.runs.stats import play_deal, wilson_interval
 
 
-def _graded(seed: int) -> tuple[int, str]:
-    return seed, grade(seed).level
+def _graded(seed: int) -> tuple[int, Grade]:
+    return seed, grade(seed)
 
 
 def _played(args: tuple[int, int]) -> tuple[int, bool, int]:
@@ -51,20 +52,29 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--playouts", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--save", help="a JSON Lines file for each played deal's measures and results")
     args = parser.parse_args()
     began = time.perf_counter()
     chosen: dict[str, list[int]] = {level: [] for level in LEVELS}
+    grades: dict[int, Grade] = {}
     seed = args.start
     with ProcessPoolExecutor(args.jobs) as pool:
         while any(len(seeds) < args.count for seeds in chosen.values()):
             batch = range(seed, seed + 200)
             seed += 200
-            for number, level in pool.map(_graded, batch):
-                if len(chosen[level]) < args.count:
-                    chosen[level].append(number)
+            for number, found in pool.map(_graded, batch):
+                if len(chosen[found.level]) < args.count:
+                    chosen[found.level].append(number)
+                    grades[number] = found
         graded_until = seed
         tasks = [(number, args.playouts) for level in LEVELS for number in chosen[level]]
         results = {number: (won, score) for number, won, score in pool.map(_played, tasks, chunksize=4)}
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as saved:
+            for number, (won, score) in sorted(results.items()):
+                found = grades[number]
+                row = {"seed": number, "level": found.level, "ease": found.ease, "quick_score": found.quick_score}
+                saved.write(json.dumps(row | {"greedy_won": won, "expert_score": score}) + "\n")
     print(f"deals {args.start} to {graded_until - 1} graded; {args.count} of each level; expert at {args.playouts}")
     figures = {}
     for level in LEVELS:

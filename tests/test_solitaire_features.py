@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import greedy_until
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -56,18 +57,29 @@ def at_prompt(session: Session, *lines: str, **options) -> str:
 
 def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresholds():
     assert grading.ease(3, 40) == grading.ease(3, 40)
-    assert [grading.level_of(e) for e in (grading.EASY, grading.EASY - 0.001, grading.MEDIUM, 0.0)] == [
-        "easy",
-        "medium",
-        "medium",
-        "hard",
-    ]
+    assert grading.quick_score(3, 10) == grading.quick_score(3, 10)
+    easy, score = grading.EASY_EASE, grading.EASY_SCORE
+    below = easy - 0.001
+    cases = [(easy, score), (1.0, 24), (below, score), (easy, score - 1), (below, score - 1), (0.0, 0)]
+    assert [grading.level_of(*case) for case in cases] == ["easy", "easy", "medium", "medium", "hard", "hard"]
     import time
 
     started = time.process_time()
     found = grading.grade(5)
     assert time.process_time() - started < 0.5, "a grade takes at most half a second"
-    assert 0.0 <= found.ease <= 1.0 and found.level in grading.LEVELS
+    assert 0.0 <= found.ease <= 1.0 and 0 <= found.quick_score <= 24 and found.level in grading.LEVELS
+    assert found.level == grading.level_of(found.ease, found.quick_score)
+
+
+def test_the_quick_expert_of_a_grade_is_pinned_so_tuning_the_expert_does_not_regrade_deals():
+    from foursquare_cli.players.expert import Valuation
+
+    assert grading.QUICK_VALUATION == Valuation(score_weight=0.01, loss_decay=0.8)
+    assert (grading.PLAYOUTS, grading.NOISE, grading.QUICK_PLAYOUTS) == (100, 0.1, 30)
+    from foursquare_cli.players.expert import ExpertPlayer
+
+    late = greedy_until(30)
+    assert ExpertPlayer(0, 30).budget(late) > 30 == ExpertPlayer(0, 30, late_budget=1.0).budget(late)
 
 
 @pytest.mark.slow

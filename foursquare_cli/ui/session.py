@@ -117,7 +117,7 @@ class Session:
         return step
 
     def grade(self) -> str | None:
-        """The deal's grade, kept in the record's meta: worked out (a tenth of a second) for the end screen of
+        """The deal's grade, kept in the record's meta: worked out (a third of a second) for the end screen of
         a game at the prompt; a game played from a pipe is not graded unless its deal was chosen by grade."""
         meta, seed = self.game.meta, self.game.seed
         if not isinstance(meta, dict) or seed is None:
@@ -283,7 +283,8 @@ def _new_session(
     elif level is not None:
         import random
 
-        seed, _ = deal_of_level(level, random.Random())
+        seed, found = deal_of_level(level, random.Random())
+        level = found.level  # the one in 10^4 when no deal of the level came up: the truth, not the wish
         said.append(f"Deal {seed}, {level} (to play it again: {program_name()} play --seed {seed})")
     elif seed is None and deck is None:
         seed = new_seed()
