@@ -46,9 +46,23 @@ class Candidate(NamedTuple):
 
 
 # Playouts a move may use: the deterministic budget (see README: what each costs and buys).
-DEFAULT_PLAYOUTS = 1500
-SCORE_WEIGHT = 0.01  # a won future is worth 1 + 0.01 x score (`future_worth`)
+DEFAULT_PLAYOUTS = 1200
+SCORE_WEIGHT = 0.05  # a won future is worth 1 + 0.05 x score (`future_worth`)
 LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)
+LATE_BUDGET = 4.0  # a late move's futures are shorter: up to this many times the playouts (`budget`)
+
+
+class Valuation(NamedTuple):
+    """What a future is worth (`future_worth`): the expert's, unless a caller pins its own (a deal's grade
+    must not move when the expert is tuned)."""
+
+    score_weight: float = SCORE_WEIGHT
+    loss_decay: float = LOSS_DECAY
+
+    def worth(self, score: int, placed: int) -> float:
+        if score >= 0:
+            return 1.0 + self.score_weight * score
+        return 1.0 - self.loss_decay**placed
 
 
 class ExpertPlayer:
@@ -74,12 +88,21 @@ class ExpertPlayer:
 
     name = "expert"
 
-    def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, think: float | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        playouts: int = DEFAULT_PLAYOUTS,
+        think: float | None = None,
+        valuation: Valuation = Valuation(),
+        late_budget: float = LATE_BUDGET,
+    ) -> None:
         if playouts < 1:
             raise ValueError(f"{playouts}: the expert needs at least one playout a move")
         self.seed = seed
         self.playouts = playouts
         self.think = think
+        self.valuation = valuation
+        self.late_budget = late_budget
         self._plan: tuple[object, Move] | None = None
 
     def choose(self, state: State) -> Move:
@@ -92,6 +115,15 @@ class ExpertPlayer:
         if best.then is not None:
             self._plan = (_visible_key(play(state, best.move)), best.then)
         return best.move
+
+    def budget(self, state: State) -> float:
+        """The playouts this move gets: `playouts` at the start, more as the futures get shorter.
+
+        A future lasts about as many cards as are left, so `playouts` x 38 / (cards
+        left), at most `late_budget` times as many, costs about the same at every move;
+        and the last third of a game, where a won game's score is made, gets the most.
+        """
+        return self.playouts * max(1.0, min(self.late_budget, 38 / max(1, 40 - state.drawn)))
 
     def rate(self, state: State) -> list[Rating]:
         """Every candidate, best first: the survivors of the halving first (most futures), then by value."""
@@ -110,8 +142,9 @@ class ExpertPlayer:
         worth = [0.0] * count
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
-        per_round = self.playouts / rounds
+        per_round = self.budget(state) / rounds
         out_of_time = False
+        future_worth = self.valuation.worth
         for _ in range(rounds):
             futures = max(1, int(per_round / len(alive)))
             for _ in range(futures):  # a future at a time for every candidate, so a time cap leaves them even
@@ -155,6 +188,7 @@ class ExpertPlayer:
         wins = [0] * len(candidates)
         scores = [0] * len(candidates)
         worth = [0.0] * len(candidates)
+        future_worth = self.valuation.worth
         for index, candidate in enumerate(candidates):
             for start in sampled:
                 score, placed = _play_future(start, candidate)
@@ -190,9 +224,10 @@ def future_worth(score: int, placed: int) -> float:
     that cannot be placed one or two draws away is a danger the expert cannot play
     around either (README, the players: what this bought).
     """
-    if score >= 0:
-        return 1.0 + SCORE_WEIGHT * score
-    return 1.0 - LOSS_DECAY**placed
+    return _EXPERTS.worth(score, placed)
+
+
+_EXPERTS = Valuation()
 
 
 def _play_future(start: State, candidate: Candidate) -> tuple[int, int]:
