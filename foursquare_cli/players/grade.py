@@ -14,7 +14,7 @@ grade is the same on every machine:
   finds.
 
 The two hardly agree (across deals 30000-30655 the greedy player's wins and the
-expert's scores are uncorrelated), so a deal is `easy` when it is easy by both
+expert's scores are hardly related), so a deal is `easy` when it is easy by both
 (ease at least `EASY_EASE` and quick score at least `EASY_SCORE`), `hard` when it
 is hard by both (below both), else `medium`. The thresholds were chosen on deals
 30000-30655, a range kept apart from the published ones and from the one the
