@@ -147,7 +147,7 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
 
 def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
     assert future_worth(0, 30) == 1.0
-    assert future_worth(24, 1) == pytest.approx(2.2)  # 1 + 24 / 20
+    assert future_worth(24, 1) == pytest.approx(1.24)
     assert future_worth(-1, 0) == 0.0  # the move itself loses
     assert future_worth(-1, 1) == pytest.approx(0.2)  # the next card cannot be placed
     assert future_worth(-1, 2) == pytest.approx(0.36)

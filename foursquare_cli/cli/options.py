@@ -110,7 +110,7 @@ PLAYOUTS_OPTION = typer.Option(
     "--playouts",
     metavar="N",
     min=1,
-    help="The expert's budget: futures played out a move at the start, more later (default 1200).",
+    help="The expert's budget: futures played out a move at the start, more later (default 1500).",
 )
 THINK_OPTION = typer.Option(
     None, "--think", metavar="SECONDS", parser=seconds_parser, help="The most seconds the expert may think a move."

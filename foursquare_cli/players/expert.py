@@ -46,8 +46,8 @@ class Candidate(NamedTuple):
 
 
 # Playouts a move may use: the deterministic budget (see README: what each costs and buys).
-DEFAULT_PLAYOUTS = 1200
-SCORE_WEIGHT = 0.05  # a won future is worth 1 + 0.05 x score (`future_worth`)
+DEFAULT_PLAYOUTS = 1500
+SCORE_WEIGHT = 0.01  # a won future is worth 1 + 0.01 x score (`future_worth`)
 LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)
 LATE_BUDGET = 4.0  # a late move's futures are shorter: up to this many times the playouts (`budget`)
 
