@@ -73,7 +73,8 @@ class ExpertPlayer:
     same futures for every candidate of a round. Each future is played out by the
     greedy policy (`playout.finish`). Candidates are ranked by the mean worth
     of their futures (`future_worth`: a win by its score, a loss by how soon it
-    came). The budget of `playouts` is spent in rounds: each round gives every
+    came). A move's budget (`budget`: `playouts`, more for a later move, whose
+    futures are shorter) is spent in rounds: each round gives every
     surviving candidate an equal share, then the better half goes on; so the moves
     that decide something get the most futures.
     `think` caps the seconds a move may take (then the rounds not reached are
