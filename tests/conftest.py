@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from foursquare_cli.rules.cards import CARDS, Card, deal
+from foursquare_cli.rules.cards import CARDS, Card
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.moves import Move
-from foursquare_cli.rules.playout import greedy_choice
 
 _own_data_folder = pytest.StashKey[str]()
 
@@ -153,17 +152,3 @@ def processes_running(marker: str) -> list[int]:
             except OSError:
                 continue
     return found
-
-
-def greedy_until(drawn: int) -> State:
-    """A real position with `drawn` cards drawn: the greedy player's game on the first deal it lasts that long."""
-    for seed in range(200):
-        state = State(deal(seed))
-        while not state.is_over and state.drawn < drawn:
-            shift, placement = greedy_choice(state)
-            if shift is not None:
-                state.apply(shift)
-            state.apply(placement)
-        if state.drawn == drawn and not state.is_over:
-            return state
-    raise AssertionError(f"no greedy game lasted {drawn} cards")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import deck_starting, greedy_until, played
+from conftest import deck_starting, played
 
 from foursquare_cli.players import ExpertPlayer, GreedyPlayer, RandomPlayer, make_player
 from foursquare_cli.players.expert import Candidate, _play_future, candidates_of, future_worth
@@ -270,15 +270,6 @@ def test_a_range_past_the_last_deal_is_refused_before_any_game():
     with pytest.raises(ValueError, match="runs past the last deal number"):
         list(play_deals("random", 2**64 - 1, 2))
     assert [r.seed for r in play_deals("random", 2**64 - 1, 1)] == [2**64 - 1]
-
-
-def test_a_later_move_gets_more_futures_as_they_get_shorter_up_to_four_times():
-    expert = ExpertPlayer(0, 100)
-    start = State(deal(3))
-    assert expert.budget(start) == 100  # 39 cards left: never fewer than the playouts asked for
-    assert expert.budget(greedy_until(20)) == pytest.approx(100 * 38 / 20)
-    assert expert.budget(greedy_until(36)) == 400  # 38 / 4 cards left is past the cap
-    assert ExpertPlayer(0, 100, late_budget=1.0).budget(greedy_until(36)) == 100
 
 
 def test_the_settings_default_budget_is_the_experts():

@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-from conftest import greedy_until
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -76,10 +75,6 @@ def test_the_quick_expert_of_a_grade_is_pinned_so_tuning_the_expert_does_not_reg
 
     assert grading.QUICK_VALUATION == Valuation(score_weight=0.01, loss_decay=0.8)
     assert (grading.PLAYOUTS, grading.NOISE, grading.QUICK_PLAYOUTS) == (100, 0.1, 30)
-    from foursquare_cli.players.expert import ExpertPlayer
-
-    late = greedy_until(30)
-    assert ExpertPlayer(0, 30).budget(late) > 30 == ExpertPlayer(0, 30, late_budget=1.0).budget(late)
 
 
 @pytest.mark.slow

@@ -49,7 +49,6 @@ class Candidate(NamedTuple):
 DEFAULT_PLAYOUTS = 1500
 SCORE_WEIGHT = 0.01  # a won future is worth 1 + 0.01 x score (`future_worth`)
 LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)
-LATE_BUDGET = 4.0  # a late move's futures are shorter: up to this many times the playouts (`budget`)
 
 
 class Valuation(NamedTuple):
@@ -73,8 +72,7 @@ class ExpertPlayer:
     same futures for every candidate of a round. Each future is played out by the
     greedy policy (`playout.finish`). Candidates are ranked by the mean worth
     of their futures (`future_worth`: a win by its score, a loss by how soon it
-    came). A move's budget (`budget`: `playouts`, more for a later move, whose
-    futures are shorter) is spent in rounds: each round gives every
+    came). The budget of `playouts` is spent in rounds: each round gives every
     surviving candidate an equal share, then the better half goes on; so the moves
     that decide something get the most futures.
     `think` caps the seconds a move may take (then the rounds not reached are
@@ -95,7 +93,6 @@ class ExpertPlayer:
         playouts: int = DEFAULT_PLAYOUTS,
         think: float | None = None,
         valuation: Valuation = Valuation(),
-        late_budget: float = LATE_BUDGET,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"{playouts}: the expert needs at least one playout a move")
@@ -103,7 +100,6 @@ class ExpertPlayer:
         self.playouts = playouts
         self.think = think
         self.valuation = valuation
-        self.late_budget = late_budget
         self._plan: tuple[object, Move] | None = None
 
     def choose(self, state: State) -> Move:
@@ -116,15 +112,6 @@ class ExpertPlayer:
         if best.then is not None:
             self._plan = (_visible_key(play(state, best.move)), best.then)
         return best.move
-
-    def budget(self, state: State) -> float:
-        """The playouts this move gets: `playouts` at the start, more as the futures get shorter.
-
-        A future lasts about as many cards as are left, so `playouts` x 38 / (cards
-        left), at most `late_budget` times as many, costs about the same at every move;
-        and the last third of a game, where a won game's score is made, gets the most.
-        """
-        return self.playouts * max(1.0, min(self.late_budget, 38 / max(1, 40 - state.drawn)))
 
     def rate(self, state: State) -> list[Rating]:
         """Every candidate, best first: the survivors of the halving first (most futures), then by value."""
@@ -143,7 +130,7 @@ class ExpertPlayer:
         worth = [0.0] * count
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
-        per_round = self.budget(state) / rounds
+        per_round = self.playouts / rounds
         out_of_time = False
         future_worth = self.valuation.worth
         for _ in range(rounds):
