@@ -3,6 +3,7 @@ nothing lost, never a traceback. Each test names the numbered case it covers."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import signal
@@ -544,21 +545,45 @@ def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_hangups_heard,
     )
-    deadline = time.monotonic() + 10
-    while len(processes_running(f"--start {start}")) < 3 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(0.3)
-    assert len(processes_running(f"--start {start}")) == 3, "the parent and two workers are running"
-    if signum == signal.SIGINT:
-        os.killpg(process.pid, signum)  # Ctrl-C reaches the whole group
-    else:
-        process.send_signal(signum)  # SIGTERM to the parent alone
-    out, err = process.communicate(timeout=30)
-    assert process.returncode == code
-    assert err == f"foursquare stats: {word}\n"
-    time.sleep(0.5)
-    assert processes_running(f"--start {start}") == [], "no worker is left behind"
+    try:
+        deadline = time.monotonic() + 10
+        while len(processes_running(f"--start {start}")) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.3)
+        assert len(processes_running(f"--start {start}")) == 3, "the parent and two workers are running"
+        if signum == signal.SIGINT:
+            os.killpg(process.pid, signum)  # Ctrl-C reaches the whole group
+        else:
+            process.send_signal(signum)  # SIGTERM to the parent alone
+        out, err = process.communicate(timeout=30)
+        assert process.returncode == code
+        assert err == f"foursquare stats: {word}\n"
+        time.sleep(0.5)
+        assert processes_running(f"--start {start}") == [], "no worker is left behind"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # a failed test leaves no run behind either
+
+
+def _hangups_heard() -> None:
+    """Under `nohup` (tests run from a script that may use it) SIGHUP is ignored, and the tool rightly
+    keeps ignoring it; the test is of a hangup the tool hears."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def test_15_under_nohup_a_hangup_is_left_ignored():
+    from foursquare_cli.runs.executor import run_in_order
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        during = []
+        for _ in run_in_order(lambda task: task, [1]):
+            during.append(signal.getsignal(signal.SIGHUP))
+        assert during == [signal.SIG_IGN] and signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 # -- messages ------------------------------------------------------------------------------------------------------
