@@ -25,7 +25,6 @@ from foursquare_cli.store.history import History
 from foursquare_cli.store.totals import totals
 from foursquare_cli.ui.reports import share_block
 from foursquare_cli.ui.session import Session
-from foursquare_cli.ui.table import run_terminal
 
 runner = CliRunner()
 
@@ -38,17 +37,10 @@ def home(tmp_path, monkeypatch):
 
 
 def at_prompt(session: Session, *lines: str, **options) -> str:
-    answers = list(lines)
-    out = io.StringIO()
+    """What the prompt printed for `lines` (test_table's `table`, its exit code left aside)."""
+    from test_table import table
 
-    def read_line(prompt: str) -> str:
-        out.write(prompt)
-        if not answers:
-            raise EOFError
-        return answers.pop(0)
-
-    run_terminal(session, out, read_line=read_line, **options)
-    return out.getvalue()
+    return table(session, *lines, **options)[1]
 
 
 # -- 1. graded deals ------------------------------------------------------------------------------------------
