@@ -114,6 +114,12 @@ _LINE_MASKS = _ROW_MASKS + _COLUMN_MASKS
 _ROW_OTHERS = tuple(_LINES[cell][0][0] for cell in range(16))
 _COLUMN_OTHERS = tuple(_LINES[cell][1][0] for cell in range(16))
 _BELOW = tuple(1 << 4 * rank for rank in range(11))
+# For each cell, what `_greedy_pick` looks up: the cell, its bit, its row's and column's line numbers, the other
+# cells of that row and column, and its neighbours.
+_CELLS = tuple(
+    (cell, 1 << cell, cell >> 2, 4 + (cell & 3), _ROW_OTHERS[cell], _COLUMN_OTHERS[cell], _NEIGHBOURS[cell])
+    for cell in range(16)
+)
 _UP_TO = tuple((1 << 4 * rank + 4) - 1 for rank in range(11))
 # For each shift: the edge it needs empty, and the cells beside the edge it opens,
 # each with the line a card placed beyond it shares (its column for up/down, its row
@@ -155,30 +161,33 @@ def _greedy_pick(
     best_key = 1 << 30
     best_cell = best_down = 0
     best_direction = -1
-    for cell in range(16):
-        bit = 1 << cell
-        row = lines[cell >> 2]
-        column = lines[4 + (cell & 3)]
+    flips = [count < below or not count & up_to for count in lines]  # a card placed on an empty cell
+    for cell, bit, row_line, column_line, row_others, column_others, neighbours in _CELLS:
         if occupied & bit:
             height = heights[cell]
             if height >= MAX_PILE:
                 continue
-            if not down & bit:  # the covered top is not compared
-                own = 1 << 4 * ranks[cell]
-                row -= own
-                column -= own
             after = down & ~bit
             key = 32 + 4 * height
+            if down & bit:
+                row_flips, column_flips = flips[row_line], flips[column_line]
+            else:  # the covered top is not compared
+                own = _BELOW[ranks[cell]]
+                row = lines[row_line] - own
+                column = lines[column_line] - own
+                row_flips = row < below or not row & up_to
+                column_flips = column < below or not column & up_to
         else:
-            near = _NEIGHBOURS[cell] & occupied
+            near = neighbours & occupied
             if not near:
                 continue
             after = down
             key = 16 - 4 * near.bit_count()
-        if row < below or not row & up_to:
-            after ^= _ROW_OTHERS[cell] & occupied
-        if column < below or not column & up_to:
-            after ^= _COLUMN_OTHERS[cell] & occupied
+            row_flips, column_flips = flips[row_line], flips[column_line]
+        if row_flips:
+            after ^= row_others & occupied
+        if column_flips:
+            after ^= column_others & occupied
         key += after.bit_count() * 64
         if key < best_key:
             best_key, best_cell, best_down = key, cell, after
@@ -188,8 +197,7 @@ def _greedy_pick(
             continue
         for cell, line in beside:
             if occupied >> cell & 1:
-                count = lines[line]
-                after = down ^ (_LINE_MASKS[line] & occupied) if count < below or not count & up_to else down
+                after = down ^ (_LINE_MASKS[line] & occupied) if flips[line] else down
                 key = after.bit_count() * 64 + 12
                 if key < best_key:
                     best_key, best_cell, best_down, best_direction = key, cell, after, direction
