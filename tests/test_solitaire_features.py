@@ -8,6 +8,7 @@ import datetime
 import io
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -50,9 +51,21 @@ def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresh
     assert grading.ease(3, 40) == grading.ease(3, 40)
     assert grading.quick_score(3, 10) == grading.quick_score(3, 10)
     easy, score = grading.EASY_EASE, grading.EASY_SCORE
-    below = easy - 0.001
-    cases = [(easy, score), (1.0, 24), (below, score), (easy, score - 1), (below, score - 1), (0.0, 0)]
-    assert [grading.level_of(*case) for case in cases] == ["easy", "easy", "medium", "medium", "hard", "hard"]
+    hard, low = grading.HARD_EASE, grading.HARD_SCORE
+    assert hard < easy and low < score, "the medium band lies between the two cuts"
+    cases = {
+        (easy, score): "easy",
+        (1.0, 24): "easy",
+        (easy - 0.001, score): "medium",
+        (easy, score - 1): "medium",
+        (hard, low - 1): "medium",
+        (hard - 0.001, low): "medium",
+        (1.0, 0): "medium",
+        (0.0, 24): "medium",
+        (hard - 0.001, low - 1): "hard",
+        (0.0, 0): "hard",
+    }
+    assert {case: grading.level_of(*case) for case in cases} == cases
     import time
 
     started = time.process_time()
@@ -67,6 +80,17 @@ def test_the_quick_expert_of_a_grade_is_pinned_so_tuning_the_expert_does_not_reg
 
     assert grading.QUICK_VALUATION == Valuation(score_weight=0.01, loss_decay=0.8)
     assert (grading.PLAYOUTS, grading.NOISE, grading.QUICK_PLAYOUTS) == (100, 0.1, 30)
+
+
+def test_a_search_that_finds_no_deal_of_the_level_returns_the_true_grade_of_its_last_draw(monkeypatch):
+    monkeypatch.setattr(grading, "ease", lambda seed: 0.5)
+    monkeypatch.setattr(grading, "quick_score", lambda seed: 20)
+    drawn = random.Random(1)
+    draws = [drawn.randrange(2**32) for _ in range(3)]
+    assert grading.deal_of_level("hard", random.Random(1), tries=3) == (draws[-1], grading.Grade(0.5, 20, "easy"))
+    assert grading.deal_of_level("easy", random.Random(1), tries=3) == (draws[0], grading.Grade(0.5, 20, "easy"))
+    with pytest.raises(ValueError, match="levels are easy, medium, hard"):
+        grading.deal_of_level("trivial", random.Random(1))
 
 
 @pytest.mark.slow
