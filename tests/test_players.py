@@ -155,6 +155,16 @@ def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
     assert losses == sorted(losses) and losses[-1] < 1.0 == future_worth(0, 1)
 
 
+def test_a_near_loss_penalty_prices_only_the_losses_within_its_cards_and_is_off_in_the_expert():
+    from foursquare_cli.players.expert import Valuation
+
+    priced = Valuation(score_weight=0.05, loss_decay=0.8, near_loss_penalty=1.0, near_cards=2)
+    assert priced.worth(10, 5) == pytest.approx(1.5)
+    assert priced.worth(-1, 2) == pytest.approx(0.36 - 1.0)
+    assert priced.worth(-1, 3) == pytest.approx(1 - 0.8**3)
+    assert Valuation().near_loss_penalty == 0.0 and Valuation().worth(-1, 1) == future_worth(-1, 1)
+
+
 # Fifteen face-up cards, no 10 among them, a low and a high card in every line: a 5 on A1 turns
 # nothing, and a 10 anywhere is the highest of its row and of its column, which turns six.
 NO_ROOM_FOR_A_TEN = ["AS 9S 2S 8S", "9H AH 8H 2H", "3S 7S 4S 6S", "7H 3H 6H ."]

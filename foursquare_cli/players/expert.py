@@ -53,14 +53,21 @@ LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the lo
 
 class Valuation(NamedTuple):
     """What a future is worth (`future_worth`): the expert's, unless a caller pins its own (a deal's grade
-    must not move when the expert is tuned)."""
+    must not move when the expert is tuned).
+
+    `near_loss_penalty` is taken off a loss within `near_cards` cards, so that a large score weight cannot
+    buy such a danger (off in the expert; benchmarks/expert_variants.py measures it, docs/figures.md)."""
 
     score_weight: float = SCORE_WEIGHT
     loss_decay: float = LOSS_DECAY
+    near_loss_penalty: float = 0.0
+    near_cards: int = 2
 
     def worth(self, score: int, placed: int) -> float:
         if score >= 0:
             return 1.0 + self.score_weight * score
+        if placed <= self.near_cards:
+            return 1.0 - self.loss_decay**placed - self.near_loss_penalty
         return 1.0 - self.loss_decay**placed
 
 

@@ -1,0 +1,89 @@
+"""Valuations of the expert side by side: each plays the same deals, and each is compared with the first
+deal by deal (the difference of scores, a loss counting 0, with its standard error), so a few hundred deals
+tell a change of a point from noise. For tuning on deals of our own (20000 and up), never on the ranges the
+figures are published for.
+
+A variant is `key=value` pairs joined by commas: `n` playouts a move (1500), `w` the score weight (0.01),
+`d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2).
+
+Run: python benchmarks/expert_variants.py --start 20350 --count 200 n=1500 n=1500,w=0.05,P=1 [--jobs 2]
+Prints figures (and with --save, one JSON line a game); asserts nothing. docs/figures.md has runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
+
+from foursquare_cli.players.expert import ExpertPlayer, Valuation
+from foursquare_cli.rules.cards import deal
+from foursquare_cli.rules.engine import State
+
+KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int}
+
+
+def parsed(variant: str) -> dict[str, float]:
+    pairs = dict(part.split("=", 1) for part in variant.split(",") if part)
+    unknown = set(pairs) - set(KEYS)
+    if unknown:
+        raise SystemExit(f"{variant}: unknown keys {', '.join(sorted(unknown))}; the keys are {', '.join(KEYS)}")
+    return {key: KEYS[key](value) for key, value in pairs.items()}
+
+
+class Game(NamedTuple):
+    variant: str
+    seed: int
+    score: int | None  # None when lost
+    cpu: float
+
+
+def play(task: tuple[str, int]) -> Game:
+    variant, seed = task
+    p = parsed(variant)
+    valuation = Valuation(p.get("w", 0.01), p.get("d", 0.8), p.get("P", 0.0), int(p.get("K", 2)))
+    expert = ExpertPlayer(seed, int(p.get("n", 1500)), valuation=valuation)
+    state = State(deal(seed))
+    began = time.process_time()
+    while not state.is_over:
+        state.apply(expert.choose(state))
+    return Game(variant, seed, state.outcome.score, time.process_time() - began)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variants", nargs="+")
+    parser.add_argument("--start", type=int, default=20000)
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--save", help="a JSON Lines file, one line a game")
+    args = parser.parse_args()
+    for variant in args.variants:
+        parsed(variant)
+    tasks = [(variant, seed) for seed in range(args.start, args.start + args.count) for variant in args.variants]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        games = list(pool.map(play, tasks))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as saved:
+            saved.writelines(json.dumps(game._asdict()) + "\n" for game in games)
+    first = [game.score or 0 for game in games if game.variant == args.variants[0]]
+    print(f"deals {args.start} to {args.start + args.count - 1}; differences against {args.variants[0]}, deal by deal")
+    for variant in args.variants:
+        mine = [game for game in games if game.variant == variant]
+        won = [game.score for game in mine if game.score is not None]
+        lost = [game.seed for game in mine if game.score is None]
+        diff = [(game.score or 0) - other for game, other in zip(mine, first, strict=True)]
+        mean = sum(diff) / len(diff)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in diff) / max(1, len(diff) - 1) / len(diff))
+        print(
+            f"{variant:>28}: won {len(won)} of {len(mine)}, mean score of wins {sum(won) / max(1, len(won)):.2f}, "
+            f"{mean:+.2f} ± {spread:.2f} a deal, {sum(game.cpu for game in mine) / len(mine):.1f} s a game; "
+            f"lost {lost or 'none'}"
+        )
+
+
+if __name__ == "__main__":
+    main()
