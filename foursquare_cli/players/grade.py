@@ -20,8 +20,9 @@ is hard by both (ease below `HARD_EASE` and quick score below `HARD_SCORE`), els
 each extreme clear of the deals that are easy for one player only, which is what
 makes the greedy player's easy-medium step show (with one cut for both, at 6% and
 12, it did not: docs/figures.md). The thresholds were chosen on deals 30000-30655
-and 60000-61399, never on the range the figures were then measured on (70000 on). About 0.3 s
-of one core a deal. docs/figures.md has what the grades mean for the players.
+and 60000-61399, never on the range the figures were then measured on (70000 on).
+About 0.3 s of one core a deal. docs/figures.md has what the grades mean for the
+players.
 """
 
 from __future__ import annotations
