@@ -66,9 +66,8 @@ class Valuation(NamedTuple):
     def worth(self, score: int, placed: int) -> float:
         if score >= 0:
             return 1.0 + self.score_weight * score
-        if placed <= self.near_cards:
-            return 1.0 - self.loss_decay**placed - self.near_loss_penalty
-        return 1.0 - self.loss_decay**placed
+        lost = 1.0 - self.loss_decay**placed
+        return lost - self.near_loss_penalty if placed <= self.near_cards else lost
 
 
 class ExpertPlayer:

@@ -44,6 +44,7 @@ EASY_SCORE = 12  # ...and at least this quick score
 HARD_EASE = 0.04  # hard needs a share below this...
 HARD_SCORE = 11  # ...and a quick score below this
 LEVELS = ("easy", "medium", "hard")
+BEST_SCORE = 24  # 40 cards less the 16 a won grid holds
 
 
 class Grade(NamedTuple):
@@ -112,8 +113,8 @@ def deal_of_level(level: str, rng: random.Random, tries: int = 100) -> tuple[int
     for _ in range(tries):
         seed = rng.randrange(2**32)
         share = ease(seed)
-        if (level == "easy" and share < EASY_EASE) or (level == "hard" and share >= HARD_EASE):
-            continue
+        if level not in (level_of(share, 0), "medium", level_of(share, BEST_SCORE)):
+            continue  # no quick score could give this share the level
         score = quick_score(seed)
         if level_of(share, score) == level:
             return seed, Grade(share, score, level)
