@@ -7,7 +7,8 @@ A variant is `key=value` pairs joined by commas: `n` playouts a move (1500), `w`
 `d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2).
 
 Run: python benchmarks/expert_variants.py --start 20350 --count 200 n=1500 n=1500,w=0.05,P=1 [--jobs 2]
-Prints figures (and with --save, one JSON line a game); asserts nothing. docs/figures.md has runs.
+Prints figures (and with --save, one JSON line a game as it ends: the same command resumes a stopped run);
+asserts nothing. docs/figures.md has runs.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
@@ -53,22 +55,38 @@ def play(task: tuple[str, int]) -> Game:
     return Game(variant, seed, state.outcome.score, time.process_time() - began)
 
 
+def saved_games(path: str | None) -> list[Game]:
+    """The games a stopped run with the same --save file already played (a cut last line dropped)."""
+    if not path or not os.path.exists(path):
+        return []
+    games = []
+    with open(path, encoding="utf-8") as saved:
+        for line in saved:
+            try:
+                games.append(Game(**json.loads(line)))
+            except (ValueError, TypeError):
+                continue
+    return games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("variants", nargs="+")
     parser.add_argument("--start", type=int, default=20000)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--save", help="a JSON Lines file, one line a game")
+    parser.add_argument("--save", help="a JSON Lines file, one line a game as it ends; rerun to resume")
     args = parser.parse_args()
     for variant in args.variants:
         parsed(variant)
     tasks = [(variant, seed) for seed in range(args.start, args.start + args.count) for variant in args.variants]
-    with ProcessPoolExecutor(args.jobs) as pool:
-        games = list(pool.map(play, tasks))
-    if args.save:
-        with open(args.save, "w", encoding="utf-8") as saved:
-            saved.writelines(json.dumps(game._asdict()) + "\n" for game in games)
+    done = {(game.variant, game.seed): game for game in saved_games(args.save)}
+    with ProcessPoolExecutor(args.jobs) as pool, open(args.save or os.devnull, "a", encoding="utf-8") as saved:
+        for game in pool.map(play, [task for task in tasks if task not in done]):
+            saved.write(json.dumps(game._asdict()) + "\n")
+            saved.flush()
+            done[game.variant, game.seed] = game
+    games = [done[task] for task in tasks]
     first = [game.score or 0 for game in games if game.variant == args.variants[0]]
     print(f"deals {args.start} to {args.start + args.count - 1}; differences against {args.variants[0]}, deal by deal")
     for variant in args.variants:

@@ -8,7 +8,7 @@ import pytest
 from conftest import deck_starting, played
 
 from foursquare_cli.players import ExpertPlayer, GreedyPlayer, RandomPlayer, make_player
-from foursquare_cli.players.expert import Candidate, _play_future, candidates_of, future_worth
+from foursquare_cli.players.expert import Candidate, _Futures, candidates_of, future_worth
 from foursquare_cli.players.simple import greedy_move
 from foursquare_cli.rules import playout
 from foursquare_cli.rules.cards import Card, deal
@@ -168,6 +168,11 @@ def test_a_near_loss_penalty_prices_only_the_losses_within_its_cards_and_is_off_
 # Fifteen face-up cards, no 10 among them, a low and a high card in every line: a 5 on A1 turns
 # nothing, and a 10 anywhere is the highest of its row and of its column, which turns six.
 NO_ROOM_FOR_A_TEN = ["AS 9S 2S 8S", "9H AH 8H 2H", "3S 7S 4S 6S", "7H 3H 6H ."]
+
+
+def _play_future(state: State, candidate: Candidate) -> tuple[int, int]:
+    """The candidate played on the position's own stock, then the greedy policy."""
+    return _Futures(state, [candidate]).play(0, playout.stock_of(state))
 
 
 def test_a_future_counts_the_cards_placed_until_the_one_that_cannot_be():

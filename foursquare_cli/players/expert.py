@@ -139,12 +139,13 @@ class ExpertPlayer:
         per_round = self.playouts / rounds
         out_of_time = False
         future_worth = self.valuation.worth
+        futures_of = _Futures(state, candidates)
         for _ in range(rounds):
             futures = max(1, int(per_round / len(alive)))
             for _ in range(futures):  # a future at a time for every candidate, so a time cap leaves them even
-                start = state.redealt(rng)
+                stock = futures_of.stock(rng)
                 for index in alive:
-                    score, placed = _play_future(start, candidates[index])
+                    score, placed = futures_of.play(index, stock)
                     if score >= 0:
                         wins[index] += 1
                         scores[index] += score
@@ -178,14 +179,15 @@ class ExpertPlayer:
     def compare(self, state: State, candidates: list[Candidate], futures: int) -> list[Rating]:
         """The given candidates measured on the same `futures` futures each, in the order given."""
         rng = random.Random(f"{self.seed}:compare:{_visible_key(state)}")
-        sampled = [state.redealt(rng) for _ in range(futures)]
+        futures_of = _Futures(state, candidates)
+        sampled = [futures_of.stock(rng) for _ in range(futures)]
         wins = [0] * len(candidates)
         scores = [0] * len(candidates)
         worth = [0.0] * len(candidates)
         future_worth = self.valuation.worth
-        for index, candidate in enumerate(candidates):
-            for start in sampled:
-                score, placed = _play_future(start, candidate)
+        for index in range(len(candidates)):
+            for stock in sampled:
+                score, placed = futures_of.play(index, stock)
                 if score >= 0:
                     wins[index] += 1
                     scores[index] += score
@@ -224,15 +226,41 @@ def future_worth(score: int, placed: int) -> float:
 _EXPERTS = Valuation()
 
 
-def _play_future(start: State, candidate: Candidate) -> tuple[int, int]:
-    """A candidate played in a future, then the greedy policy to the end: (score or -1 for a loss, cards
-    placed after the candidate's), the two figures `future_worth` needs."""
-    future = start.copy()
-    if candidate.move.is_shift:
-        future.apply(candidate.move)
-    future.apply(candidate.placement)
-    end = playout.finish(future)
-    return end.score, end.drawn - future.drawn
+class _Futures:
+    """The futures of a position for its candidates: each candidate's position after it is worked out
+    once, and each future is only a new order of the unseen cards (the ranks of a stock, `playout.deal`)
+    to play them on, as `State.redealt` would deal them (suits never matter to a playout).
+    """
+
+    def __init__(self, state: State, candidates: list[Candidate]) -> None:
+        self._prefix = playout.stock_of(state)[: state.drawn + 1]
+        self._unseen = playout.stock_of_cards(state.unseen_cards())
+        self._starts: list[playout.Start | None] = []
+        self._ends: list[tuple[int, int]] = []
+        for candidate in candidates:
+            after = play(state, candidate.move)
+            if candidate.move.is_shift:
+                after.apply(candidate.placement)
+            ended = playout.finish(after) if after.is_over else None
+            self._starts.append(None if ended else playout.start_of(after))
+            self._ends.append((ended.score, 0) if ended else (0, 0))
+
+    def stock(self, rng: random.Random) -> bytes:
+        """A future: the ranks of the whole deck, the unseen cards shuffled anew."""
+        return deal(self._prefix, self._unseen, rng.getrandbits(64))
+
+    def play(self, index: int, stock: bytes) -> tuple[int, int]:
+        """Candidate `index` played in the future `stock`, then the greedy policy to the end: (score or -1 for
+        a loss, cards placed after the candidate's), the two figures `future_worth` needs."""
+        start = self._starts[index]
+        if start is None:
+            return self._ends[index]
+        score, drawn, _, _ = finish_from(stock, *start)
+        return score, drawn - start[0]
+
+
+finish_from = playout.finish_from
+deal = playout.deal
 
 
 def _visible_key(state: State) -> tuple[object, ...]:

@@ -13,8 +13,10 @@ A line's face-up top ranks are kept as one integer, 4 bits of count a rank
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
+from .cards import Card
 from .engine import _COLUMN_MASKS, _FULL, _LINES, _NEIGHBOURS, _RANK, _ROW_MASKS, MAX_FACE_DOWN, MAX_PILE, State, Status
 from .moves import MOVES, Move
 
@@ -56,26 +58,55 @@ def greedy_choice(state: State) -> tuple[Move | None, Move]:
 
 
 def finish(state: State) -> Playout:
-    """Play the greedy policy from `state` to the end of the game, as fast as Python allows; `state` is
-    left as it was.
+    """Play the greedy policy from `state` to the end of the game; `state` is left as it was.
 
-    The moves of `greedy_choice`, run on plain integers instead of through
-    `apply`. A line's face-up ranks are kept as counters (`_line_counts`), updated
-    by what each move turns.
+    The moves of `greedy_choice`, run on plain integers instead of through `apply`
+    (`finish_from`, in C when it was built).
     """
-    deck = state.deck
-    drawn = state.drawn
-    occupied = state.occupied
-    down = state.down
     if state.status is not Status.PLAYING:
-        return Playout(40 - drawn if state.status is Status.WON else -1, drawn, occupied, down)
-    ranks = [_RANK[pile[-1]] if pile else 0 for pile in state.piles]
-    heights = [len(pile) for pile in state.piles]
+        return Playout(40 - state.drawn if state.status is Status.WON else -1, state.drawn, state.occupied, state.down)
+    return Playout(*finish_from(stock_of(state), *start_of(state)))
+
+
+Start = tuple[int, int, int, bytes, bytes]  # drawn, occupied, down, the top rank and the height of every cell
+
+
+def start_of(state: State) -> Start:
+    """The integers `finish_from` starts from: what a playout needs of a position still being played."""
+    piles = state.piles
+    return (
+        state.drawn,
+        state.occupied,
+        state.down,
+        bytes(_RANK[pile[-1]] if pile else 0 for pile in piles),
+        bytes(len(pile) for pile in piles),
+    )
+
+
+def stock_of(state: State) -> bytes:
+    """The rank of every card of the deck, in drawing order: the stock `finish_from` draws from."""
+    return stock_of_cards(state.deck)
+
+
+def stock_of_cards(cards: Iterable[Card]) -> bytes:
+    """The ranks of `cards`, in their order."""
+    return bytes(_RANK[card] for card in cards)
+
+
+def _finish_python(
+    stock: bytes, drawn: int, occupied: int, down: int, top_ranks: bytes, top_heights: bytes
+) -> tuple[int, int, int, int]:
+    """`finish_from` in Python: the reference the C version (`_playout.c`) is held to.
+
+    A line's face-up ranks are kept as counters (`_line_counts`), updated by what
+    each move turns.
+    """
+    ranks = list(top_ranks)
+    heights = list(top_heights)
     lines = _line_counts(occupied & ~down, ranks)
-    rank_of = _RANK
     pick = _greedy_pick
     while True:
-        rank = rank_of[deck[drawn]]
+        rank = stock[drawn]
         if occupied:
             fewest, cell, after, direction = pick(rank, occupied, down, ranks, heights, lines)
             if direction >= 0:
@@ -105,9 +136,44 @@ def finish(state: State) -> Playout:
         ranks[cell] = rank
         heights[cell] += 1
         if occupied == _FULL and not down:
-            return Playout(40 - drawn, drawn, occupied, down)
+            return 40 - drawn, drawn, occupied, down
         if fewest > MAX_FACE_DOWN or drawn == 40:
-            return Playout(-1, drawn, occupied, down)
+            return -1, drawn, occupied, down
+
+
+_MASK = (1 << 64) - 1
+
+
+def _deal_python(seen: bytes, unseen: bytes, key: int) -> bytes:
+    """`deal` in Python: Fisher-Yates on splitmix64 numbers, as `_playout.c` does it."""
+    order = bytearray(unseen)
+    state = key
+    for i in range(len(order) - 1, 0, -1):
+        state = state + 0x9E3779B97F4A7C15 & _MASK
+        z = (state ^ state >> 30) * 0xBF58476D1CE4E5B9 & _MASK
+        z = (z ^ z >> 27) * 0x94D049BB133111EB & _MASK
+        j = ((z ^ z >> 31) >> 32) * (i + 1) >> 32
+        order[i], order[j] = order[j], order[i]
+    return seen + bytes(order)
+
+
+try:
+    from ._playout import deal as _deal_c
+    from ._playout import finish as _finish_c
+except ImportError:  # not built (no C compiler at install): the same playouts, some fifty times slower
+    _finish_c = None  # type: ignore[assignment]
+    _deal_c = None  # type: ignore[assignment]
+
+ACCELERATED = _finish_c is not None
+"""Whether the playouts run in C (`_playout.c`, built at install when a C compiler is there)."""
+
+deal = _deal_c if _deal_c is not None else _deal_python
+"""`deal(seen, unseen, key) -> bytes`: the ranks `seen`, then those `unseen` in an order drawn from the
+64-bit `key` (the same order in C and in Python): a future's stock for `finish_from`."""
+
+finish_from = _finish_c if _finish_c is not None else _finish_python
+"""`finish_from(stock, drawn, occupied, down, top_ranks, top_heights) -> (score, drawn, occupied, down)`: the
+greedy playout from the integers of `start_of` on the ranks of `stock_of`; the score is -1 for a loss."""
 
 
 _LINE_MASKS = _ROW_MASKS + _COLUMN_MASKS

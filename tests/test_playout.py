@@ -1,0 +1,115 @@
+"""The greedy playout in C (`rules/_playout.c`) against its Python reference, move for move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foursquare_cli.rules import playout
+from foursquare_cli.rules.engine import State
+
+
+def test_the_install_built_the_c_playout():
+    # CI has a C compiler, so the project it tests is the fast one; without one the install still works.
+    assert playout.ACCELERATED, "foursquare_cli/rules/_playout.c was not built: is there a C compiler?"
+    assert playout.finish_from is playout._finish_c
+
+
+def _position(seed: int, plies: int, shuffle: int) -> State:
+    state = State.from_seed(seed)
+    rng = random.Random(shuffle)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    return state if state.is_over else state.redealt(rng)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), plies=st.integers(0, 40), shuffle=st.integers(0, 2**32))
+def test_the_c_playout_ends_every_position_as_the_python_one_does(seed, plies, shuffle):
+    state = _position(seed, plies, shuffle)
+    if state.is_over:
+        return
+    arguments = (playout.stock_of(state), *playout.start_of(state))
+    assert playout._finish_c is not None
+    assert playout._finish_c(*arguments) == playout._finish_python(*arguments)
+
+
+def test_both_playouts_agree_on_many_positions_shifts_and_losses_included():
+    ends = {"won": 0, "lost": 0}
+    for seed in range(400):
+        state = _position(seed, seed % 30, seed)
+        if state.is_over:
+            continue
+        arguments = (playout.stock_of(state), *playout.start_of(state))
+        python = playout._finish_python(*arguments)
+        assert playout._finish_c is not None and playout._finish_c(*arguments) == python, seed
+        ends["won" if python[0] >= 0 else "lost"] += 1
+    assert min(ends.values()) >= 20, ends  # both kinds of ending were compared
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"stock": bytes(39)},
+        {"stock": bytes([11] * 40)},
+        {"stock": bytes(40)},
+        {"drawn": 40},
+        {"drawn": -1},
+        {"occupied": 1 << 16},
+        {"down": 1},  # a face-down cell that is not occupied
+        {"ranks": bytes(15)},
+        {"ranks": bytes([11] * 16)},
+        {"heights": bytes([41] * 16)},
+    ],
+)
+def test_the_c_playout_refuses_what_is_not_a_position_being_played(change):
+    arguments = {"stock": bytes([1] * 40), "drawn": 0, "occupied": 0, "down": 0, "ranks": bytes(16)}
+    arguments["heights"] = bytes(16)
+    arguments.update(change)
+    assert playout._finish_c is not None
+    with pytest.raises(ValueError, match="finish: "):
+        playout._finish_c(*arguments.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seen=st.binary(max_size=40),
+    unseen=st.binary(max_size=40),
+    key=st.integers(0, 2**64 - 1),
+)
+def test_both_versions_deal_the_same_future_and_it_keeps_every_card(seen, unseen, key):
+    unseen = unseen[: 40 - len(seen)]
+    dealt = playout._deal_python(seen, unseen, key)
+    assert playout._deal_c is not None and playout._deal_c(seen, unseen, key) == dealt
+    assert dealt[: len(seen)] == seen and sorted(dealt[len(seen) :]) == sorted(unseen)
+
+
+def test_a_deal_draws_every_order_alike():
+    # 6,000 deals of three cards: each of the six orders about 1,000 times (a chi-square far below 30).
+    counts: dict[bytes, int] = {}
+    for key in range(6000):
+        order = playout.deal(b"", b"\x01\x02\x03", key * 0x9E3779B97F4A7C15 % 2**64)
+        counts[order] = counts.get(order, 0) + 1
+    assert len(counts) == 6
+    assert sum((count - 1000) ** 2 / 1000 for count in counts.values()) < 30, counts
+
+
+def test_a_deal_refuses_more_than_forty_cards():
+    assert playout._deal_c is not None
+    with pytest.raises(ValueError, match="deal: more than 40 cards"):
+        playout._deal_c(bytes(30), bytes(11), 0)
+
+
+def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch):
+    from foursquare_cli.players import expert
+
+    state = _position(20001, 9, 4)
+    fast = expert.ExpertPlayer(seed=2, playouts=200).rate(state)
+    monkeypatch.setattr(expert, "finish_from", playout._finish_python)
+    monkeypatch.setattr(expert, "deal", playout._deal_python)
+    assert expert.ExpertPlayer(seed=2, playouts=200).rate(state) == fast
