@@ -66,7 +66,29 @@ def measure(games: int, rounds: int) -> dict[str, float]:
         for state in fresh:
             finish(state)
         best_playout = max(best_playout, games / (time.perf_counter() - start))
-    return {"random games/s": best_random, "replayed moves/s": best_replay, "greedy playouts/s": best_playout}
+    figures = {"random games/s": best_random, "replayed moves/s": best_replay, "greedy playouts/s": best_playout}
+    python = _python_playout()
+    if python is not None:  # since the C playout: its Python reference, measured beside it
+        best_python = 0.0
+        for _ in range(rounds):
+            start = time.perf_counter()
+            for state in fresh:
+                python(state)
+            best_python = max(best_python, games / (time.perf_counter() - start))
+        figures["greedy playouts/s, Python"] = best_python
+    return figures
+
+
+def _python_playout() -> Any:
+    """The Python version of the playout when this tree has a C one beside it, else None."""
+    try:
+        from foursquare_cli.rules import playout
+    except ImportError:
+        return None
+    reference = getattr(playout, "_finish_python", None)
+    if reference is None:
+        return None
+    return lambda state: reference(playout.stock_of(state), *playout.start_of(state))
 
 
 def main() -> None:
@@ -88,9 +110,9 @@ def main() -> None:
         run = subprocess.run(command, env=dict(os.environ, PYTHONPATH=tree), capture_output=True, text=True, check=True)
         figures[name] = json.loads(run.stdout)
     for key in figures["this tree"]:
-        line = f"{key:>18}: {figures['this tree'][key]:>12,.0f}"
-        if "--against" in figures:
-            other = figures["--against"][key]
+        line = f"{key:>26}: {figures['this tree'][key]:>12,.0f}"
+        other = figures.get("--against", {}).get(key)
+        if other:
             line += f"   against {other:>12,.0f}   ratio {figures['this tree'][key] / other:.3f}"
         print(line)
 

@@ -184,12 +184,14 @@ def test_hint_text_lists_the_best_moves_first():
 
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():
-    from foursquare_cli.players.expert import LOSS_DECAY, SCORE_WEIGHT
+    from foursquare_cli.players.expert import LOSS_DECAY, NEAR_CARDS, NEAR_LOSS_PENALTY, SCORE_WEIGHT
     from foursquare_cli.ui.reports import HINT_EXPLAINED
 
     # board does not import players (check's start-up), so the sentence spells the constants out
-    assert f"1 + score/{round(1 / SCORE_WEIGHT)} for a win" in HINT_EXPLAINED
-    assert f"1 - {LOSS_DECAY}^k for a loss" in HINT_EXPLAINED
+    assert f"1 + {SCORE_WEIGHT} x score for a win" in HINT_EXPLAINED
+    assert f"1 - {LOSS_DECAY}^k for a loss k cards on, less {NEAR_LOSS_PENALTY:g} when k is {NEAR_CARDS} or less" in (
+        HINT_EXPLAINED
+    )
 
 
 def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():

@@ -146,23 +146,27 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
 
 
 def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
+    # docs/players.md: 1 + 0.12 x score for a win; 1 - 0.8^k for a loss k cards on, less 2 within 2 cards
     assert future_worth(0, 30) == 1.0
-    assert future_worth(24, 1) == pytest.approx(1.24)
-    assert future_worth(-1, 0) == 0.0  # the move itself loses
-    assert future_worth(-1, 1) == pytest.approx(0.2)  # the next card cannot be placed
-    assert future_worth(-1, 2) == pytest.approx(0.36)
+    assert future_worth(24, 1) == pytest.approx(3.88)
+    assert future_worth(-1, 0) == pytest.approx(-2.0)  # the move itself loses
+    assert future_worth(-1, 1) == pytest.approx(0.2 - 2)  # the next card cannot be placed
+    assert future_worth(-1, 2) == pytest.approx(0.36 - 2)
+    assert future_worth(-1, 3) == pytest.approx(1 - 0.8**3)  # no penalty from the third card on
     losses = [future_worth(-1, placed) for placed in range(40)]
     assert losses == sorted(losses) and losses[-1] < 1.0 == future_worth(0, 1)
 
 
-def test_a_near_loss_penalty_prices_only_the_losses_within_its_cards_and_is_off_in_the_expert():
+def test_a_near_loss_penalty_prices_only_the_losses_within_its_cards():
     from foursquare_cli.players.expert import Valuation
 
     priced = Valuation(score_weight=0.05, loss_decay=0.8, near_loss_penalty=1.0, near_cards=2)
     assert priced.worth(10, 5) == pytest.approx(1.5)
     assert priced.worth(-1, 2) == pytest.approx(0.36 - 1.0)
     assert priced.worth(-1, 3) == pytest.approx(1 - 0.8**3)
-    assert Valuation().near_loss_penalty == 0.0 and Valuation().worth(-1, 1) == future_worth(-1, 1)
+    unpriced = Valuation(score_weight=0.01, loss_decay=0.8, near_loss_penalty=0.0, near_cards=2)
+    assert unpriced.worth(-1, 1) == pytest.approx(0.2) and unpriced.worth(24, 1) == pytest.approx(1.24)
+    assert tuple(Valuation()) == (0.12, 0.8, 2.0, 2)  # the expert's, as docs/players.md gives it
 
 
 # Fifteen face-up cards, no 10 among them, a low and a high card in every line: a 5 on A1 turns

@@ -61,6 +61,8 @@ def test_both_playouts_agree_on_many_positions_shifts_and_losses_included():
         {"drawn": 40},
         {"drawn": -1},
         {"occupied": 1 << 16},
+        {"occupied": -1},
+        {"down": -1},
         {"down": 1},  # a face-down cell that is not occupied
         {"ranks": bytes(15)},
         {"ranks": bytes([11] * 16)},
@@ -68,12 +70,19 @@ def test_both_playouts_agree_on_many_positions_shifts_and_losses_included():
     ],
 )
 def test_the_c_playout_refuses_what_is_not_a_position_being_played(change):
+    # Its callers are ours, but a wrong argument must be an error, never a read out of bounds.
     arguments = {"stock": bytes([1] * 40), "drawn": 0, "occupied": 0, "down": 0, "ranks": bytes(16)}
     arguments["heights"] = bytes(16)
     arguments.update(change)
     assert playout._finish_c is not None
     with pytest.raises(ValueError, match="finish: "):
         playout._finish_c(*arguments.values())
+
+
+def test_the_c_playout_refuses_numbers_too_large_for_it():
+    assert playout._finish_c is not None
+    with pytest.raises(OverflowError):
+        playout._finish_c(bytes([1] * 40), 0, 2**40 + 1, 0, bytes(16), bytes(16))
 
 
 @settings(max_examples=300, deadline=None)

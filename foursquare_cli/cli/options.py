@@ -106,7 +106,7 @@ COLOR_OPTION = typer.Option(
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing record file.")
 PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
 PLAYOUTS_OPTION = typer.Option(
-    None, "--playouts", metavar="N", min=1, help="The expert's budget: futures played out a move (default 1500)."
+    None, "--playouts", metavar="N", min=1, help="The expert's budget: futures played out a move (default 20000)."
 )
 THINK_OPTION = typer.Option(
     None, "--think", metavar="SECONDS", parser=seconds_parser, help="The most seconds the expert may think a move."

@@ -45,23 +45,25 @@ class Candidate(NamedTuple):
     placement: Move
 
 
-# Playouts a move may use: the deterministic budget (see README: what each costs and buys).
-DEFAULT_PLAYOUTS = 1500
-SCORE_WEIGHT = 0.01  # a won future is worth 1 + 0.01 x score (`future_worth`)
-LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)
+# Playouts a move may use: the deterministic budget (docs/players.md: what each costs and buys).
+DEFAULT_PLAYOUTS = 20000
+SCORE_WEIGHT = 0.12  # a won future is worth 1 + 0.12 x score (`future_worth`)
+LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)...
+NEAR_LOSS_PENALTY = 2.0  # ...less 2 when the loss comes within NEAR_CARDS cards
+NEAR_CARDS = 2
 
 
 class Valuation(NamedTuple):
     """What a future is worth (`future_worth`): the expert's, unless a caller pins its own (a deal's grade
     must not move when the expert is tuned).
 
-    `near_loss_penalty` is taken off a loss within `near_cards` cards, so that a large score weight cannot
-    buy such a danger (off in the expert; benchmarks/expert_variants.py measures it, docs/figures.md)."""
+    `near_loss_penalty` is taken off a loss within `near_cards` cards, so that the score weight, large
+    enough to make the score count, cannot buy such a danger (docs/figures.md: what each bought)."""
 
     score_weight: float = SCORE_WEIGHT
     loss_decay: float = LOSS_DECAY
-    near_loss_penalty: float = 0.0
-    near_cards: int = 2
+    near_loss_penalty: float = NEAR_LOSS_PENALTY
+    near_cards: int = NEAR_CARDS
 
     def worth(self, score: int, placed: int) -> float:
         if score >= 0:
@@ -210,15 +212,18 @@ def _means(totals: list[float], samples: list[int]) -> list[float]:
 
 
 def future_worth(score: int, placed: int) -> float:
-    """What one future is worth to the expert: 1 + SCORE_WEIGHT x score when won, 1 - LOSS_DECAY ** placed when lost.
+    """What one future is worth to the expert: 1 + SCORE_WEIGHT x score when won; when lost,
+    1 - LOSS_DECAY ** placed, less NEAR_LOSS_PENALTY when `placed` is at most NEAR_CARDS.
 
     `placed` counts the cards the playout placed after the move, the one it could
-    not place included. A score is at most 24, so no score outweighs a win; among
-    equal chances the better score leads. A loss counts more the later it comes:
-    the greedy playout loses nine games in ten that the expert would win, so a loss
-    far ahead says more about the playout than about the position, while a card
-    that cannot be placed one or two draws away is a danger the expert cannot play
-    around either (README, the players: what this bought).
+    not place included. A won future is worth at least 1 and a lost one less, so
+    among equal chances the better score leads; the score weight is large enough
+    for a few points of score to outweigh a loss far ahead. A loss counts more the
+    later it comes: the greedy playout loses nine games in ten that the expert
+    would win, so a loss far ahead says more about the playout than about the
+    position, while a card that cannot be placed one or two draws away is a danger
+    the expert cannot play around either, and no score may pay for it: that is the
+    penalty (docs/figures.md: what each part bought).
     """
     return _EXPERTS.worth(score, placed)
 

@@ -38,7 +38,7 @@ from .expert import ExpertPlayer, Valuation
 PLAYOUTS = 100
 NOISE = 0.1
 QUICK_PLAYOUTS = 30
-QUICK_VALUATION = Valuation(score_weight=0.01, loss_decay=0.8)
+QUICK_VALUATION = Valuation(score_weight=0.01, loss_decay=0.8, near_loss_penalty=0.0, near_cards=2)
 EASY_EASE = 0.07  # easy needs at least this share of the noisy greedy games won...
 EASY_SCORE = 12  # ...and at least this quick score
 HARD_EASE = 0.04  # hard needs a share below this...

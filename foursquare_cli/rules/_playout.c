@@ -150,14 +150,13 @@ static void count_lines(uint32_t up, const uint8_t *ranks, uint64_t *lines) {
 static PyObject *finish(PyObject *self, PyObject *args) {
     const uint8_t *stock, *ranks_in, *heights_in;
     Py_ssize_t stock_length, ranks_length, heights_length;
-    int drawn;
-    unsigned int occupied_in, down_in;
+    int drawn, occupied_in, down_in;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y#iIIy#y#", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
+    if (!PyArg_ParseTuple(args, "y#iiiy#y#", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
                           &ranks_length, &heights_in, &heights_length))
         return NULL;
     if (stock_length != 40 || ranks_length != 16 || heights_length != 16 || drawn < 0 || drawn >= 40 ||
-        occupied_in > FULL || (down_in & ~occupied_in)) {
+        occupied_in < 0 || occupied_in > (int)FULL || down_in < 0 || (down_in & ~occupied_in)) {
         PyErr_SetString(PyExc_ValueError, "finish: not a position being played");
         return NULL;
     }
@@ -175,7 +174,7 @@ static PyObject *finish(PyObject *self, PyObject *args) {
         ranks[cell] = ranks_in[cell];
         heights[cell] = heights_in[cell];
     }
-    uint32_t occupied = occupied_in, down = down_in;
+    uint32_t occupied = (uint32_t)occupied_in, down = (uint32_t)down_in;
     uint64_t lines[8];
     count_lines(occupied & ~down, ranks, lines);
     for (;;) {

@@ -3,7 +3,7 @@
 A results file is JSON Lines. The first line is the plan of the run that wrote it:
 
     {"foursquare_results": 1, "command": "stats", "players": ["greedy"], "start": 0, "games": 1000,
-     "player_seed": 0, "playouts": 1500, "think": null, "move_time": 10.0, "shard": [1, 1]}
+     "player_seed": 0, "playouts": 20000, "think": null, "move_time": 10.0, "shard": [1, 1]}
 
 then one object a finished game, appended and flushed as it ends:
 

@@ -273,9 +273,9 @@ def pair_json(pair: Pair) -> dict[str, Any]:
 HINT_EXPLAINED = (
     "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player. "
     "The moves are ranked by how far they went in the expert's halving (the better half of each round "
-    "gets more futures), then by their worth: the mean over their futures of 1 + score/100 for a win and "
-    "1 - 0.8^k for a loss k cards on. A loss soon weighs more than one far off, so a move whose losses come "
-    "early may rank below a lower chance."
+    "gets more futures), then by their worth: the mean over their futures of 1 + 0.12 x score for a win and "
+    "1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less. A loss soon weighs more than one far off, "
+    "so a move whose losses come early may rank below a lower chance."
 )
 
 
@@ -469,7 +469,7 @@ SETTING_DEFAULTS = {
     "meter": False,
     "reveal": False,
     # players.DEFAULT_PLAYOUTS, written out so `check` need not import the players (a test holds the two equal)
-    "playouts": 1500,
+    "playouts": 20000,
     "think": None,
     "move_time": 10.0,
 }
