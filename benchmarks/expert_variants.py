@@ -4,7 +4,9 @@ tell a change of a point from noise. For tuning on deals of our own (20000 and u
 figures are published for.
 
 A variant is `key=value` pairs joined by commas: `n` playouts a move (1500), `w` the score weight (0.01),
-`d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2).
+`d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2), `F` 1 for
+futures played filling first (0). A key left out takes the value of the expert before issue 25 (in
+brackets), so the commands in docs/figures.md repeat their runs; the expert now is n=20000,w=0.12,P=2,F=1.
 
 Run: python benchmarks/expert_variants.py --start 20350 --count 200 n=1500 n=1500,w=0.05,P=1 [--jobs 2]
 Prints figures (and with --save, one JSON line a game as it ends: the same command resumes a stopped run);
@@ -25,7 +27,7 @@ from foursquare_cli.players.expert import ExpertPlayer, Valuation
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 
-KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int}
+KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int}
 
 
 def parsed(variant: str) -> dict[str, float]:
@@ -47,7 +49,7 @@ def play(task: tuple[str, int]) -> Game:
     variant, seed = task
     p = parsed(variant)
     valuation = Valuation(p.get("w", 0.01), p.get("d", 0.8), p.get("P", 0.0), int(p.get("K", 2)))
-    expert = ExpertPlayer(seed, int(p.get("n", 1500)), valuation=valuation)
+    expert = ExpertPlayer(seed, int(p.get("n", 1500)), valuation=valuation, fill_first=bool(p.get("F", 0)))
     state = State(deal(seed))
     began = time.process_time()
     while not state.is_over:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare_cli.rules import playout
-from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.engine import State, play
 
 
 def test_the_install_built_the_c_playout():
@@ -29,14 +29,62 @@ def _position(seed: int, plies: int, shuffle: int) -> State:
 
 
 @settings(max_examples=300, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), plies=st.integers(0, 40), shuffle=st.integers(0, 2**32))
-def test_the_c_playout_ends_every_position_as_the_python_one_does(seed, plies, shuffle):
+@given(
+    seed=st.integers(0, 2**64 - 1), plies=st.integers(0, 40), shuffle=st.integers(0, 2**32), fill_first=st.booleans()
+)
+def test_the_c_playout_ends_every_position_as_the_python_one_does(seed, plies, shuffle, fill_first):
     state = _position(seed, plies, shuffle)
     if state.is_over:
         return
-    arguments = (playout.stock_of(state), *playout.start_of(state))
+    arguments = (playout.stock_of(state), *playout.start_of(state), fill_first)
     assert playout._finish_c is not None
     assert playout._finish_c(*arguments) == playout._finish_python(*arguments)
+
+
+def _placements_after_any_shift(state: State) -> list[tuple[int, bool, str]]:
+    """(face-down count, whether the cell was empty, the move) for every placement, a shift first or not:
+    the engine's flip rule, move by move."""
+    options = []
+    for shift in [None, *(move for move in state.legal_moves() if move.is_shift)]:
+        position = state if shift is None else play(state, shift)
+        card = position.next_card
+        assert card is not None
+        for count, move in position.face_downs_after(card):
+            if shift is None or (not move.on_top and move.cell in shift.opened_cells):
+                options.append((count, not move.on_top, f"{shift}, {move}" if shift else str(move)))
+    return options
+
+
+def _filled_for(state: State, plies: int) -> State:
+    """The position after `plies` moves of the fill-first policy: a grid soon full, piles to come."""
+    for _ in range(plies):
+        if state.is_over:
+            break
+        for move in playout.greedy_choice(state, fill_first=True):
+            if move is not None:
+                state.apply(move)
+    return state
+
+
+def test_filling_first_takes_the_best_safe_empty_cell_and_else_the_greedy_move():
+    filled = greedy_only = 0
+    for seed in range(400):
+        state = _position(seed, 3 + seed % 25, seed) if seed % 2 else _filled_for(State.from_seed(seed), seed % 30)
+        if state.is_over or not state.occupied:
+            continue
+        options = _placements_after_any_shift(state)
+        shift, placement = playout.greedy_choice(state, fill_first=True)
+        chosen = state if shift is None else play(state, shift)
+        count = chosen.down_after(placement, chosen.next_card).bit_count()
+        safe_empty = [option for option in options if option[1] and option[0] <= 4]
+        if safe_empty:
+            assert not placement.on_top, (seed, options)
+            assert count == min(option[0] for option in safe_empty), seed
+            filled += 1
+        else:
+            assert (shift, placement) == playout.greedy_choice(state), seed
+            greedy_only += 1
+    assert filled >= 100 and greedy_only >= 20, (filled, greedy_only)  # both branches were held
 
 
 def test_both_playouts_agree_on_many_positions_shifts_and_losses_included():

@@ -78,7 +78,9 @@ class ExpertPlayer:
     For each candidate (every placement, and every shift with a placement on the edge
     it opens) it deals futures: the unseen cards shuffled anew (`State.redealt`), the
     same futures for every candidate of a round. Each future is played out by the
-    greedy policy (`playout.finish`). Candidates are ranked by the mean worth
+    greedy policy filling first (`playout.finish_from` with `fill_first`: an empty
+    cell whenever one is safe; `fill_first=False` plays the plain greedy policy, as
+    a deal's grade does). Candidates are ranked by the mean worth
     of their futures (`future_worth`: a win by its score, a loss by how soon it
     came). The budget of `playouts` is spent in rounds: each round gives every
     surviving candidate an equal share, then the better half goes on; so the moves
@@ -101,6 +103,7 @@ class ExpertPlayer:
         playouts: int = DEFAULT_PLAYOUTS,
         think: float | None = None,
         valuation: Valuation = Valuation(),
+        fill_first: bool = True,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"{playouts}: the expert needs at least one playout a move")
@@ -108,6 +111,7 @@ class ExpertPlayer:
         self.playouts = playouts
         self.think = think
         self.valuation = valuation
+        self.fill_first = fill_first
         self._plan: tuple[object, Move] | None = None
 
     def choose(self, state: State) -> Move:
@@ -141,7 +145,7 @@ class ExpertPlayer:
         per_round = self.playouts / rounds
         out_of_time = False
         future_worth = self.valuation.worth
-        futures_of = _Futures(state, candidates)
+        futures_of = _Futures(state, candidates, self.fill_first)
         for _ in range(rounds):
             futures = max(1, int(per_round / len(alive)))
             for _ in range(futures):  # a future at a time for every candidate, so a time cap leaves them even
@@ -181,7 +185,7 @@ class ExpertPlayer:
     def compare(self, state: State, candidates: list[Candidate], futures: int) -> list[Rating]:
         """The given candidates measured on the same `futures` futures each, in the order given."""
         rng = random.Random(f"{self.seed}:compare:{_visible_key(state)}")
-        futures_of = _Futures(state, candidates)
+        futures_of = _Futures(state, candidates, self.fill_first)
         sampled = [futures_of.stock(rng) for _ in range(futures)]
         wins = [0] * len(candidates)
         scores = [0] * len(candidates)
@@ -237,7 +241,8 @@ class _Futures:
     to play them on, as `State.redealt` would deal them (suits never matter to a playout).
     """
 
-    def __init__(self, state: State, candidates: list[Candidate]) -> None:
+    def __init__(self, state: State, candidates: list[Candidate], fill_first: bool = True) -> None:
+        self._fill_first = fill_first
         self._prefix = playout.stock_of(state)[: state.drawn + 1]
         self._unseen = playout.stock_of_cards(state.unseen_cards())
         self._starts: list[playout.Start | None] = []
@@ -260,7 +265,7 @@ class _Futures:
         start = self._starts[index]
         if start is None:
             return self._ends[index]
-        score, drawn, _, _ = finish_from(stock, *start)
+        score, drawn, _, _ = finish_from(stock, *start, self._fill_first)
         return score, drawn - start[0]
 
 

@@ -8,9 +8,9 @@ grade is the same on every machine:
   of which is, with probability `NOISE`, a random legal placement instead. What a
   simple player finds.
 - its **quick score**: the score of one game of the expert at `QUICK_PLAYOUTS`
-  playouts a move, with the valuation pinned here (`QUICK_VALUATION`) so tuning the
-  expert does not regrade the deals; a lost game scores 0. What a strong player
-  finds.
+  playouts a move, with the valuation pinned here (`QUICK_VALUATION`) and the plain
+  greedy playouts, so tuning the expert does not regrade the deals; a lost game
+  scores 0. What a strong player finds.
 
 The two hardly agree (across deals 30000-30655 the greedy player's wins and the
 expert's scores are hardly related), so a deal is `easy` when it is easy by both
@@ -90,7 +90,7 @@ def ease(seed: int, playouts: int = PLAYOUTS) -> float:
 
 def quick_score(seed: int, playouts: int = QUICK_PLAYOUTS) -> int:
     """The score of one game of a quick expert on deal `seed` (0 when it is lost)."""
-    expert = ExpertPlayer(seed, playouts, valuation=QUICK_VALUATION)
+    expert = ExpertPlayer(seed, playouts, valuation=QUICK_VALUATION, fill_first=False)
     state = State(deal(seed))
     while not state.is_over:
         state.apply(expert.choose(state))

@@ -4,10 +4,11 @@
  *
  * deal(seen, unseen, key) -> stock: `seen` then `unseen` in an order drawn from `key` (`_deal_python`).
  *
- * finish(stock, drawn, occupied, down, ranks, heights) -> (score, drawn, occupied, down)
+ * finish(stock, drawn, occupied, down, ranks, heights, fill_first=False) -> (score, drawn, occupied, down)
  *   stock: 40 bytes, the rank (1-10) of every card of the deck in drawing order;
  *   ranks, heights: 16 bytes each, the top rank (0 when empty) and height of every cell;
- *   the position must be one still being played (`drawn` < 40).
+ *   the position must be one still being played (`drawn` < 40);
+ *   fill_first: the best empty cell whenever it leaves at most four face down (`_greedy_pick`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -63,10 +64,11 @@ static inline int flips_with(uint64_t count, uint64_t below, uint64_t up_to) {
 
 /* `_greedy_pick`: returns the face-down count after, sets the cell, the mask after and the direction. */
 static int pick(int rank, uint32_t occupied, uint32_t down, const uint8_t *ranks, const uint8_t *heights,
-                const uint64_t *lines, int *cell_out, uint32_t *after_out, int *direction_out) {
+                const uint64_t *lines, int fill_first, int *cell_out, uint32_t *after_out, int *direction_out) {
     uint64_t below = BELOW[rank], up_to = UP_TO[rank];
     int best_key = 1 << 30, best_cell = 0, best_direction = -1;
-    uint32_t best_down = 0;
+    int empty_key = 1 << 30, empty_cell = 0, empty_direction = -1;
+    uint32_t best_down = 0, empty_down = 0;
     int flips[8];
     for (int line = 0; line < 8; line++) flips[line] = flips_with(lines[line], below, up_to);
     for (int cell = 0; cell < 16; cell++) {
@@ -95,6 +97,7 @@ static int pick(int rank, uint32_t occupied, uint32_t down, const uint8_t *ranks
         if (column_flips) after ^= COLUMN_OTHERS[cell] & occupied;
         key += __builtin_popcount(after) * 64;
         if (key < best_key) best_key = key, best_cell = cell, best_down = after;
+        if (!(occupied & bit) && key < empty_key) empty_key = key, empty_cell = cell, empty_down = after;
     }
     for (int direction = 0; direction < 4; direction++) {
         if (occupied & NEEDS_EMPTY[direction]) continue;
@@ -104,7 +107,12 @@ static int pick(int rank, uint32_t occupied, uint32_t down, const uint8_t *ranks
             uint32_t after = flips[line] ? down ^ (LINE_MASKS[line] & occupied) : down;
             int key = __builtin_popcount(after) * 64 + 12;
             if (key < best_key) best_key = key, best_cell = cell, best_down = after, best_direction = direction;
+            if (key < empty_key) empty_key = key, empty_cell = cell, empty_down = after, empty_direction = direction;
         }
+    }
+    if (fill_first && (empty_key >> 6) <= MAX_FACE_DOWN) {
+        *cell_out = empty_cell, *after_out = empty_down, *direction_out = empty_direction;
+        return empty_key >> 6;
     }
     *cell_out = best_cell, *after_out = best_down, *direction_out = best_direction;
     return best_key >> 6;
@@ -150,10 +158,10 @@ static void count_lines(uint32_t up, const uint8_t *ranks, uint64_t *lines) {
 static PyObject *finish(PyObject *self, PyObject *args) {
     const uint8_t *stock, *ranks_in, *heights_in;
     Py_ssize_t stock_length, ranks_length, heights_length;
-    int drawn, occupied_in, down_in;
+    int drawn, occupied_in, down_in, fill_first = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y#iiiy#y#", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
-                          &ranks_length, &heights_in, &heights_length))
+    if (!PyArg_ParseTuple(args, "y#iiiy#y#|p", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
+                          &ranks_length, &heights_in, &heights_length, &fill_first))
         return NULL;
     if (stock_length != 40 || ranks_length != 16 || heights_length != 16 || drawn < 0 || drawn >= 40 ||
         occupied_in < 0 || occupied_in > (int)FULL || down_in < 0 || (down_in & ~occupied_in)) {
@@ -181,7 +189,7 @@ static PyObject *finish(PyObject *self, PyObject *args) {
         int rank = stock[drawn], fewest, cell, direction;
         uint32_t after;
         if (occupied) {
-            fewest = pick(rank, occupied, down, ranks, heights, lines, &cell, &after, &direction);
+            fewest = pick(rank, occupied, down, ranks, heights, lines, fill_first, &cell, &after, &direction);
             if (direction >= 0) {
                 shift(direction, &occupied, &down, &after, ranks, heights);
                 count_lines(occupied & ~down, ranks, lines);
@@ -256,7 +264,8 @@ static PyObject *deal(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"deal", deal, METH_VARARGS, "deal(seen, unseen, key) -> seen + unseen in an order drawn from key."},
     {"finish", finish, METH_VARARGS,
-     "finish(stock, drawn, occupied, down, ranks, heights) -> (score, drawn, occupied, down): the greedy playout."},
+     "finish(stock, drawn, occupied, down, ranks, heights, fill_first=False) -> (score, drawn, occupied, down): the "
+     "greedy playout."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,7 +4,10 @@ Not a rule, but the flip rule run on integers instead of through `State.apply`,
 so it lives beside the engine whose tables it uses (and tests hold the two
 together). `greedy_choice` is the greedy player's move; `finish` plays that
 policy to the end of the game from a position, without changing it, and returns
-how the game ends as a value (`Playout`).
+how the game ends as a value (`Playout`). The expert's futures are played by
+`finish_from` with `fill_first`: the greedy order, but an empty cell whenever one
+is safe, which wins far more often than the greedy player and so tells the
+expert more about a position.
 
 A line's face-up top ranks are kept as one integer, 4 bits of count a rank
 (lines 0-3 the rows, 4-7 the columns), so "strictly higher than every other" is
@@ -39,11 +42,12 @@ class Playout(NamedTuple):
         return Status.WON if self.score >= 0 else Status.LOST
 
 
-def greedy_choice(state: State) -> tuple[Move | None, Move]:
+def greedy_choice(state: State, fill_first: bool = False) -> tuple[Move | None, Move]:
     """The greedy policy's move: (the shift it needs or None, the placement).
 
     The policy (see `_greedy_pick`): the placement leaving the fewest face-down
-    cards, the layout free to shift. On an empty grid, B2.
+    cards, the layout free to shift; with `fill_first`, the expert's playouts' move.
+    On an empty grid, B2.
     """
     occupied = state.occupied
     if not occupied:
@@ -51,7 +55,8 @@ def greedy_choice(state: State) -> tuple[Move | None, Move]:
     ranks = [_RANK[pile[-1]] if pile else 0 for pile in state.piles]
     heights = [len(pile) for pile in state.piles]
     lines = _line_counts(occupied & ~state.down, ranks)
-    _, cell, _, direction = _greedy_pick(_RANK[state.deck[state.drawn]], occupied, state.down, ranks, heights, lines)
+    rank = _RANK[state.deck[state.drawn]]
+    _, cell, _, direction = _greedy_pick(rank, occupied, state.down, ranks, heights, lines, fill_first)
     if direction >= 0:
         return MOVES[32 + direction], MOVES[cell]  # after the shift, the opened cell has the edge cell's number
     return None, MOVES[cell + 16 if occupied >> cell & 1 else cell]
@@ -94,7 +99,7 @@ def stock_of_cards(cards: Iterable[Card]) -> bytes:
 
 
 def _finish_python(
-    stock: bytes, drawn: int, occupied: int, down: int, top_ranks: bytes, top_heights: bytes
+    stock: bytes, drawn: int, occupied: int, down: int, top_ranks: bytes, top_heights: bytes, fill_first: bool = False
 ) -> tuple[int, int, int, int]:
     """`finish_from` in Python: the reference the C version (`_playout.c`) is held to.
 
@@ -108,7 +113,7 @@ def _finish_python(
     while True:
         rank = stock[drawn]
         if occupied:
-            fewest, cell, after, direction = pick(rank, occupied, down, ranks, heights, lines)
+            fewest, cell, after, direction = pick(rank, occupied, down, ranks, heights, lines, fill_first)
             if direction >= 0:
                 occupied, down, after, ranks, heights = _shifted(direction, occupied, down, after, ranks, heights)
                 lines = _line_counts(occupied & ~down, ranks)
@@ -172,8 +177,9 @@ deal = _deal_c if _deal_c is not None else _deal_python
 64-bit `key` (the same order in C and in Python): a future's stock for `finish_from`."""
 
 finish_from = _finish_c if _finish_c is not None else _finish_python
-"""`finish_from(stock, drawn, occupied, down, top_ranks, top_heights) -> (score, drawn, occupied, down)`: the
-greedy playout from the integers of `start_of` on the ranks of `stock_of`; the score is -1 for a loss."""
+"""`finish_from(stock, drawn, occupied, down, top_ranks, top_heights, fill_first=False) -> (score, drawn,
+occupied, down)`: the greedy playout (`fill_first`: the expert's, see `_greedy_pick`) from the integers of
+`start_of` on the ranks of `stock_of`; the score is -1 for a loss."""
 
 
 _LINE_MASKS = _ROW_MASKS + _COLUMN_MASKS
@@ -209,7 +215,13 @@ def _line_counts(up: int, ranks: list[int]) -> list[int]:
 
 
 def _greedy_pick(
-    rank: int, occupied: int, down: int, ranks: list[int], heights: list[int], lines: list[int]
+    rank: int,
+    occupied: int,
+    down: int,
+    ranks: list[int],
+    heights: list[int],
+    lines: list[int],
+    fill_first: bool = False,
 ) -> tuple[int, int, int, int]:
     """The greedy placement of a card of `rank` on a non-empty grid: (face-down count after, cell,
     face-down mask after, shift direction or -1).
@@ -221,12 +233,16 @@ def _greedy_pick(
     counts when the edge opposite is empty, the move being that shift, then placing
     on the cell it opens. This tie-break wins about 12.6% of deals by itself, where
     the first fewest in the fixed frame won 8% (README: the players).
+
+    `fill_first` (the expert's playouts): the best empty cell by the same order, a
+    cell beyond an edge included, whenever it leaves at most four face down; the
+    greedy placement only when none does. It wins about 69% of deals by itself.
     """
     below = _BELOW[rank]
     up_to = _UP_TO[rank]
-    best_key = 1 << 30
-    best_cell = best_down = 0
-    best_direction = -1
+    best_key = empty_key = 1 << 30
+    best_cell = best_down = empty_cell = empty_down = 0
+    best_direction = empty_direction = -1
     flips = [count < below or not count & up_to for count in lines]  # a card placed on an empty cell
     for cell, bit, row_line, column_line, row_others, column_others, neighbours in _CELLS:
         if occupied & bit:
@@ -257,6 +273,8 @@ def _greedy_pick(
         key += after.bit_count() * 64
         if key < best_key:
             best_key, best_cell, best_down = key, cell, after
+        if key < empty_key and not occupied & bit:
+            empty_key, empty_cell, empty_down = key, cell, after
     for direction in range(4):
         needs_empty, beside = _OPENINGS[direction]
         if occupied & needs_empty:
@@ -267,6 +285,10 @@ def _greedy_pick(
                 key = after.bit_count() * 64 + 12
                 if key < best_key:
                     best_key, best_cell, best_down, best_direction = key, cell, after, direction
+                if key < empty_key:
+                    empty_key, empty_cell, empty_down, empty_direction = key, cell, after, direction
+    if fill_first and empty_key >> 6 <= MAX_FACE_DOWN:
+        return empty_key >> 6, empty_cell, empty_down, empty_direction
     return best_key >> 6, best_cell, best_down, best_direction
 
 
