@@ -18,7 +18,7 @@ from ..rules.moves import Move
 
 
 class Rating(NamedTuple):
-    """The expert's estimate for one move, from `samples` futures of the unseen cards played out greedily."""
+    """The expert's estimate for one move, from `samples` futures of the unseen cards played out."""
 
     move: Move
     then: Move | None  # the placement a shift is played for
@@ -76,8 +76,8 @@ class ExpertPlayer:
     """Monte Carlo over what it cannot see, with successive halving of the candidates.
 
     For each candidate (every placement, and every shift with a placement on the edge
-    it opens) it deals futures: the unseen cards shuffled anew (`State.redealt`), the
-    same futures for every candidate of a round. Each future is played out by the
+    it opens) it deals futures: the unseen cards shuffled anew (as `State.redealt`
+    deals them), the same futures for every candidate of a round. Each future is played out by the
     greedy policy filling first (`playout.finish_from` with `fill_first`: an empty
     cell whenever one is safe; `fill_first=False` plays the plain greedy policy, as
     a deal's grade does). Candidates are ranked by the mean worth
@@ -223,11 +223,12 @@ def future_worth(score: int, placed: int) -> float:
     not place included. A won future is worth at least 1 and a lost one less, so
     among equal chances the better score leads; the score weight is large enough
     for a few points of score to outweigh a loss far ahead. A loss counts more the
-    later it comes: the greedy playout loses nine games in ten that the expert
-    would win, so a loss far ahead says more about the playout than about the
-    position, while a card that cannot be placed one or two draws away is a danger
-    the expert cannot play around either, and no score may pay for it: that is the
-    penalty (docs/figures.md: what each part bought).
+    later it comes: a playout loses games the expert would win (filling first, it
+    wins about 69% of new deals; the expert nearly all), so a loss far ahead says
+    more about the playout than about the position, while a card that cannot be
+    placed one or two draws away is a danger the expert cannot play around either,
+    and no score may pay for it: that is the penalty (docs/figures.md: what each
+    part bought).
     """
     return _EXPERTS.worth(score, placed)
 
@@ -251,9 +252,9 @@ class _Futures:
             after = play(state, candidate.move)
             if candidate.move.is_shift:
                 after.apply(candidate.placement)
-            ended = playout.finish(after) if after.is_over else None
-            self._starts.append(None if ended else playout.start_of(after))
-            self._ends.append((ended.score, 0) if ended else (0, 0))
+            ended = playout.finish(after) if after.is_over else None  # the candidate itself ends the game
+            self._starts.append(None if ended is not None else playout.start_of(after))
+            self._ends.append((ended.score, 0) if ended is not None else (0, 0))
 
     def stock(self, rng: random.Random) -> bytes:
         """A future: the ranks of the whole deck, the unseen cards shuffled anew."""
@@ -269,6 +270,7 @@ class _Futures:
         return score, drawn - start[0]
 
 
+# The C versions when they were built (a test plays the Python ones in their place and gets the same ratings).
 finish_from = playout.finish_from
 deal = playout.deal
 

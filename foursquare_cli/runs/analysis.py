@@ -9,8 +9,12 @@ The drop from the best to the move played gives the move its mark:
 - while the win is not safe, the drop in the chance to win: `?!` (inaccuracy) when
   at least 3 points and an eighth of the best's chance, `?` (mistake) at least 6
   points and a quarter, `??` (blunder) at least 10 points and 40% of it;
-- once the win is safe (both chances at least 90%), the drop in the expected
-  score: `?!` at least 1 point, `?` at least 2, `??` at least 4.
+- once the win is safe (the best move's chance at least 90%), the drop in the
+  expected score, a lost future counting 0, so that it prices the chance lost with
+  the score: `?!` at least 1 point, `?` at least 2, `??` at least 4. (Since the
+  expert's futures fill the grid first, most positions are safe from the middle of a
+  game on, and a move that raises the chance to lose from 6% to 15% is priced by
+  the 1.8 points of expected score it costs, not by the chance rule's share.)
 
 The accuracy of a game is the share of the moves with a choice (more than one
 candidate) where the player chose the expert's move. For a lost game, the solver
@@ -105,7 +109,7 @@ class Summary(NamedTuple):
 
 def mark_of(best: Estimate, played: Estimate) -> Mark | None:
     """The mark a move earns by what it lost against the best move (see the module's docstring)."""
-    if best.win_rate >= SAFE and played.win_rate >= SAFE:
+    if best.win_rate >= SAFE:
         lost = best.expected_score - played.expected_score
         return next((mark for mark, points in SCORE_MARKS if lost >= points), None)
     lost = best.win_rate - played.win_rate

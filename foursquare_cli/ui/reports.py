@@ -271,7 +271,8 @@ def pair_json(pair: Pair) -> dict[str, Any]:
 
 
 HINT_EXPLAINED = (
-    "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player. "
+    "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player filling "
+    "the grid first (an empty cell whenever one leaves at most four face down). "
     "The moves are ranked by how far they went in the expert's halving (the better half of each round "
     "gets more futures), then by their worth: the mean over their futures of 1 + 0.12 x score for a win and "
     "1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less. A loss soon weighs more than one far off, "
