@@ -77,15 +77,9 @@ Start = tuple[int, int, int, bytes, bytes]  # drawn, occupied, down, the top ran
 
 
 def start_of(state: State) -> Start:
-    """The integers `finish_from` starts from: what a playout needs of a position still being played."""
-    piles = state.piles
-    return (
-        state.drawn,
-        state.occupied,
-        state.down,
-        bytes(_RANK[pile[-1]] if pile else 0 for pile in piles),
-        bytes(len(pile) for pile in piles),
-    )
+    """The integers `finish_from` starts from: the position's `key`, its ranks and heights as bytes."""
+    drawn, occupied, down, ranks, heights = state.key()
+    return drawn, occupied, down, bytes(ranks), bytes(heights)
 
 
 def stock_of(state: State) -> bytes:
