@@ -152,3 +152,36 @@ def processes_running(marker: str) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name (state first, then the parent's pid), or None."""
+    try:
+        text = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those of `pids` still running (a zombie, dead but not yet reaped, is not running)."""
+    return [pid for pid in pids if (fields := _stat_fields(pid)) is not None and fields[0] != "Z"]
+
+
+def worker_processes(parent: int) -> list[int]:
+    """The live worker processes of a run: children of `parent` that multiprocessing spawned (their command
+    line runs `spawn_main`; workers start with `spawn`, so they do not carry the run's own command line)."""
+    import pathlib
+
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat_fields(int(entry.name))
+            if fields is None or fields[0] == "Z" or int(fields[1]) != parent:
+                continue
+            try:
+                if b"spawn_main" in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found

@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import processes_running
+from conftest import alive, worker_processes
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -526,7 +526,7 @@ def test_14_workers_that_cannot_start_are_one_line(monkeypatch):
     def refuse(*args, **kwargs):
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refuse)
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", refuse)
     result = runner.invoke(app, ["stats", "--games", "4", "--jobs", "2", "-p", "random"])
     assert result.exit_code == 2
     assert result.stderr == "foursquare stats: cannot start 2 worker processes: Resource temporarily unavailable\n"
@@ -538,9 +538,8 @@ def test_14_workers_that_cannot_start_are_one_line(monkeypatch):
     [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 143, "terminated")],
 )
 def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
-    start = str(7_000_000 + signum)  # marks this run's processes in /proc
     process = subprocess.Popen(
-        [*TOOL, "stats", "--games", "60", "--start", start, "--jobs", "2", "-p", "expert"],
+        [*TOOL, "stats", "--games", "60", "--start", str(7_000_000 + signum), "--jobs", "2", "-p", "expert"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -549,10 +548,11 @@ def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
     )
     try:
         deadline = time.monotonic() + 10
-        while len(processes_running(f"--start {start}")) < 3 and time.monotonic() < deadline:
+        while len(worker_processes(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         time.sleep(0.3)
-        assert len(processes_running(f"--start {start}")) == 3, "the parent and two workers are running"
+        workers = worker_processes(process.pid)
+        assert len(workers) == 2, "the parent and two workers are running"
         if signum == signal.SIGINT:
             os.killpg(process.pid, signum)  # Ctrl-C reaches the whole group
         else:
@@ -561,7 +561,7 @@ def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
         assert process.returncode == code
         assert err == f"foursquare stats: {word}\n"
         time.sleep(0.5)
-        assert processes_running(f"--start {start}") == [], "no worker is left behind"
+        assert alive(workers) == [], "no worker is left behind"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # a failed test leaves no run behind either

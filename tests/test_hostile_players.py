@@ -11,7 +11,7 @@ import textwrap
 import time
 
 import pytest
-from conftest import processes_running
+from conftest import alive, processes_running, worker_processes
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -100,9 +100,9 @@ def test_2_a_worker_killed_mid_run_ends_the_run_with_one_line():
         text=True,
     )
     deadline = time.monotonic() + 15
-    while len(processes_running(f"--start {start}")) < 3 and time.monotonic() < deadline:
+    while len(worker_processes(process.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
-    workers = [pid for pid in processes_running(f"--start {start}") if pid != process.pid]
+    workers = worker_processes(process.pid)
     assert workers, "the workers are running"
     os.kill(workers[0], signal.SIGKILL)
     out, err = process.communicate(timeout=30)
@@ -110,7 +110,7 @@ def test_2_a_worker_killed_mid_run_ends_the_run_with_one_line():
     assert err.startswith("foursquare stats: a worker process died in the middle of the run; ")
     assert err.count("\n") == 1
     time.sleep(0.5)
-    assert processes_running(f"--start {start}") == []
+    assert alive(workers) == []
 
 
 def test_3_ctrl_c_during_a_module_players_move_is_an_interruption_not_a_forfeit(bots, tmp_path):
@@ -281,15 +281,17 @@ def test_9_the_parent_killed_leaves_no_worker_and_no_player(tmp_path):
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 15
-    while len(processes_running(f"--start {start}")) < 3 and time.monotonic() < deadline:
+    while len(worker_processes(process.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(1)
+    workers = worker_processes(process.pid)
+    assert len(workers) == 2 and processes_running("greedy_bot.py"), "the workers and their players are running"
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
     deadline = time.monotonic() + 10
-    while (processes_running(f"--start {start}") or processes_running("greedy_bot.py")) and time.monotonic() < deadline:
+    while (alive(workers) or processes_running("greedy_bot.py")) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert processes_running(f"--start {start}") == []
+    assert alive(workers) == []
     assert processes_running("greedy_bot.py") == []
 
 

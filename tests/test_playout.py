@@ -170,3 +170,41 @@ def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch)
     monkeypatch.setattr(expert, "finish_from", playout._finish_python)
     monkeypatch.setattr(expert, "deal", playout._deal_python)
     assert expert.ExpertPlayer(seed=2, playouts=200).rate(state) == fast
+
+
+@pytest.mark.slow
+@pytest.mark.posix
+def test_the_plain_c_bit_counts_play_as_the_compilers_builtins(tmp_path):
+    """MSVC has no __builtin_popcount: `_playout.c` then counts bits in plain C (and finds the lowest with
+    _BitScanForward). The plain C, forced with FOURSQUARE_PORTABLE_BITS, must play as the builtins do."""
+    import importlib.machinery
+    import importlib.util
+    import pathlib
+    import shutil
+    import subprocess
+    import sysconfig
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    assert compiler is not None, "a C compiler builds the playouts in CI"
+    source = pathlib.Path(playout.__file__).with_name("_playout.c")
+    built = tmp_path / ("_playout" + sysconfig.get_config_var("EXT_SUFFIX"))
+    include = sysconfig.get_paths()["include"]
+    flags = ["-O2", "-shared", "-fPIC", "-DFOURSQUARE_PORTABLE_BITS", f"-I{include}"]
+    subprocess.run([compiler, *flags, str(source), "-o", str(built)], check=True)
+    loader = importlib.machinery.ExtensionFileLoader("foursquare_cli.rules._playout", str(built))
+    spec = importlib.util.spec_from_loader("foursquare_cli.rules._playout", loader)
+    assert spec is not None
+    plain = importlib.util.module_from_spec(spec)
+    loader.exec_module(plain)
+    compared = 0
+    for seed in range(300):
+        state = _position(seed, seed % 38, seed)
+        if state.is_over:
+            continue
+        for fill_first in (False, True):
+            arguments = (playout.stock_of(state), *playout.start_of(state), fill_first)
+            assert plain.finish(*arguments) == playout._finish_c(*arguments)
+            compared += 1
+        cards = (b"\x01\x02", bytes(range(1, 11)) * 3, seed)
+        assert plain.deal(*cards) == playout._deal_c(*cards)
+    assert compared > 400

@@ -129,15 +129,19 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster):
 
 
 @pytest.mark.slow
-def test_a_player_missing_on_the_workers_is_one_line(cluster):
+def test_a_player_missing_on_the_workers_is_one_line(cluster, tmp_path):
+    # The program is on the PATH of the tool (which checks it first) and not on the workers' PATH.
+    (tmp_path / "lonelybot").write_text(f"#!{sys.executable}\n")
+    (tmp_path / "lonelybot").chmod(0o755)
     result = subprocess.run(
-        [*TOOL, "stats", "-n", "2", "-p", "cmd:/no/such/bot", "--cluster", cluster.scheduler_address],
+        [*TOOL, "stats", "-n", "2", "-p", "cmd:lonelybot", "--cluster", cluster.scheduler_address],
         capture_output=True,
         text=True,
         timeout=60,
+        env=dict(os.environ, PATH=f"{tmp_path}{os.pathsep}{os.environ['PATH']}"),
     )
     assert result.returncode == 2
-    assert "cmd:/no/such/bot: the program is not on worker tcp://127.0.0.1:" in result.stderr
+    assert "cmd:lonelybot: the program is not on worker tcp://127.0.0.1:" in result.stderr
 
 
 @pytest.mark.slow

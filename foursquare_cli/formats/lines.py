@@ -39,8 +39,11 @@ def open_input(path: str) -> IO[bytes]:
         if stdin is None or stdin.closed:
             raise ReadError("standard input is closed")
         return stdin.buffer
+    # O_NONBLOCK (POSIX): opening a FIFO must not wait for a writer, so that it can be refused. Windows has
+    # neither the flag nor FIFOs at a path.
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
     except OSError as error:
         raise ReadError(f"cannot read: {error.strerror or error}") from None
     opened = False
@@ -48,13 +51,20 @@ def open_input(path: str) -> IO[bytes]:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise ReadError(f"not a regular file ({_file_type(mode)}); give a file, or - for standard input")
-        os.set_blocking(fd, True)
+        if nonblocking:
+            _set_blocking(fd)
         stream = os.fdopen(fd, "rb")
         opened = True
         return stream
     finally:
         if not opened:
             os.close(fd)
+
+
+def _set_blocking(fd: int) -> None:
+    """Reads of a regular file block again (the flag only mattered for the open)."""
+    if sys.platform != "win32":
+        os.set_blocking(fd, True)
 
 
 def _file_type(mode: int) -> str:

@@ -16,12 +16,12 @@ and reports its forfeit; `closing_programs` ends the programs a run started.
 from __future__ import annotations
 
 import contextlib
-import shlex
 from collections.abc import Callable, Iterator
 
 from ..errors import Forfeit, PlayerError
 from ..rules.game import Game, Player, Step, play_out
 from .expert import DEFAULT_PLAYOUTS, ExpertPlayer, Strength
+from .processes import split_command
 from .simple import GreedyPlayer, RandomPlayer
 
 __all__ = [
@@ -55,7 +55,7 @@ def parse_player(name: str) -> str:
     """
     if name.startswith("cmd:"):
         try:
-            argv = shlex.split(name[4:])
+            argv = split_command(name[4:])
         except ValueError as error:
             raise PlayerError(f"{name}: {error}") from None
         if not argv:

@@ -3,7 +3,9 @@
 Both run in a process of their own, so whatever they do they can only forfeit:
 
 - `cmd:COMMAND`: a program that speaks the move protocol. COMMAND is split like a
-  shell's words (`shlex`) and never run through a shell. One process plays game
+  shell's words (`shlex`; on Windows the Windows way, so `C:\\bots\\bot.exe` stays a
+  path) and never run through a shell; a program that is not there is refused
+  before anything is played. One process plays game
   after game: it is sent the state (a JSON line of SPEC section 5) when it is to
   move and answers with a move; at the end of a game it is sent the last state and
   no answer is awaited (an answer sent anyway is dropped before the next game). A
@@ -15,19 +17,16 @@ Both run in a process of their own, so whatever they do they can only forfeit:
   game (with the player seed if it takes an argument) and shown a position rebuilt
   from the states, its unseen cards shuffled anew, never the stock.
 
-Every program runs in a process group of its own, ended with its children when it
-forfeits or the run is over; on Linux it is also killed when the tool's process
-dies, so a killed run leaves no player behind.
+Every program's whole process tree is ended when it forfeits or the run is over,
+and when the tool's process dies, as well as each platform allows
+(`players.processes`): on Linux even a double fork is caught.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import select
 import shlex
-import signal
-import subprocess
 import sys
 import time
 
@@ -36,6 +35,7 @@ from ..formats.protocol import json_line, state_line
 from ..rules.engine import State
 from ..rules.game import Step
 from ..rules.moves import InvalidMoveError, Move
+from .processes import PlayerProcess, find_program, split_command
 
 __all__ = ["DEFAULT_MOVE_TIME", "Forfeit", "ModulePlayer", "ProgramPlayer", "close_programs", "running_program"]
 
@@ -43,15 +43,7 @@ DEFAULT_MOVE_TIME = 10.0
 MAX_ANSWER_BYTES = 4096
 STARTUP_TIME = 30.0  # seconds a module player's host may take to import its module
 _SLICE = 0.1  # the longest single wait, so an exit or a deadline is seen within it
-
-
-def _die_with_parent() -> None:
-    """In the program's process, before it runs: on Linux, be killed when the tool's process dies, so a
-    killed worker leaves no program behind (elsewhere, `close` is the only guard)."""
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+_STRAY_WAIT = 0.02  # after a game's last state: how long an answer to it (none is awaited) is waited for
 
 
 _RUNNING: dict[tuple[str, float], ProgramPlayer] = {}
@@ -70,11 +62,6 @@ def running_program(spec: str, move_time: float) -> ProgramPlayer:
             multiprocessing.util.Finalize(None, close_programs, exitpriority=10)
         _RUNNING[key] = ProgramPlayer(spec[4:], move_time) if spec.startswith("cmd:") else ModulePlayer(spec, move_time)
     return _RUNNING[key]
-
-
-def forget_programs() -> None:
-    """In a new worker process: the parent's outside players are the parent's to close, not this one's."""
-    _RUNNING.clear()
 
 
 def close_programs() -> None:
@@ -98,131 +85,92 @@ def _parse_move(answer: str, state: State, ply: int) -> Move:
 class ProgramPlayer:
     """A program speaking the move protocol, kept running from game to game (see the module's docstring)."""
 
-    def __init__(self, command: str, move_time: float = DEFAULT_MOVE_TIME) -> None:
+    def __init__(self, command: str, move_time: float = DEFAULT_MOVE_TIME, *, checked: bool = True) -> None:
         try:
-            self.argv = shlex.split(command)
+            self.argv = split_command(command)
         except ValueError as error:
             raise PlayerError(f"cmd:{command}: {error}") from None
         if not self.argv:
             raise PlayerError("cmd: names no program; write cmd:COMMAND")
+        if checked and find_program(self.argv[0]) is None:
+            raise PlayerError(f"cmd:{command}: no program {self.argv[0]!r}, neither a file that runs nor on the PATH")
         self.name = f"cmd:{command}"
         self.move_time = move_time
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: PlayerProcess | None = None
         self._pending = b""
         self._step: Step | None = None
         self._answered_end = False  # the last state of a game was sent: a stray answer may follow
 
     # -- the process ---------------------------------------------------------------
 
-    def _popen(self, environment: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        """The program started: its own process group (ended whole, with its children), its standard error
-        not the tool's; OSError when it cannot start."""
-        process = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
-            start_new_session=True,
-            env=environment,
-        )
-        assert process.stdin is not None and process.stdout is not None
-        os.set_blocking(process.stdin.fileno(), False)
-        return process
+    def _popen(self, environment: dict[str, str] | None = None) -> PlayerProcess:
+        """The program started, its whole tree in hand (`processes`); OSError when it cannot start."""
+        return PlayerProcess(self.argv, environment)
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
+    def _spawn(self) -> PlayerProcess:
         try:
             process = self._popen()
         except OSError as error:
             raise Forfeit(f"could not start: {error.strerror or error}") from None
         return process
 
-    def _start(self) -> subprocess.Popen[bytes]:
+    def _start(self) -> PlayerProcess:
         if self._process is None:
             self._pending = b""
             self._process = self._spawn()
         return self._process
 
     def _stop(self) -> None:
-        """End the process and its group now (after a forfeit): it starts afresh for the next game."""
+        """End the process and its tree now (after a forfeit): it starts afresh for the next game."""
         process, self._process = self._process, None
         self._step = None  # whatever comes next begins a game
-        if process is None:
-            return
-        with contextlib.suppress(OSError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            process.kill()
-        process.wait()
-        for stream in (process.stdin, process.stdout):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
+        if process is not None:
+            process.end()
 
     def close(self) -> None:
-        """The run is over: close the program's input and give it a moment to exit, then end its group."""
+        """The run is over: close the program's input and give it a moment to exit, then end its tree."""
         process = self._process
         if process is None:
             return
-        with contextlib.suppress(OSError):
-            if process.stdin is not None:
-                process.stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=2)
+        process.close_input()
+        process.wait(timeout=2)
         self._stop()
 
     def _exited(self) -> Forfeit:
         """The program closed its output or its input, or exited: its exit code, then end it."""
         process = self._process
-        code = None
-        if process is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                code = process.wait(timeout=1)
+        code = process.wait(timeout=1) if process is not None else None
         self._stop()
         return Forfeit(f"exited with code {code}" if code is not None else "closed its output")
 
-    def _late(self) -> Forfeit:
+    def _late(self, waited: float) -> Forfeit:
         self._stop()
-        return Forfeit(f"no answer within {self.move_time:g} s")
+        return Forfeit(f"no answer within {waited:g} s")
 
-    def _send(self, line: bytes, deadline: float) -> None:
+    def _send(self, line: bytes) -> None:
         process = self._start()
-        assert process.stdin is not None
-        fd = process.stdin.fileno()
-        while line:
-            if process.poll() is not None:
-                raise self._exited()
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise self._late()
-            _, writable, _ = select.select([], [fd], [], min(left, _SLICE))
-            if writable:
-                try:
-                    line = line[os.write(fd, line) :]
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    raise self._exited() from None
+        if process.input_closed or process.poll() is not None:
+            raise self._exited()
+        process.send(line)
 
-    def _receive(self, deadline: float) -> str:
+    def _receive(self, deadline: float, waited: float) -> str:
+        """The program's next line, within `deadline` (`waited` seconds, said in the forfeit)."""
         process = self._start()
-        assert process.stdout is not None
-        fd = process.stdout.fileno()
         while b"\n" not in self._pending:
             if len(self._pending) > MAX_ANSWER_BYTES:
                 self._stop()
                 raise Forfeit(f"an answer longer than {MAX_ANSWER_BYTES} bytes")
             left = deadline - time.monotonic()
             if left <= 0:
-                raise self._late()
-            readable, _, _ = select.select([fd], [], [], min(left, _SLICE))
-            if readable:
-                chunk = os.read(fd, 65536)
-                if not chunk:
+                raise self._late(waited)
+            chunk = process.output(min(left, _SLICE))
+            if chunk is None:
+                if process.poll() is not None:  # exited, though a child of its may still hold the pipe
                     raise self._exited()
-                self._pending += chunk
-            elif process.poll() is not None:  # exited, though a child of its may still hold the pipe
+                continue
+            if not chunk:
                 raise self._exited()
+            self._pending += chunk
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", errors="replace").strip()
 
@@ -230,17 +178,16 @@ class ProgramPlayer:
         """Before a game: whatever the program wrote after the last state of the previous one (where no
         answer is awaited) is dropped, so it is never taken for this game's first move."""
         process = self._process
-        if process is None or process.stdout is None:
+        if process is None:
             return
-        fd = process.stdout.fileno()
-        wait = 0.02 if self._answered_end else 0.0
+        wait = _STRAY_WAIT if self._answered_end else 0.0
         self._answered_end = False
         while True:
-            readable, _, _ = select.select([fd], [], [], wait)
-            if not readable:
-                break
-            chunk = os.read(fd, 65536)
+            chunk = process.output(wait)
             if not chunk:
+                if chunk == b"":
+                    self._pending = b""
+                    raise self._exited()
                 break
             wait = 0.0
         self._pending = b""
@@ -249,7 +196,8 @@ class ProgramPlayer:
 
     def begin(self) -> None:
         """A game begins."""
-        self._drop_stray_answers()
+        with contextlib.suppress(Forfeit):  # it exited after the last game: it starts afresh when asked
+            self._drop_stray_answers()
 
     def observe(self, step: Step) -> None:
         """Each step of the game as it happens; the last state of a finished game is sent at once."""
@@ -258,7 +206,7 @@ class ProgramPlayer:
         self._step = step
         if step.state.is_over and self._process is not None:
             with contextlib.suppress(Forfeit):
-                self._send(state_line(step).encode(), time.monotonic() + self.move_time)
+                self._send(state_line(step).encode())
                 self._answered_end = True
 
     def _ask(self, state: State) -> tuple[str, int]:
@@ -266,8 +214,8 @@ class ProgramPlayer:
         if step is None or step.state is not state:
             step = Step(0, None, None, 0, state)
         deadline = time.monotonic() + self.move_time
-        self._send(state_line(step).encode(), deadline)
-        return self._receive(deadline), step.ply + 1
+        self._send(state_line(step).encode())
+        return self._receive(deadline, self.move_time), step.ply + 1
 
     def choose(self, state: State) -> Move:
         answer, ply = self._ask(state)
@@ -290,7 +238,9 @@ class ModulePlayer(ProgramPlayer):
         self.spec = spec
         self.seed = seed
         self._failed: str | None = None  # why this game's player could not be built: its forfeit
-        super().__init__(shlex.join([sys.executable, "-m", "foursquare_cli.players.host", spec]), move_time)
+        host = [sys.executable, "-m", "foursquare_cli.players.host", spec]
+        super().__init__(shlex.join(host), move_time, checked=False)
+        self.argv = host  # as it is: joined and split again, a Windows path would not survive
         self.name = spec
         self._start()
         try:
@@ -298,7 +248,7 @@ class ModulePlayer(ProgramPlayer):
         except Forfeit as forfeit:  # building the player once, here, is where its errors are reported
             raise PlayerError(f"{spec}: {forfeit.reason}") from None
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
+    def _spawn(self) -> PlayerProcess:
         """The host, on the tool's own import path; PlayerError when it says the module cannot be used."""
         environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path or os.curdir for path in sys.path))
         try:
@@ -307,8 +257,9 @@ class ModulePlayer(ProgramPlayer):
             raise PlayerError(f"{self.spec}: cannot start its process: {error.strerror or error}") from None
         self._process = process
         self._pending = b""
+        waited = max(self.move_time, STARTUP_TIME)
         try:
-            said = self._receive(time.monotonic() + max(self.move_time, STARTUP_TIME))
+            said = self._receive(time.monotonic() + waited, waited)
         except Forfeit as forfeit:
             raise PlayerError(f"{self.spec}: its process {forfeit.reason} before it was ready") from None
         if said != "ready":
@@ -323,9 +274,9 @@ class ModulePlayer(ProgramPlayer):
 
     def _build(self) -> None:
         """A fresh player in the host, built with `seed`; Forfeit saying why when that fails."""
-        deadline = time.monotonic() + max(self.move_time, STARTUP_TIME)
-        self._send(json_line({"player_seed": self.seed}).encode(), deadline)
-        said = self._receive(deadline)
+        waited = max(self.move_time, STARTUP_TIME)
+        self._send(json_line({"player_seed": self.seed}).encode())
+        said = self._receive(time.monotonic() + waited, waited)
         if said != "ready":
             self._stop()
             raise Forfeit(said.removeprefix("error "))

@@ -15,6 +15,35 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Counting bits and finding the lowest: the compiler's builtins with gcc and clang, MSVC's intrinsic
+ * (_BitScanForward) with MSVC, plain C elsewhere. FOURSQUARE_PORTABLE_BITS forces the plain C: a slow test
+ * builds the module so and holds it to the others. */
+#if !defined(FOURSQUARE_PORTABLE_BITS) && (defined(__GNUC__) || defined(__clang__))
+#define bit_count(x) __builtin_popcount(x)
+#define lowest_bit(x) __builtin_ctz(x)
+#else
+static inline int bit_count(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+#if !defined(FOURSQUARE_PORTABLE_BITS) && defined(_MSC_VER)
+#include <intrin.h>
+#pragma intrinsic(_BitScanForward)
+static inline int lowest_bit(uint32_t x) {
+    unsigned long index;
+    _BitScanForward(&index, x);
+    return (int)index;
+}
+#else
+static inline int lowest_bit(uint32_t x) { /* x is never 0 */
+    int index = 0;
+    while (!(x & 1u)) x >>= 1, index++;
+    return index;
+}
+#endif
+#endif
+
 #define MAX_PILE 4
 #define MAX_FACE_DOWN 4
 #define FULL 0xFFFFu
@@ -90,12 +119,12 @@ static int pick(int rank, uint32_t occupied, uint32_t down, const uint8_t *ranks
             uint32_t near = NEIGHBOURS[cell] & occupied;
             if (!near) continue;
             after = down;
-            key = 16 - 4 * __builtin_popcount(near);
+            key = 16 - 4 * bit_count(near);
             row_flips = flips[row_line], column_flips = flips[column_line];
         }
         if (row_flips) after ^= ROW_OTHERS[cell] & occupied;
         if (column_flips) after ^= COLUMN_OTHERS[cell] & occupied;
-        key += __builtin_popcount(after) * 64;
+        key += bit_count(after) * 64;
         if (key < best_key) best_key = key, best_cell = cell, best_down = after;
         if (!(occupied & bit) && key < empty_key) empty_key = key, empty_cell = cell, empty_down = after;
     }
@@ -105,7 +134,7 @@ static int pick(int rank, uint32_t occupied, uint32_t down, const uint8_t *ranks
             int cell = BESIDE_CELL[direction][i], line = BESIDE_LINE[direction][i];
             if (!(occupied >> cell & 1)) continue;
             uint32_t after = flips[line] ? down ^ (LINE_MASKS[line] & occupied) : down;
-            int key = __builtin_popcount(after) * 64 + 12;
+            int key = bit_count(after) * 64 + 12;
             if (key < best_key) best_key = key, best_cell = cell, best_down = after, best_direction = direction;
             if (key < empty_key) empty_key = key, empty_cell = cell, empty_down = after, empty_direction = direction;
         }
@@ -202,8 +231,8 @@ static PyObject *finish(PyObject *self, PyObject *args) {
             }
             uint32_t turned = (down ^ after) & ~bit;
             while (turned) {
-                uint32_t low = turned & -turned;
-                int other = __builtin_ctz(low);
+                uint32_t low = turned & (~turned + 1u); /* the lowest bit (no unary minus on unsigned: MSVC) */
+                int other = lowest_bit(low);
                 uint64_t one = BELOW[ranks[other]];
                 if (after & low) {
                     lines[other >> 2] -= one;

@@ -41,12 +41,11 @@ def _version() -> str:
 
 def _has_player(name: str) -> bool:
     import importlib.util
-    import shlex
-    import shutil
+
+    from ..players.processes import find_program, split_command
 
     if name.startswith("cmd:"):
-        program = shlex.split(name[4:])[0]
-        return shutil.which(program) is not None
+        return find_program(split_command(name[4:])[0]) is not None
     module = name.partition(":")[0]
     try:
         return importlib.util.find_spec(module) is not None

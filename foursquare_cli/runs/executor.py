@@ -5,7 +5,9 @@ one worker per task; results in task order, so `--jobs` changes the speed and ne
 the figures; a bounded window of tasks in flight. It is the standard library's
 `concurrent.futures.ProcessPoolExecutor`, so a worker that dies (`kill -9`, a
 player's `os._exit`) is seen at once: `WorkerLost`, one line and an exit code,
-never a hang. Workers ignore Ctrl-C, die quietly on SIGTERM and SIGHUP, and on
+never a hang. Workers are started with `spawn` on every platform (a fresh
+interpreter: no fork of a process whose threads, rich's progress among them, hold
+locks). Workers ignore Ctrl-C, die quietly on SIGTERM and SIGHUP, and on
 Linux die with the tool's process (and their players with them). The parent
 turns SIGINT, SIGTERM and SIGHUP into `Interrupted` and ends every worker (the
 caller exits 130 or 143).
@@ -16,6 +18,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,7 +30,8 @@ __all__ = ["Interrupted", "WorkerLost", "WorkersError", "run_in_order", "workers
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
-_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that stop a run: SIGHUP is POSIX's (a closed terminal); Windows has the other two."""
 
 
 class WorkersError(UsageError):
@@ -47,15 +51,13 @@ def workers_for(jobs: int, count: int) -> int:
 
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
+    for stopping in _SIGNALS[1:]:
+        signal.signal(stopping, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: die with the tool
-    from ..players.outside import forget_programs
-
-    forget_programs()
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: die with the tool
 
 
 def _raise_interrupted(signum: int, frame: object) -> None:
@@ -115,7 +117,7 @@ def _in_workers(function: Callable[[Task], Result], tasks: Sequence[Task], jobs:
     import multiprocessing
 
     try:
-        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_quiet_worker)
+        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker)
     except OSError as error:
         raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
     window: collections.deque[Future[Result]] = collections.deque()

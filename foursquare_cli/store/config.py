@@ -1,7 +1,9 @@
 """Settings: the defaults a player repeats, kept in a TOML file (read with the standard library's `tomllib`).
 
-The file is `$FOURSQUARE_CONFIG` if set, else `$XDG_CONFIG_HOME/foursquare/config.toml`
-(`~/.config/foursquare/config.toml`). It holds top-level keys only, each the default
+The file is `$FOURSQUARE_CONFIG` if set, else `config.toml` in the platform's folder for
+a user's settings, as `platformdirs` knows it: `$XDG_CONFIG_HOME/foursquare` or
+`~/.config/foursquare` on Linux, `~/Library/Application Support/foursquare` on macOS,
+`%APPDATA%\\foursquare` on Windows. It holds top-level keys only, each the default
 of the option of the same name wherever a command has it; the command line wins
 over the file. A missing file is no settings; a bad one is one line naming the
 file, the line and the key (exit 2).
@@ -57,8 +59,10 @@ def config_path() -> Path:
     named = os.environ.get("FOURSQUARE_CONFIG")
     if named:
         return Path(os.path.abspath(named))
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
-    return Path(os.path.abspath(base)) / "foursquare" / "config.toml"
+    import platformdirs
+
+    folder = platformdirs.user_config_dir("foursquare", appauthor=False, roaming=True)
+    return Path(os.path.abspath(folder)) / "config.toml"
 
 
 def _line_of(text: str, key: str) -> int | None:

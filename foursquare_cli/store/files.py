@@ -11,24 +11,31 @@ The rules, one for every command that writes a game (`play`, `auto`, `solve`):
   write permission, is refused even then.
 - A new file gets the mode the umask allows (0666 less the umask); a replaced
   file keeps its mode.
-- While a session holds a record, a lock file `.NAME.lock` beside it (an advisory
-  `flock`) refuses a second session; it is removed when the session ends.
+- While a session holds a record, a lock file `.NAME.lock` beside it (`store.locking`:
+  `flock`, or `msvcrt.locking` on Windows) refuses a second session; it is removed
+  when the session ends.
 - Each write goes to a temporary file `.NAME.foursquare-*.tmp` in the same folder,
   then is renamed over the record; temporaries a killed session left behind are
-  removed when the record is next opened.
+  removed when the record is next opened. On Windows a rename over a file that
+  another program (a virus scanner, an indexer, an editor) has open fails for a
+  moment: it is tried again for up to a second before the write is an error.
+- The owner check is POSIX's (Windows has no user ids to compare; its permissions
+  refuse the write itself, which is then an error like any other).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import glob
 import os
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 from ..errors import EXIT_USAGE, WriteError
+from .locking import ExclusiveLock
 
 __all__ = ["RecordFile", "WriteError", "opened_record"]
 
@@ -37,6 +44,22 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+REPLACE_TRIES = 20  # Windows: a rename refused for a sharing violation is tried again, every 50 ms
+
+
+def replace_file(source: str, target: str, *, sleep: Callable[[float], None] = time.sleep) -> None:
+    """`os.replace`, tried again for a second on Windows when another program holds `target` open (a
+    PermissionError there is a sharing violation that passes; elsewhere it is final)."""
+    for attempt in range(REPLACE_TRIES):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError:
+            if sys.platform != "win32" or attempt == REPLACE_TRIES - 1:
+                raise
+            sleep(0.05)
 
 
 class RecordFile:
@@ -48,7 +71,7 @@ class RecordFile:
         self.path = path
         self.target = os.path.realpath(path)
         self.written = False  # whether this session has written the record yet
-        self._lock_fd: int | None = None
+        self._lock: ExclusiveLock | None = None
         try:
             info: os.stat_result | None = os.stat(self.target)
         except FileNotFoundError:
@@ -66,7 +89,8 @@ class RecordFile:
                     path=path,
                     exit_code=EXIT_USAGE,
                 )
-            if info.st_uid != os.geteuid():
+            own_user = getattr(os, "geteuid", None)  # POSIX only
+            if own_user is not None and info.st_uid != own_user():
                 raise WriteError(
                     "belongs to another user; record to a file of your own", path=path, exit_code=EXIT_USAGE
                 )
@@ -78,7 +102,7 @@ class RecordFile:
         self.directory = os.path.dirname(self.target)
         self._name = os.path.basename(self.target)
         self._probe()
-        self._lock()
+        self._hold_lock()
         self._remove_stale_temporaries()
 
     def _probe(self) -> None:
@@ -93,27 +117,16 @@ class RecordFile:
         os.close(handle)
         os.unlink(temporary)
 
-    def _lock(self) -> None:
-        lock_path = os.path.join(self.directory, f".{self._name}.lock")
-        while True:
-            try:
-                fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-            except OSError as error:
-                raise WriteError(f"cannot lock: {error.strerror}", path=self.path, exit_code=EXIT_USAGE) from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                raise WriteError(
-                    "another game holds this record; finish or quit that one first",
-                    path=self.path,
-                    exit_code=EXIT_USAGE,
-                ) from None
-            with contextlib.suppress(OSError):
-                if os.fstat(fd).st_ino == os.stat(lock_path).st_ino:
-                    break
-            os.close(fd)  # the lock file was removed under us by a session that ended: lock the new one
-        self._lock_fd, self._lock_path = fd, lock_path
+    def _hold_lock(self) -> None:
+        try:
+            lock = ExclusiveLock.acquire(os.path.join(self.directory, f".{self._name}.lock"))
+        except OSError as error:
+            raise WriteError(f"cannot lock: {error.strerror}", path=self.path, exit_code=EXIT_USAGE) from None
+        if lock is None:
+            raise WriteError(
+                "another game holds this record; finish or quit that one first", path=self.path, exit_code=EXIT_USAGE
+            )
+        self._lock = lock
 
     def _remove_stale_temporaries(self) -> None:
         pattern = os.path.join(glob.escape(self.directory), glob.escape(f".{self._name}.foursquare-") + "*.tmp")
@@ -132,9 +145,9 @@ class RecordFile:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
                 stream.write(text)
                 stream.flush()
-                os.fchmod(stream.fileno(), self.mode)
+                _set_mode(stream.fileno(), temporary, self.mode)
                 os.fsync(stream.fileno())
-            os.replace(temporary, self.target)
+            replace_file(temporary, self.target)
             replaced = self.written = True
         except OSError as error:
             raise WriteError(f"cannot write: {error.strerror or error}", path=self.path) from None
@@ -145,18 +158,25 @@ class RecordFile:
 
     def close(self) -> None:
         """Release the lock (and remove the lock file); the record stays."""
-        if self._lock_fd is None:
-            return
-        with contextlib.suppress(OSError):
-            os.unlink(self._lock_path)
-        os.close(self._lock_fd)
-        self._lock_fd = None
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            lock.release()
 
     def __enter__(self) -> RecordFile:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _set_mode(fd: int, path: str, mode: int) -> None:
+    """The record's mode on its temporary: `fchmod` where there is one, else (Windows) by path, where only the
+    read-only bit means anything."""
+    change = getattr(os, "fchmod", None)
+    if change is not None:
+        change(fd, mode)
+    else:
+        os.chmod(path, mode)
 
 
 @contextlib.contextmanager

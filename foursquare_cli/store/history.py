@@ -4,8 +4,9 @@ The records are the truth; the index (SQLite, the standard library's `sqlite3`) 
 cache of what they say, kept beside them as `history.sqlite`:
 
 - The data folder is `$FOURSQUARE_HOME` if set, else the platform's place for a user's
-  data: `$XDG_DATA_HOME/foursquare` or `~/.local/share/foursquare` on Linux,
-  `~/Library/Application Support/foursquare` on macOS, `%APPDATA%\\foursquare` on Windows.
+  data, as `platformdirs` knows it: `$XDG_DATA_HOME/foursquare` or
+  `~/.local/share/foursquare` on Linux, `~/Library/Application Support/foursquare` on
+  macOS, `%APPDATA%\\foursquare` on Windows.
 - A game played without `--record` is saved as `games/DATE-TIME-deal-N.yaml` there;
   one played with `--record FILE` is written to FILE and its path is remembered in
   `elsewhere.txt`, so that a rebuilt index finds it again.
@@ -35,7 +36,6 @@ import contextlib
 import datetime
 import os
 import stat
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -88,11 +88,9 @@ def data_folder() -> Path:
     override = os.environ.get("FOURSQUARE_HOME")
     if override:
         return Path(os.path.abspath(override))
-    if sys.platform == "win32":
-        return Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming") / "foursquare"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "foursquare"
-    return Path(os.path.abspath(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")) / "foursquare"
+    import platformdirs
+
+    return Path(os.path.abspath(platformdirs.user_data_dir("foursquare", appauthor=False, roaming=True)))
 
 
 class Game(NamedTuple):

@@ -110,7 +110,10 @@ def completer(legal_moves: Callable[[], list[Move]]) -> Callable[[str, int], str
 
 
 def readline_setup(legal_moves: Callable[[], list[Move]]) -> None:
-    """Line editing, history and Tab completion where the standard library's readline exists."""
+    """Line editing, history and Tab completion where the standard library's readline exists (not on Windows,
+    whose console edits the line and keeps its history itself)."""
+    if sys.platform == "win32":
+        return
     try:
         import readline
     except ImportError:  # the prompt still works, without editing

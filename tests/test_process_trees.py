@@ -1,0 +1,140 @@
+"""A player's whole process tree ends with its game (issue 31): the warden on Linux catches even a
+program that forks, starts a session of its own and forks again; a program killed, or the tool killed,
+leaves nothing behind; a `cmd:` program that is not there is refused before anything is played."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from conftest import processes_running
+from typer.testing import CliRunner
+
+from foursquare_cli.cli import app
+from foursquare_cli.errors import EXIT_USAGE
+from foursquare_cli.players.outside import ProgramPlayer, close_programs
+from foursquare_cli.players.processes import split_command
+from foursquare_cli.rules.engine import State
+
+runner = CliRunner()
+ANSWERS_B2 = "import sys\nfor line in sys.stdin:\n    print('B2', flush=True)\n"
+
+
+def _daemon_bot(tmp_path, marker: str, answers: str = ANSWERS_B2) -> str:
+    """A program that starts a daemon the classic way (fork, setsid, fork) before it plays."""
+    bot = tmp_path / "daemon_bot.py"
+    bot.write_text(
+        textwrap.dedent(f"""
+        import os, sys, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", "{marker}"])
+            os._exit(0)
+        os.wait()
+        """)
+        + answers
+    )
+    return f"cmd:{sys.executable} {bot}"
+
+
+def _gone(marker: str, seconds: float = 5.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while processes_running(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return processes_running(marker)
+
+
+@pytest.mark.posix
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's; macOS ends the group only")
+def test_a_double_forked_daemon_of_a_player_ends_with_the_run(tmp_path):
+    marker = f"daemon-marker-{os.getpid()}-a"
+    result = runner.invoke(app, ["stats", "--games", "2", "-p", _daemon_bot(tmp_path, marker), "--move-time", "5"])
+    assert result.exit_code == 0, result.stderr
+    close_programs()
+    assert _gone(marker) == []
+
+
+@pytest.mark.posix
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's; macOS ends the group only")
+def test_a_daemon_is_ended_with_its_program_after_each_forfeit(tmp_path):
+    marker = f"daemon-marker-{os.getpid()}-b"
+    player = ProgramPlayer(_daemon_bot(tmp_path, marker)[4:], move_time=5)
+    try:
+        state = State.from_seed(3)
+        assert str(player.choose(state)) == "B2"
+        assert processes_running(marker), "the daemon runs while its program plays"
+        player._stop()  # what a forfeit does
+        assert _gone(marker) == []
+    finally:
+        player.close()
+
+
+@pytest.mark.posix
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's; macOS ends the group only")
+def test_the_tool_killed_takes_its_players_daemons_with_it(tmp_path):
+    marker = f"daemon-marker-{os.getpid()}-c"
+    thinks = "import sys, time\nfor line in sys.stdin:\n    time.sleep(60)\n"  # the tool waits, the daemon runs
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare_cli", "stats", "-n", "5", "-p", _daemon_bot(tmp_path, marker, thinks)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not processes_running(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_running(marker), "the daemon is running"
+        process.kill()
+        process.wait(timeout=10)
+        assert _gone(marker) == []
+    finally:
+        process.kill()
+
+
+def test_a_program_that_is_not_there_is_refused_before_anything_is_played():
+    for arguments in (["stats", "-n", "3"], ["compare", "-n", "3", "greedy"]):
+        player = "cmd:/no/such/bot --fast"
+        command = arguments + (["-p", player] if arguments[0] == "stats" else [player])
+        result = runner.invoke(app, command)
+        assert result.exit_code == EXIT_USAGE
+        assert result.stdout == ""
+        said = f"{player}: no program '/no/such/bot', neither a file that runs nor on the PATH"
+        assert result.stderr == f"foursquare {arguments[0]}: {said}\n"
+
+
+def test_a_windows_command_keeps_its_backslashes_and_loses_its_quotes():
+    assert split_command(r"C:\bots\bot.exe --fast", windows=True) == [r"C:\bots\bot.exe", "--fast"]
+    assert split_command(r'"C:\Program Files\bot.exe" -x', windows=True) == [r"C:\Program Files\bot.exe", "-x"]
+    assert split_command(r"C:\bots\bot.exe", windows=False) == ["C:botsbot.exe"]  # what POSIX splitting did
+    assert split_command("python3 'my bot.py'", windows=False) == ["python3", "my bot.py"]
+
+
+def test_a_forfeit_for_lateness_gives_the_time_waited(tmp_path):
+    bot = tmp_path / "slow.py"
+    bot.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(5)\n")
+    player = ProgramPlayer(f"{sys.executable} {bot}", move_time=0.3)
+    try:
+        with pytest.raises(Exception) as caught:
+            player.choose(State.from_seed(1))
+        assert str(caught.value) == "no answer within 0.3 s"
+    finally:
+        player.close()
+
+
+@pytest.mark.posix
+def test_a_program_stopped_by_a_signal_is_reported_as_its_own_end(tmp_path):
+    bot = tmp_path / "crash.py"
+    bot.write_text("import os, signal, sys\nsys.stdin.readline()\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    player = ProgramPlayer(f"{sys.executable} {bot}", move_time=5)
+    try:
+        with pytest.raises(Exception) as caught:
+            player.choose(State.from_seed(1))
+        assert str(caught.value) == f"exited with code {-signal.SIGKILL}"
+    finally:
+        player.close()
