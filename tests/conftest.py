@@ -97,6 +97,19 @@ def pytest_configure(config: pytest.Config) -> None:
     compileall.compile_dir(os.path.dirname(foursquare_cli.__file__), quiet=1)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `posix` (signals, /proc, terminals, FIFOs, process groups) skip where there is no POSIX,
+    with the reason said: on Windows, the Windows-shaped run's commands stand for them."""
+    import os
+
+    if os.name == "posix":
+        return
+    skip = pytest.mark.skip(reason="POSIX only (signals, /proc, terminals, FIFOs or process groups)")
+    for item in items:
+        if "posix" in item.keywords:
+            item.add_marker(skip)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """The tests' data folder goes with them (it once stayed behind, one a run)."""
     import shutil

@@ -159,6 +159,7 @@ def test_marks_follow_the_documented_thresholds(best, played, mark):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_the_play_prompt_says_how_to_analyse_the_game(tmp_path):
     import pexpect
 
@@ -182,6 +183,7 @@ def test_the_play_prompt_says_how_to_analyse_the_game(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_a_progress_bar_at_a_terminal_and_ctrl_c_stops_cleanly():
     import pexpect
 
@@ -199,6 +201,7 @@ def test_a_progress_bar_at_a_terminal_and_ctrl_c_stops_cleanly():
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_ctrl_c_with_jobs_ends_every_worker():
     process = subprocess.Popen(
         [*TOOL, "analyze", str(SAMPLES / "won.yaml"), str(SAMPLES / "lost.yaml"), "--jobs", "2"],

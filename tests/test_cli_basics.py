@@ -23,10 +23,25 @@ def run(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
     )
 
 
-def test_version():
+def test_version_names_the_playouts_in_use():
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout == f"foursquare {__version__}\n"
+    assert result.stdout == f"foursquare {__version__} (playouts in C)\n"  # CI builds the C module
+
+
+def test_an_install_without_the_c_playouts_says_so_and_why_in_version_and_config():
+    # As an install whose C module was never built: the import of it fails, as it does there.
+    code = "import sys; sys.modules['foursquare_cli.rules._playout'] = None; sys.argv[0] = 'foursquare'; "
+    code += "from foursquare_cli.cli import main; main()"
+    for arguments, line in ((["--version"], 0), (["config"], -1)):
+        result = subprocess.run([sys.executable, "-c", code, *arguments], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        said = result.stdout.splitlines()[line]
+        assert said.lower().endswith(
+            "playouts in python, some 30 times slower: the c module was not built at install; was there a c compiler?"
+            + (")" if arguments == ["--version"] else "")
+        ), said
+    assert runner.invoke(app, ["config"]).stdout.splitlines()[-1] == "Playouts in C"
 
 
 def test_help_lists_commands_with_descriptions():

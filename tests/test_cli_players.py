@@ -135,6 +135,7 @@ def test_stats_in_a_real_process_and_a_bad_player():
     assert result.exit_code == 2 and "no such player" in result.stderr
 
 
+@pytest.mark.posix
 def test_stats_draws_a_progress_bar_on_a_terminal():
     import pexpect
 

@@ -50,6 +50,7 @@ def history_json(home: pathlib.Path, *args: str) -> dict:
     return json.loads(process.stdout)
 
 
+@pytest.mark.posix
 def test_a_game_at_the_prompt_is_kept_and_listed(home):
     child = spawn_play("--seed", "92", FOURSQUARE_HOME=str(home))
     for move in WON_MOVES:
@@ -90,6 +91,7 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
     assert checked.stdout == f"{kept}: won, score 9, 31 moves\n"
 
 
+@pytest.mark.posix
 def test_a_game_interrupted_is_resumed_by_resume_alone(home):
     child = spawn_play("--seed", "92", FOURSQUARE_HOME=str(home))
     for move in WON_MOVES[:5]:

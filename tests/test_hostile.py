@@ -44,6 +44,7 @@ def one_line(stderr: str | bytes) -> str:
 # -- 1. only regular files are written; symlinks are written through; modes -------------------------
 
 
+@pytest.mark.posix
 def test_1_a_device_at_the_record_path_is_refused_and_left_alone(tmp_path):
     process = run("play", "--seed", "42", "--record", "/dev/null", input="A1\n")
     assert process.returncode == 2
@@ -51,6 +52,7 @@ def test_1_a_device_at_the_record_path_is_refused_and_left_alone(tmp_path):
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
+@pytest.mark.posix
 def test_1_a_fifo_at_the_record_path_is_refused(tmp_path):
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)
@@ -59,6 +61,7 @@ def test_1_a_fifo_at_the_record_path_is_refused(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
+@pytest.mark.posix
 def test_1_a_symlinked_record_is_written_through_to_its_target(tmp_path):
     target = tmp_path / "target.yaml"
     link = tmp_path / "link.yaml"
@@ -69,6 +72,7 @@ def test_1_a_symlinked_record_is_written_through_to_its_target(tmp_path):
     assert verdict_summary(check_record(read_source(str(target)))) == "playing, 1 move"
 
 
+@pytest.mark.posix
 def test_1_new_records_follow_the_umask_and_resumed_ones_keep_their_mode(tmp_path):
     process = run("play", "--seed", "42", "--record", "new.yaml", "-f", "json", input="A1\n", cwd=tmp_path)
     assert process.returncode == 0
@@ -82,6 +86,7 @@ def test_1_new_records_follow_the_umask_and_resumed_ones_keep_their_mode(tmp_pat
     assert verdict_summary(check_record(read_source(str(tmp_path / "new.yaml")))) == "playing, 2 moves"
 
 
+@pytest.mark.posix
 def test_1_a_read_only_record_is_not_replaced(tmp_path):
     record = tmp_path / "g.yaml"
     record.write_text("foursquare: 1\nseed: 42\nmoves: [A1]\n")
@@ -285,6 +290,7 @@ def test_7_a_huge_number_in_a_move_log_or_an_option(tmp_path):
 @pytest.mark.parametrize(
     "command", [["deal", "--seed", "1"], ["replay", str(SAMPLES / "won.yaml")], ["check", str(SAMPLES / "won.yaml")]]
 )
+@pytest.mark.posix
 def test_8_a_full_output_is_one_line_and_exit_74(command):
     with open("/dev/full", "w") as full:
         process = subprocess.run([*TOOL, *command], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
@@ -295,6 +301,7 @@ def test_8_a_full_output_is_one_line_and_exit_74(command):
 @pytest.mark.parametrize(
     "command", [["deal", "--seed", "1"], ["check", str(SAMPLES / "won.yaml")], ["stats", "-n", "1"]]
 )
+@pytest.mark.posix
 def test_8_a_closed_output_is_an_error_not_a_silent_success(command):
     process = subprocess.run(
         [*TOOL, *command],
@@ -316,6 +323,7 @@ def test_8_a_closed_output_is_an_error_not_a_silent_success(command):
         (["play", "--seed", "1"], "foursquare play: standard input is closed; pipe moves in, or play at a terminal"),
     ],
 )
+@pytest.mark.posix
 def test_8_a_closed_input_is_one_line(command, message):
     process = subprocess.run(
         [*TOOL, *command],
@@ -397,6 +405,7 @@ def test_9_play_and_replay_read_a_byte_order_mark_and_any_line_ending_alike(tmp_
 # -- 10. what is not a regular file is not read ----------------------------------------------------------------
 
 
+@pytest.mark.posix
 def test_10_check_refuses_a_fifo_without_blocking(tmp_path):
     fifo = tmp_path / "f.yaml"
     os.mkfifo(fifo)
@@ -537,6 +546,7 @@ def test_14_workers_that_cannot_start_are_one_line(monkeypatch):
     "signum, code, word",
     [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 143, "terminated")],
 )
+@pytest.mark.posix
 def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
     process = subprocess.Popen(
         [*TOOL, "stats", "--games", "60", "--start", str(7_000_000 + signum), "--jobs", "2", "-p", "expert"],
@@ -573,6 +583,7 @@ def _hangups_heard() -> None:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
+@pytest.mark.posix
 def test_15_under_nohup_a_hangup_is_left_ignored():
     from foursquare_cli.runs.executor import run_in_order
 

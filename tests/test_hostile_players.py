@@ -91,6 +91,7 @@ def test_1_auto_compare_and_hint_report_the_forfeit_of_a_leaving_player(bots, tm
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_2_a_worker_killed_mid_run_ends_the_run_with_one_line():
     start = "7100000"
     process = subprocess.Popen(
@@ -113,6 +114,7 @@ def test_2_a_worker_killed_mid_run_ends_the_run_with_one_line():
     assert alive(workers) == []
 
 
+@pytest.mark.posix
 def test_3_ctrl_c_during_a_module_players_move_is_an_interruption_not_a_forfeit(bots, tmp_path):
     name = bots("sleeper", "import time\nclass Sleeper:\n    def choose(self, state):\n        time.sleep(30)\n")
     process = subprocess.Popen(
@@ -209,6 +211,7 @@ def test_6_a_huge_move_time_is_no_traceback(bots):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_7_a_forking_program_leaves_no_process_behind(tmp_path):
     bot = tmp_path / "forking.py"
     bot.write_text(
@@ -227,6 +230,7 @@ def test_7_a_forking_program_leaves_no_process_behind(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_7_a_program_that_exits_while_its_child_holds_its_output_has_exited(tmp_path):
     bot = tmp_path / "leaving.py"
     bot.write_text(
@@ -272,6 +276,7 @@ def test_8_an_answer_to_the_last_state_never_leaks_into_the_next_game(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_9_the_parent_killed_leaves_no_worker_and_no_player(tmp_path):
     start = "7200000"
     bot = f"cmd:{sys.executable} {os.path.dirname(os.path.abspath(__file__))}/../examples/greedy_bot.py"
@@ -299,6 +304,7 @@ def test_9_the_parent_killed_leaves_no_worker_and_no_player(tmp_path):
 @pytest.mark.parametrize(
     "command", [["solve", "--seed", "22", "--timeout", "60"], ["hint", "GAME", "--playouts", "9999999"]]
 )
+@pytest.mark.posix
 def test_13_ctrl_c_during_hint_or_solve_is_one_line(command, tmp_path):
     record = tmp_path / "game.yaml"
     record.write_text("foursquare: 1\nseed: 3\nmoves: [B2, C2]\n")
@@ -317,6 +323,7 @@ def test_13_ctrl_c_during_hint_or_solve_is_one_line(command, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_10_a_terminal_that_goes_away_loses_no_result(tmp_path):
     import pexpect
 
@@ -331,6 +338,7 @@ def test_10_a_terminal_that_goes_away_loses_no_result(tmp_path):
     assert figures["games"] == 4000
 
 
+@pytest.mark.posix
 def test_11_a_full_output_is_exit_74_for_compare_as_for_stats():
     for command in (["compare", "greedy", "random", "-n", "5"], ["stats", "-n", "5", "-p", "greedy"]):
         with open("/dev/full", "w") as full:
@@ -353,6 +361,7 @@ def test_12_standard_input_is_read_for_the_workers_too():
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_13_ctrl_c_stops_a_slow_hint_at_the_prompt_and_the_game_goes_on():
     from conftest import spawn_play
 

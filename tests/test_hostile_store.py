@@ -153,6 +153,7 @@ def test_18_the_same_deal_started_at_once_is_kept_as_many_games(home):
     assert first != second and os.path.exists(first) and os.path.exists(second)
 
 
+@pytest.mark.posix
 def test_19_a_hostile_list_of_records_elsewhere_is_read_safely(home, tmp_path):
     odd = tmp_path / "two\nlines.yaml"
     assert play("--record", str(odd)).exit_code == 0

@@ -89,6 +89,7 @@ def _program(tmp_path: pathlib.Path, name: str, body: str) -> str:
         ("deaf", "import time\ntime.sleep(30)\n", "no answer within 0.5 s"),
     ],
 )
+@pytest.mark.posix
 def test_a_misbehaving_program_forfeits_with_its_reason_and_leaves_no_process(tmp_path, name, body, reason):
     spec = _program(tmp_path, name, body)
     process = subprocess.run(
@@ -228,6 +229,7 @@ def test_compare_is_the_same_whatever_the_jobs(examples_on_path):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_ctrl_c_prints_what_was_played_so_far():
     import pexpect
 

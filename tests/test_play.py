@@ -53,6 +53,7 @@ def answer_prompts(child: pexpect.spawn, moves: list[str]) -> None:
         child.sendline(move)
 
 
+@pytest.mark.posix
 def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_path):
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
     child.expect_exact("Move 1, place ")
@@ -88,6 +89,7 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     assert verdict.valid and verdict_summary(verdict) == "won, score 9, 31 moves"
 
 
+@pytest.mark.posix
 def test_terminal_quit_and_resume(tmp_path):
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
     answer_prompts(child, WON_MOVES[:5])
@@ -107,6 +109,7 @@ def test_terminal_quit_and_resume(tmp_path):
     assert child.exitstatus == 0
 
 
+@pytest.mark.posix
 def test_terminal_ctrl_c_clears_the_line_and_quit_keeps_the_game(tmp_path):
     # Ctrl-C at the prompt clears the line, as in bash (issue 21, item 4); quit leaves, the game saved.
     child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
@@ -126,6 +129,7 @@ def test_terminal_ctrl_c_clears_the_line_and_quit_keeps_the_game(tmp_path):
     assert verdict.valid and verdict_summary(verdict) == "playing, 3 moves"
 
 
+@pytest.mark.posix
 def test_terminal_without_seed_shows_the_deal_number():
     child = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=ENV)
     child.expect(r"Deal (\d+) \(to play it again: foursquare play --seed (\d+)\)")
@@ -253,6 +257,7 @@ def test_end_of_input_without_record_prints_a_resumable_record():
     assert check_record(read_source("<stderr>", record.encode())).valid
 
 
+@pytest.mark.posix
 def test_sigint_midgame_leaves_a_valid_record(tmp_path):
     process = subprocess.Popen(
         [*COMMAND, "--seed", "92", "--record", "g.yaml", "-f", "json"],

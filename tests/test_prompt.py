@@ -35,6 +35,7 @@ def spawn(*args: str, cwd: str | None = None, **env: str) -> pexpect.spawn:
     return spawn_play(*args, cwd=cwd, colour="NO_COLOR" not in env, **env)
 
 
+@pytest.mark.posix
 def test_each_move_names_what_it_turned_and_undo_takes_it_back(tmp_path):
     child = spawn("--seed", "0", "--record", "g.yaml", "--color", "never", cwd=str(tmp_path))
     child.expect_exact("Move 1, place 9S> ")
@@ -56,6 +57,7 @@ def test_each_move_names_what_it_turned_and_undo_takes_it_back(tmp_path):
     assert text.startswith("foursquare: 1\nseed: 0\nmoves:\n  - B2\nresult: playing\nundos: 1\nmeta:\n  started: ")
 
 
+@pytest.mark.posix
 def test_tab_completes_a_move_and_a_command():
     child = spawn("--seed", "0", "--color", "never")
     child.expect_exact("Move 1, place 9S> ")
@@ -71,6 +73,7 @@ def test_tab_completes_a_move_and_a_command():
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.posix
 def test_unknown_input_is_answered_for_what_it_is():
     child = spawn("--seed", "0", "--color", "never")
     child.expect_exact("> ")
@@ -91,6 +94,7 @@ def test_unknown_input_is_answered_for_what_it_is():
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.posix
 def test_colour_at_a_terminal_and_none_with_no_color():
     child = spawn("--seed", "0")
     child.expect_exact("Move 1, place 9S> ")
@@ -114,6 +118,7 @@ def test_colour_at_a_terminal_and_none_with_no_color():
 LOST_MOVES = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")]
 
 
+@pytest.mark.posix
 def test_a_lost_game_ends_with_what_the_deal_allowed_and_commands_that_work(tmp_path):
     child = spawn("--seed", "1", "--record", "g.yaml", "--color", "never", cwd=str(tmp_path))
     for move in LOST_MOVES:

@@ -49,6 +49,7 @@ def test_results_are_kept_game_by_game_and_the_same_file_resumes(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_a_run_killed_with_kill_9_loses_only_the_games_in_flight(tmp_path):
     results = tmp_path / "r.jsonl"
     command = [*TOOL, "stats", "-n", "12", "--start", "300", "-p", "expert", "--playouts", "120", "-f", "json"]
@@ -115,6 +116,7 @@ def test_a_cluster_gives_the_figures_of_one_process(cluster):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_a_worker_killed_mid_run_changes_nothing(cluster):
     address = cluster.scheduler_address
     arguments = ["stats", "-p", "expert", "--playouts", "60", "-n", "40", "--start", "500", "-f", "json"]
@@ -129,6 +131,7 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster):
 
 
 @pytest.mark.slow
+@pytest.mark.posix
 def test_a_player_missing_on_the_workers_is_one_line(cluster, tmp_path):
     # The program is on the PATH of the tool (which checks it first) and not on the workers' PATH.
     (tmp_path / "lonelybot").write_text(f"#!{sys.executable}\n")

@@ -7,6 +7,7 @@ import io
 import pathlib
 import time
 
+import pytest
 from conftest import deck_starting
 from typer.testing import CliRunner
 
@@ -140,6 +141,7 @@ def test_moves_and_suits_in_the_players_style():
     assert "Legal moves for 6\u2666:" in said
 
 
+@pytest.mark.posix
 def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_again(tmp_path):
     import pexpect
     from conftest import spawn_play

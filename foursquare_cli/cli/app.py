@@ -156,7 +156,10 @@ _command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for 
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"foursquare {__version__}")
+        from ..rules.playout import PLAYOUTS_IN_USE
+        from ..ui.reports import version_text
+
+        print(version_text(__version__, PLAYOUTS_IN_USE))
         raise typer.Exit(0)
 
 
@@ -164,7 +167,11 @@ def _show_version(value: bool) -> None:
 def _root(
     context: typer.Context,
     version: bool | None = typer.Option(
-        None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        None,
+        "--version",
+        callback=_show_version,
+        is_eager=True,
+        help="Print the version (and the playouts in use: C, or Python and why) and exit.",
     ),
 ) -> None:
     """Play, replay, check, hint and solve games of Foursquare, the one-player card game."""

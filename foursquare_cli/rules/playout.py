@@ -156,12 +156,25 @@ def _deal_python(seen: bytes, unseen: bytes, key: int) -> bytes:
     return seen + bytes(order)
 
 
+class PlayoutsInUse(NamedTuple):
+    """Which playouts this install runs, for `--version` and `config`: "C", or "Python" and why not C."""
+
+    language: str
+    why_not_c: str | None = None
+
+
 try:
     from ._playout import deal as _deal_c
     from ._playout import finish as _finish_c
-except ImportError:  # not built (no C compiler at install): the same playouts, some fifty times slower
+
+    PLAYOUTS_IN_USE = PlayoutsInUse("C")
+except ImportError as error:  # not built (no C compiler at install): the same playouts, some fifty times slower
     _finish_c = None  # type: ignore[assignment]
     _deal_c = None  # type: ignore[assignment]
+    if isinstance(error, ModuleNotFoundError) and error.name == f"{__package__}._playout":
+        PLAYOUTS_IN_USE = PlayoutsInUse("Python", "the C module was not built at install; was there a C compiler?")
+    else:  # built, but it cannot be loaded (built for another Python, a missing symbol)
+        PLAYOUTS_IN_USE = PlayoutsInUse("Python", f"the C module did not load: {error}")
 
 ACCELERATED = _finish_c is not None
 """Whether the playouts run in C (`_playout.c`, built at install when a C compiler is there)."""
