@@ -293,6 +293,6 @@ def test_a_range_past_the_last_deal_is_refused_before_any_game():
 
 def test_the_settings_default_budget_is_the_experts():
     from foursquare_cli.players import DEFAULT_PLAYOUTS
-    from foursquare_cli.ui.reports import SETTING_DEFAULTS
+    from foursquare_cli.ui.about import SETTING_DEFAULTS
 
     assert SETTING_DEFAULTS["playouts"] == DEFAULT_PLAYOUTS

@@ -157,7 +157,7 @@ _command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for 
 def _show_version(value: bool) -> None:
     if value:
         from ..rules.playout import PLAYOUTS_IN_USE
-        from ..ui.reports import version_text
+        from ..ui.about import version_text
 
         print(version_text(__version__, PLAYOUTS_IN_USE))
         raise typer.Exit(0)

@@ -51,7 +51,7 @@ def config_command() -> None:
     file, or the default."""
     from ..rules.playout import PLAYOUTS_IN_USE
     from ..store.config import read_settings
-    from ..ui.reports import settings_text
+    from ..ui.about import settings_text
 
     ui_output().write(settings_text(read_settings(), PLAYOUTS_IN_USE) + "\n")
 

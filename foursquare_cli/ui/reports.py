@@ -22,10 +22,8 @@ if TYPE_CHECKING:
     from ..players.solver import Solution
     from ..rules.engine import State
     from ..rules.game import Step
-    from ..rules.playout import PlayoutsInUse
     from ..runs.compare import Comparison, Pair
     from ..runs.stats import Summary
-    from ..store.config import Settings
     from ..store.history import Game as KeptGame
     from ..store.totals import Totals
 
@@ -462,40 +460,3 @@ def waiting_line(game: KeptGame, program: str) -> str:
         f"An unfinished game is waiting ({deal}, {_count(game.moves, 'move')}, started {_when(game.started)} UTC); "
         f"to go on with it: {program} play --resume"
     )
-
-
-SETTING_DEFAULTS = {
-    "unicode": False,
-    "color": "auto",
-    "count": False,
-    "meter": False,
-    "reveal": False,
-    # players.DEFAULT_PLAYOUTS, written out so `check` need not import the players (a test holds the two equal)
-    "playouts": 20000,
-    "think": None,
-    "move_time": 10.0,
-}
-
-
-def settings_text(settings: Settings, playouts: PlayoutsInUse) -> str:
-    """`foursquare config`: each setting, its value, and where it comes from; then the playouts in use."""
-    shown = display_name(str(settings.path))
-    lines = [f"Settings file: {shown}" + ("" if settings.exists else " (none there: every setting is the default)")]
-    for key, default in SETTING_DEFAULTS.items():
-        value = settings.values.get(key, default)
-        text = "true" if value is True else "false" if value is False else "none" if value is None else str(value)
-        lines.append(f"  {key:<9} = {text:<8} ({'from the file' if key in settings.values else 'default'})")
-    lines.append(playouts_text(playouts)[0].upper() + playouts_text(playouts)[1:])
-    return "\n".join(lines)
-
-
-def playouts_text(playouts: PlayoutsInUse) -> str:
-    """`playouts in C`, or `playouts in Python` and why (`--version` and `config` say it)."""
-    if playouts.why_not_c is None:
-        return f"playouts in {playouts.language}"
-    return f"playouts in {playouts.language}, some 30 times slower: {playouts.why_not_c}"
-
-
-def version_text(version: str, playouts: PlayoutsInUse) -> str:
-    """`foursquare --version`: the version, and the playouts this install runs."""
-    return f"foursquare {version} ({playouts_text(playouts)})"
