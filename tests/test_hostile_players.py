@@ -128,7 +128,9 @@ def test_3_ctrl_c_during_a_module_players_move_is_an_interruption_not_a_forfeit(
     time.sleep(1.5)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=20)
-    assert process.returncode == 130 and err == "foursquare stats: interrupted\n" and out == ""
+    public = "foursquare stats: the deals are public numbers, so an outside player can know every stock in advance"
+    assert process.returncode == 130 and out == ""
+    assert err == f"{public}; --sealed deals them from secret seeds\nfoursquare stats: interrupted\n"
 
 
 def test_13_a_module_player_that_never_returns_forfeits_within_its_move_time(bots):

@@ -19,6 +19,7 @@ from .options import (
     PLAYOUTS_OPTION,
     RESULTS_OPTION,
     REVEAL_OPTION,
+    SEALED_OPTION,
     SEED_OPTION,
     SHARD_OPTION,
     THINK_OPTION,
@@ -35,6 +36,7 @@ from .options import (
     playable,
     player_option,
     print_result,
+    public_deals_warning,
     seconds_parser,
     seed_parser,
     skipped,
@@ -293,6 +295,7 @@ def stats(
     results: str | None = RESULTS_OPTION,
     shard: str | None = SHARD_OPTION,
     cluster: str | None = CLUSTER_OPTION,
+    sealed: bool = SEALED_OPTION,
 ) -> None:
     """Play many deals with a player and sum them up.
 
@@ -304,9 +307,11 @@ def stats(
     from ..runs.plan import run_stats
     from ..ui.reports import stats_text
 
-    plan = planned("stats", [player], start, games, player_seed, strength_of(playouts, think), move_time, shard)
+    strength = strength_of(playouts, think)
+    plan = planned("stats", [player], start, games, player_seed, strength, move_time, shard, sealed)
     with ui_output().progress(len(plan.deals()), f"{player} playing") as progress:
-        summary = run_stats(plan, jobs=jobs, cluster=cluster, results=results, progress=progress)
+        warn = public_deals_warning(plan)
+        summary = run_stats(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=warn)
     print_result(summary.as_dict(), output_format, lambda: stats_text(summary))
 
 
@@ -384,19 +389,21 @@ def analyze(
     if solution is not None and len(files) > 1:
         raise UsageError("--solution goes with one file")
     strength = strength_of(playouts, think)
-    kept = analysis_results(results, seed, player_seed, strength, solve_budget)
-    done = skipped(files, kept.done if kept is not None else {}, results)
-    requests = [Request(path, seed, deck, player_seed, strength, solve_budget) for path in files if path not in done]
     code = EXIT_OK
-    with opened_record(solution, replace=force) as file, ui_output().progress(len(requests), "analysing") as progress:
-        for analysis in analyze_files(requests, jobs, progress):
-            out, errors, result = analysis_report(analysis, json_output=output_format is Format.json, boards=boards)
-            ui_output().emit(out, errors, out_first=True)
-            code = max(code, result)
-            if file is not None and analysis.summary is not None and analysis.summary.solution is not None:
-                file.write(format_record(analysis.summary.solution))
-            if kept is not None and analysis.summary is not None:
-                kept.add(analysis_summary_json(analysis.path, analysis.summary))
+    with analysis_results(results, seed, player_seed, strength, solve_budget) as kept:
+        done = skipped(files, kept.done if kept is not None else {}, results)
+        requests = [
+            Request(path, seed, deck, player_seed, strength, solve_budget) for path in files if path not in done
+        ]
+        with opened_record(solution, replace=force) as file, ui_output().progress(len(requests), "analysing") as bar:
+            for analysis in analyze_files(requests, jobs, bar):
+                out, errors, result = analysis_report(analysis, json_output=output_format is Format.json, boards=boards)
+                ui_output().emit(out, errors, out_first=True)
+                code = max(code, result)
+                if file is not None and analysis.summary is not None and analysis.summary.solution is not None:
+                    file.write(format_record(analysis.summary.solution))
+                if kept is not None and analysis.summary is not None:
+                    kept.add(analysis_summary_json(analysis.path, analysis.summary))
     raise typer.Exit(code)
 
 
@@ -418,6 +425,7 @@ def compare(
     results: str | None = RESULTS_OPTION,
     shard: str | None = SHARD_OPTION,
     cluster: str | None = CLUSTER_OPTION,
+    sealed: bool = SEALED_OPTION,
 ) -> None:
     """Which player is better, and how sure: every player on the same deals, and paired tests.
 
@@ -429,7 +437,9 @@ def compare(
 
     if len(players) < 2:
         raise UsageError("give at least two players to compare")
-    plan = planned("compare", players, start, games, player_seed, strength_of(playouts, think), move_time, shard)
+    strength = strength_of(playouts, think)
+    plan = planned("compare", players, start, games, player_seed, strength, move_time, shard, sealed)
     with ui_output().progress(len(plan.deals()) * len(players), "comparing") as progress:
-        for comparison in run_compare(plan, jobs=jobs, cluster=cluster, results=results, progress=progress):
+        warn = public_deals_warning(plan)
+        for comparison in run_compare(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=warn):
             print_result(compare_json(comparison), output_format, lambda: compare_text(comparison))  # noqa: B023

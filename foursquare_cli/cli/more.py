@@ -71,7 +71,7 @@ def summarize(
     from ..runs.stats import Summary
     from ..ui.reports import compare_json, compare_text, stats_text
 
-    figures = merged_summary(*merged(files))
+    figures = merged_summary(merged(files))
     if isinstance(figures, Summary):
         print_result(figures.as_dict(), output_format, lambda: stats_text(figures))
     else:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -210,6 +211,28 @@ CLUSTER_OPTION = typer.Option(
 )
 
 
+def public_deals_warning(plan: Plan) -> Callable[[], None]:
+    """Said once the players are ready: with an outside player and numbered deals, a line on standard error
+    that the deals can be known in advance (a program can read the run's command line)."""
+
+    def warn() -> None:
+        if not plan.sealed and any(":" in name for name in plan.players):
+            say(
+                f"foursquare {plan.command}: the deals are public numbers, so an outside player can know every "
+                "stock in advance; --sealed deals them from secret seeds"
+            )
+
+    return warn
+
+
+SEALED_OPTION = typer.Option(
+    False,
+    "--sealed",
+    help="Deal each game from a fresh secret seed (the same for every player of a deal), written to --results "
+    "only once every player has finished it: no player can know the deals in advance.",
+)
+
+
 def planned(
     command: str,
     players: list[str],
@@ -219,6 +242,7 @@ def planned(
     strength: Strength,
     move_time: float,
     shard: str | None,
+    sealed: bool = False,
 ) -> Plan:
     """The plan of a `stats` or `compare` run, its players' names and its shard checked."""
     from ..players import parse_player
@@ -226,20 +250,26 @@ def planned(
 
     names = tuple(parse_player(player) for player in players)
     part = parse_shard(shard) if shard is not None else (1, 1)
-    return Plan(command, names, start, games, player_seed, strength.playouts, strength.think, move_time, part)
+    return Plan(command, names, start, games, player_seed, strength.playouts, strength.think, move_time, part, sealed)
 
 
+@contextlib.contextmanager
 def analysis_results(
     path: str | None, seed: int | None, player_seed: int, strength: Strength, solve_budget: int
-) -> AnalysisResults | None:
-    """`analyze --results FILE`, opened with the settings of the run."""
+) -> Iterator[AnalysisResults | None]:
+    """`analyze --results FILE`, opened (and locked) with the settings of the run, closed at the end."""
     if path is None:
-        return None
+        yield None
+        return
     from ..runs.results import AnalysisResults
 
     settings = {"seed": seed, "player_seed": player_seed, "playouts": strength.playouts, "think": strength.think,
                 "solve_budget": solve_budget}  # fmt: skip
-    return AnalysisResults(path, settings)
+    kept = AnalysisResults(path, settings)
+    try:
+        yield kept
+    finally:
+        kept.close()
 
 
 def skipped(files: list[str], done: dict[str, Any], results: str | None) -> set[str]:

@@ -50,7 +50,7 @@ def open_input(path: str) -> IO[bytes]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise ReadError(f"not a regular file ({_file_type(mode)}); give a file, or - for standard input")
+            raise ReadError(f"not a regular file ({file_kind(mode)}); give a file, or - for standard input")
         if nonblocking:
             _set_blocking(fd)
         stream = os.fdopen(fd, "rb")
@@ -67,7 +67,7 @@ def _set_blocking(fd: int) -> None:
         os.set_blocking(fd, True)
 
 
-def _file_type(mode: int) -> str:
+def file_kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):

@@ -1,9 +1,15 @@
 """A run of `stats` or `compare` as a plan: its games played where asked (here, in worker processes, or on a
 cluster), kept in a results file as they finish, and summed up from the games alone, so a run, a resumed run
-and the merge of shards print the same figures."""
+and the merge of shards print the same figures.
+
+A sealed plan (`--sealed`) deals each deal from a fresh secret seed (`os.urandom`), the same for every player
+of that deal, drawn here, in the process that runs the engine, and handed only to the processes that play
+the deal's games (never to a player: players see states). Its seed goes into the results only once every
+player has finished the deal (`ResultsFile`)."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
@@ -11,7 +17,7 @@ from typing import NamedTuple
 from ..players import Strength, closing_programs, make_player
 from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
-from .results import Plan, ResultsFile
+from .results import Merged, Plan, ResultsFile
 from .stats import GameResult, Summary, check_range, play_deal, summary_of
 
 
@@ -21,10 +27,16 @@ class Task(NamedTuple):
     player_seed: int
     strength: Strength
     move_time: float
+    sealed_seed: int | None = None
 
 
 def play_task(task: Task) -> GameResult:
-    return play_deal(task.player, task.player_seed, task.seed, task.strength, task.move_time)
+    return play_deal(task.player, task.player_seed, task.seed, task.strength, task.move_time, task.sealed_seed)
+
+
+def secret_seed() -> int:
+    """A deal number nobody can know in advance: 64 bits of the operating system's randomness."""
+    return int.from_bytes(os.urandom(8), "little")
 
 
 def play_plan(
@@ -34,21 +46,26 @@ def play_plan(
     cluster: str | None = None,
     results: str | None = None,
     progress: Callable[[int], None] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> Iterator[tuple[str, GameResult]]:
     """Every game of the plan, deal by deal, every player in turn: those already in the results file from it,
     the others played (in `jobs` processes, or on the Dask cluster at `cluster`) and appended to it.
 
     PlayerError, RangeError, ResultsError, ClusterError before anything is played; Interrupted on a signal.
+    `ready()` is called once the players are known to be there, before the first game.
     """
     check_range(plan.start, plan.games)
     with closing_programs():
         for player in plan.players:
             make_player(player)  # a player that cannot be built fails here, in one line
+    if ready is not None:
+        ready()
     strength = Strength(plan.playouts, plan.think)
     order = [(player, deal) for deal in plan.deals() for player in plan.players]
     kept = ResultsFile(results, plan) if results is not None else None
     done = kept.done if kept is not None else {}
-    todo = [Task(player, deal, plan.player_seed, strength, plan.move_time) for player, deal in order
+    secrets = {deal: secret_seed() for deal in plan.each_deal()} if plan.sealed else {}
+    todo = [Task(player, deal, plan.player_seed, strength, plan.move_time, secrets.get(deal)) for player, deal in order
             if (player, deal) not in done]  # fmt: skip
     executor = None
     if cluster is not None and todo:
@@ -77,19 +94,20 @@ def play_plan(
 def stats_of(plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: float) -> Summary:
     """The summary of the one player of a `stats` plan, over the games of the plan's deals played."""
     player = plan.players[0]
-    results = [games[(player, deal)] for deal in plan.deals() if (player, deal) in games]
+    results = [games[key] for key in sorted(games, key=lambda key: key[1]) if key[0] == player and plan.holds(key[1])]
     summary = summary_of(player, plan.start, results, elapsed)
-    return summary._replace(shard=plan.shard if plan.shard != (1, 1) else None)
+    return summary._replace(shard=plan.shard if plan.shard != (1, 1) else None, sealed=plan.sealed)
 
 
 def comparison_of(
     plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: float, *, complete: bool = True
 ) -> Comparison:
     """The comparison of a `compare` plan over the deals every player has played."""
-    deals = [deal for deal in plan.deals() if all((player, deal) in games for player in plan.players)]
+    played = sorted({deal for _, deal in games if plan.holds(deal)})
+    deals = [deal for deal in played if all((player, deal) in games for player in plan.players)]
     per_player = [[games[(player, deal)] for deal in deals] for player in plan.players]
     summaries = [
-        summary_of(name, plan.start, results, elapsed / len(plan.players))
+        summary_of(name, plan.start, results, elapsed / len(plan.players))._replace(sealed=plan.sealed)
         for name, results in zip(plan.players, per_player, strict=True)
     ]
     players = plan.players
@@ -102,22 +120,25 @@ def comparison_of(
 
 
 def run_stats(plan: Plan, *, jobs: int = 1, cluster: str | None = None, results: str | None = None,
-              progress: Callable[[int], None] | None = None) -> Summary:  # fmt: skip
+              progress: Callable[[int], None] | None = None,
+              ready: Callable[[], None] | None = None) -> Summary:  # fmt: skip
     """`stats`: the plan played (see `play_plan`) and summed up."""
     began = time.perf_counter()
     games = {(player, result.seed): result for player, result in play_plan(
-        plan, jobs=jobs, cluster=cluster, results=results, progress=progress)}  # fmt: skip
+        plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready)}  # fmt: skip
     return stats_of(plan, games, time.perf_counter() - began)
 
 
 def run_compare(plan: Plan, *, jobs: int = 1, cluster: str | None = None, results: str | None = None,
-                progress: Callable[[int], None] | None = None) -> Iterator[Comparison]:  # fmt: skip
+                progress: Callable[[int], None] | None = None,
+                ready: Callable[[], None] | None = None) -> Iterator[Comparison]:  # fmt: skip
     """`compare`: the plan played, then the comparison; on Interrupted, the comparison of what was played
     so far (the deals every player finished), marked incomplete, then the exception goes on."""
     began = time.perf_counter()
     games: dict[tuple[str, int], GameResult] = {}
     try:
-        for player, result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress):
+        for player, result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress,
+                                        ready=ready):  # fmt: skip
             games[(player, result.seed)] = result
     except Interrupted:
         yield comparison_of(plan, games, time.perf_counter() - began, complete=False)
@@ -125,11 +146,15 @@ def run_compare(plan: Plan, *, jobs: int = 1, cluster: str | None = None, result
     yield comparison_of(plan, games, time.perf_counter() - began)
 
 
-def merged_summary(plan: Plan, games: dict[tuple[str, int], GameResult]) -> Summary | Comparison:
+def merged_summary(union: Merged) -> Summary | Comparison:
     """What one run over the union of results files prints (`summarize`): its time is the time the games
-    took, not the wall time of any run."""
+    took, not the wall time of any run; the deals still missing are named, and a run with some missing is
+    never called complete."""
+    plan, games = union.plan, union.games
     elapsed = sum(sum(result.move_seconds) for result in games.values())
-    whole = plan._replace(shard=(1, 1))
+    missing, first = union.missing, union.first_missing
     if plan.command == "stats":
-        return stats_of(whole, games, elapsed)
-    return comparison_of(whole, games, elapsed)
+        return stats_of(plan, games, elapsed)._replace(missing=missing, first_missing=first)
+    comparison = comparison_of(plan, games, elapsed, complete=missing == 0)
+    summaries = [summary._replace(missing=missing, first_missing=first) for summary in comparison.summaries]
+    return comparison._replace(summaries=summaries)

@@ -1,34 +1,48 @@
 """Results as data: a run's plan, and the file its games are written to as they finish (a public format).
 
-A results file is JSON Lines. The first line is the plan of the run that wrote it:
+A results file is JSON Lines (`store.logs`: a regular file only, one writer at a
+time, a line cut short by a kill left out). The first line is the plan of the run:
 
-    {"foursquare_results": 1, "command": "stats", "players": ["greedy"], "start": 0, "games": 1000,
-     "player_seed": 0, "playouts": 20000, "think": null, "move_time": 10.0, "shard": [1, 1]}
+    {"foursquare_results": 2, "command": "stats", "players": ["greedy"], "start": 0, "games": 1000,
+     "player_seed": 0, "playouts": 20000, "think": null, "move_time": 10.0, "shard": [1, 1], "sealed": false}
 
 then one object a finished game, appended and flushed as it ends:
 
-    {"player": "greedy", "deal": 17, "won": true, "score": 9, "moves": 31,
-     "move_seconds": [0.00002, ...], "seconds_per_move": 0.00002, "forfeit": null}
+    {"player": "greedy", "deal": 17, "seed": 17, "won": true, "score": 9, "moves": 31,
+     "played": "B2,C2,B2 top,...", "move_seconds": [0.00002, ...], "seconds_per_move": 0.00002, "forfeit": null}
+
+Every game line proves itself: `seed` is the deal it was dealt from (the deal's
+number, or with `--sealed` its secret seed, written only once every player has
+finished that deal) and `played` its moves, so `summarize` and a resumed run replay
+each line through the engine and refuse, with file:line (exit 1), a line whose
+moves do not give its result, or whose fields are not of their kind and size.
 
 `--shard I/N` plays the deals of the range whose offset from `start` is I-1 modulo N.
 Running the same command on the same file resumes it: the games there are not
-played again, and a plan that differs from the file's is refused. A line cut short
-by a kill is dropped (the game is played again). `summarize` merges files of one
-plan's shards, machines or runs: what one run over their union would print.
+played again, and a plan that differs from the file's is refused. `summarize`
+merges files of one plan's shards, machines or runs: what one run over their union
+would print, with the deals still missing named.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from ..errors import UsageError, display_name
+from ..rules.cards import SEED_MAX
+from ..rules.engine import WON, State
+from ..rules.moves import InvalidMoveError, Move
+from ..store.logs import JsonLinesLog, LogError, LogLineError, read_log
 from .stats import GameResult
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _PLAN_KEYS = ("command", "players", "start", "games", "player_seed", "playouts", "think", "move_time")
+MAX_PLAYERS = 16
+MAX_MOVES = 1000  # a game draws 40 cards; shifts are free, but a line of more moves is not one of ours
+MAX_TEXT = 300  # a player's name, a forfeit's reason
+MAX_SCORE = 24  # the cards left in the stock when the grid fills: 40 - 16
 
 
 class Plan(NamedTuple):
@@ -43,18 +57,77 @@ class Plan(NamedTuple):
     think: float | None
     move_time: float
     shard: tuple[int, int] = (1, 1)
+    sealed: bool = False  # each deal from a fresh secret seed, the same for every player of it
 
     def deals(self) -> list[int]:
+        return list(self.each_deal())
+
+    def each_deal(self) -> Iterator[int]:
+        """The deals of the plan (its shard of the range), in order, one at a time."""
         index, count = self.shard
-        return [deal for deal in range(self.start, self.start + self.games) if (deal - self.start) % count == index - 1]
+        first = self.start + index - 1
+        return iter(range(first, self.start + self.games, count))
+
+    def deal_count(self) -> int:
+        index, count = self.shard
+        return max(0, (self.games - index + count) // count)
+
+    def holds(self, deal: int) -> bool:
+        index, count = self.shard
+        return self.start <= deal < self.start + self.games and (deal - self.start) % count == index - 1
 
     def header(self) -> dict[str, Any]:
         return {"foursquare_results": FORMAT_VERSION, **{key: _plain(getattr(self, key)) for key in _PLAN_KEYS},
-                "shard": list(self.shard)}  # fmt: skip
+                "shard": list(self.shard), "sealed": self.sealed}  # fmt: skip
+
+    @classmethod
+    def from_header(cls, header: dict[str, Any] | None, path: str) -> Plan:
+        """The plan a results file's first line states, every field checked; ResultsError saying which."""
+        if header is None or header.get("foursquare_results") != FORMAT_VERSION or "command" not in header:
+            old = header is not None and header.get("foursquare_results") == 1
+            said = "written by an older version of the tool (its games cannot be checked); give another file"
+            raise ResultsError(said if old else "not a results file of this version (docs/formats.md)", path=path)
+        wanted = {"foursquare_results", *_PLAN_KEYS, "shard", "sealed"}
+        if set(header) != wanted:
+            raise ResultsError(f"its plan has the keys {sorted(header)}, not {sorted(wanted)}", path=path)
+        problem = _plan_problem(header)
+        if problem is not None:
+            raise ResultsError(f"its plan is not one of a run: {problem}", path=path)
+        return cls(header["command"], tuple(header["players"]), header["start"], header["games"],
+                   header["player_seed"], header["playouts"], header["think"], header["move_time"],
+                   tuple(header["shard"]), header["sealed"])  # fmt: skip
 
 
 def _plain(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _seconds(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+
+
+def _plan_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with a plan's fields (their kinds and sizes), or None."""
+    players, shard = header["players"], header["shard"]
+    checks = [
+        (header["command"] in ("stats", "compare"), "command"),
+        (isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS
+         and all(isinstance(p, str) and 0 < len(p) <= MAX_TEXT for p in players), "players"),
+        (_whole(header["start"], 0, SEED_MAX), "start"),
+        (_whole(header["games"], 1, SEED_MAX + 1) and header["start"] + header["games"] - 1 <= SEED_MAX, "games"),
+        (_whole(header["player_seed"], 0, SEED_MAX), "player_seed"),
+        (_whole(header["playouts"], 1, 10**9), "playouts"),
+        (header["think"] is None or _seconds(header["think"]), "think"),
+        (_seconds(header["move_time"]), "move_time"),
+        (isinstance(shard, list) and len(shard) == 2 and _whole(shard[1], 1, 10**6) and _whole(shard[0], 1, shard[1]),
+         "shard"),
+        (isinstance(header["sealed"], bool), "sealed"),
+    ]  # fmt: skip
+    return next((name for good, name in checks if not good), None)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -70,147 +143,230 @@ class ResultsError(UsageError):
 
 
 def result_json(player: str, result: GameResult) -> dict[str, Any]:
+    """A game's line in a results file (see the module's docstring)."""
     seconds = [round(value, 7) for value in result.move_seconds]
     return {
         "player": player,
         "deal": result.seed,
+        "seed": result.dealt_from,
         "won": result.won,
         "score": result.score,
         "moves": result.moves,
+        "played": ",".join(result.played),
         "move_seconds": seconds,
         "seconds_per_move": round(sum(seconds) / len(seconds), 7) if seconds else 0.0,
         "forfeit": result.forfeit,
     }
 
 
-def _result(line: dict[str, Any]) -> tuple[str, GameResult]:
-    return line["player"], GameResult(line["deal"], line["won"], line["score"], tuple(line["move_seconds"]),
-                                      line["forfeit"])  # fmt: skip
+_LINE_KEYS = {"player", "deal", "seed", "won", "score", "moves", "played", "move_seconds", "seconds_per_move",
+              "forfeit"}  # fmt: skip
 
 
-def read_results(path: str) -> tuple[dict[str, Any], list[tuple[str, GameResult]]]:
-    """The plan (header) and the games of a results file; a last line cut short is left out."""
+def result_from_json(line: dict[str, Any], plan: Plan, where: str) -> tuple[str, GameResult]:
+    """The game of a results file's line, its fields checked and its moves replayed from its seed: LogLineError
+    (`where` is file:line) for a line whose fields are not of their kind, or whose moves do not give it."""
+
+    def refused(message: str) -> LogLineError:
+        return LogLineError(message, path=where)
+
+    if set(line) != _LINE_KEYS:
+        raise refused(f"a game line has the keys {sorted(_LINE_KEYS)}, not {sorted(line)}")
+    player, deal, seed, won, score = line["player"], line["deal"], line["seed"], line["won"], line["score"]
+    seconds, forfeit, played = line["move_seconds"], line["forfeit"], line["played"]
+    if player not in plan.players:
+        raise refused(f"player {display_name(str(player)[:MAX_TEXT])!r} is not one of the plan's")
+    if not _whole(deal, 0, SEED_MAX) or not plan.holds(deal):
+        raise refused(f"deal {str(deal)[:30]} is not one of the plan's deals")
+    if not _whole(seed, 0, SEED_MAX) or (not plan.sealed and seed != deal):
+        raise refused(f"seed {str(seed)[:30]} is not the seed of deal {deal}")
+    if not isinstance(won, bool) or not (score is None or _whole(score, 0, MAX_SCORE)) or won != (score is not None):
+        raise refused("won and score: a won game has a score of 0 to 24, a lost one none")
+    if not (isinstance(played, str) and len(played) <= MAX_MOVES * 12):
+        raise refused("played: the moves, as one string")
+    if not (isinstance(seconds, list) and len(seconds) <= MAX_MOVES
+            and all(isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s) and s >= 0
+                    for s in seconds)):  # fmt: skip
+        raise refused("move_seconds: a list of the seconds each move took")
+    if not (forfeit is None or (isinstance(forfeit, str) and len(forfeit) <= MAX_TEXT)) or (forfeit and won):
+        raise refused("forfeit: the reason a lost game was forfeited, or null")
+    if not _whole(line["moves"], 0, MAX_MOVES) or not _seconds(line["seconds_per_move"] or 1):
+        raise refused("moves and seconds_per_move: a count and a number")
+    moves = played.split(",") if played else []
+    if len(moves) != len(seconds) or line["moves"] != len(moves):
+        raise refused(f"{len(moves)} moves played, but {len(seconds)} times and a count of {line['moves']}")
+    state = State.from_seed(seed)
+    for number, text in enumerate(moves, start=1):
+        try:
+            move = Move.from_str(text)
+        except InvalidMoveError:
+            raise refused(f"move {number}, {display_name(text[:20])!r}: not a move") from None
+        if state.is_over or not state.is_legal(move):
+            raise refused(f"move {number}, {move}: not legal there; the line is not this deal's game")
+        state.apply(move)
+    outcome = state.outcome
+    if forfeit is None and (outcome.status is not WON) == won or (forfeit is None and outcome.score != score):
+        given = f"won, score {outcome.score}" if outcome.status is WON else outcome.status.value
+        raise refused(f"deal {deal} of {player}: its moves give {given}, not what the line says")
+    if forfeit is None and not state.is_over:
+        raise refused(f"deal {deal} of {player}: its moves leave the game unfinished, and it was not forfeited")
+    if forfeit is not None and state.is_over:
+        raise refused(f"deal {deal} of {player}: a forfeit, but its moves end the game")
+    result = GameResult(deal, won, score, tuple(float(s) for s in seconds), forfeit, tuple(moves),
+                        seed if plan.sealed else None)  # fmt: skip
+    return player, result
+
+
+def _games_of(path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]]) -> dict[tuple[str, int], GameResult]:
+    games: dict[tuple[str, int], GameResult] = {}
+    for number, line in entries:
+        player, result = result_from_json(line, plan, f"{path}:{number}")
+        if (player, result.seed) in games:
+            raise LogLineError(f"deal {result.seed} of {player} is in the file twice", path=f"{path}:{number}")
+        games[(player, result.seed)] = result
+    return games
+
+
+def read_results(path: str) -> tuple[Plan, dict[tuple[str, int], GameResult]]:
+    """The plan and the games of a results file, every line checked (see `result_from_json`)."""
+    header, entries = _read(path)
+    plan = Plan.from_header(header, path)
+    return plan, _games_of(path, plan, entries)
+
+
+def _read(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str, Any]]]]:
     try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ResultsError(f"cannot read: {getattr(error, 'strerror', None) or error}", path=path) from None
-    lines = text.split("\n")
-    complete = lines[:-1]  # the part after the last newline, if any, was cut short by a kill
-    try:
-        header = json.loads(complete[0]) if complete else None
-        if not isinstance(header, dict) or header.get("foursquare_results") != FORMAT_VERSION:
-            raise ValueError
-        games = [_result(json.loads(line)) for line in complete[1:] if line.strip()]
-    except (ValueError, KeyError, TypeError, IndexError):
-        raise ResultsError("not a results file of this version (see docs/formats.md: results)", path=path) from None
-    return header, games
+        return read_log(path)
+    except LogError as error:
+        raise ResultsError(error.message, path=path) from None
 
 
 class ResultsFile:
-    """The results file of a run: games already in it, and each new one appended and flushed as it ends."""
+    """The results file of a run: games already in it (checked), and each new one appended as it ends.
+
+    For a sealed plan a deal's lines are written together, once every player has
+    finished it: until then its secret seed is in no file.
+    """
 
     def __init__(self, path: str, plan: Plan) -> None:
         self.path = path
-        self.done: dict[tuple[str, int], GameResult] = {}
-        wanted = plan.header()
-        exists = os.path.exists(path) and os.path.getsize(path) > 0
-        if exists:
-            header, games = read_results(path)
-            if header != wanted:
-                differ = [key for key in wanted if header.get(key) != wanted[key]]
-                raise ResultsError(
-                    f"holds another run ({', '.join(differ)} differ); give another file to start a new one",
-                    path=path,
-                )
-            self.done = {(player, result.seed): result for player, result in games}
-            self._cut_to_last_line()
+        self.plan = plan
+        self._waiting: dict[int, list[tuple[str, GameResult]]] = {}
+        self._log = JsonLinesLog(path)
         try:
-            self._stream = open(path, "a", encoding="utf-8")
-            if not exists:
-                self._write(wanted)
-        except OSError as error:
-            raise ResultsError(f"cannot write: {error.strerror or error}", path=path) from None
-
-    def _cut_to_last_line(self) -> None:
-        with open(self.path, "rb+") as stream:
-            data = stream.read()
-            if not data.endswith(b"\n"):
-                stream.truncate(data.rfind(b"\n") + 1)
-
-    def _write(self, value: dict[str, Any]) -> None:
-        self._stream.write(json.dumps(value, separators=(",", ":")) + "\n")
-        self._stream.flush()
+            if self._log.header is not None:
+                header = self._log.header
+                found = Plan.from_header(header, path)
+                if found != plan:
+                    wanted = plan.header()
+                    differ = [key for key in wanted if header.get(key) != wanted[key]]
+                    raise ResultsError(
+                        f"holds another run ({', '.join(differ)} differ); give another file to start a new one",
+                        path=path,
+                    )
+            self.done = _games_of(path, plan, self._log.entries)
+            self._log.begin(plan.header())
+        except BaseException:
+            self._log.close()
+            raise
 
     def add(self, player: str, result: GameResult) -> None:
+        if not self.plan.sealed:
+            self._write(player, result)
+            return
+        waiting = self._waiting.setdefault(result.seed, [])
+        waiting.append((player, result))
+        if len(waiting) == len(self.plan.players):
+            for finished in self._waiting.pop(result.seed):
+                self._write(*finished)
+
+    def _write(self, player: str, result: GameResult) -> None:
         try:
-            self._write(result_json(player, result))
-        except OSError as error:
-            raise ResultsError(f"cannot write: {error.strerror or error}", path=self.path) from None
+            self._log.append(result_json(player, result))
+        except LogError as error:
+            raise ResultsError(error.message, path=self.path, exit_code=error.exit_code) from None
         self.done[(player, result.seed)] = result
 
     def close(self) -> None:
-        self._stream.close()
+        self._log.close()
 
 
-def merged(paths: Iterable[str]) -> tuple[Plan, dict[tuple[str, int], GameResult]]:
+class Merged(NamedTuple):
+    """The union of results files of one plan (`summarize`): the plan, its games, and what is still missing."""
+
+    plan: Plan
+    games: dict[tuple[str, int], GameResult]
+    missing: int  # deals of the plan that not every player has finished
+    first_missing: tuple[int, ...]  # the first of them (at most MISSING_SHOWN)
+
+
+MISSING_SHOWN = 20
+
+
+def merged(paths: Iterable[str]) -> Merged:
     """The plan and the games of results files of one plan (any shards, machines, runs): the union, refused
-    with a line when the files disagree on the plan or hold the same game twice."""
+    with a line when the files disagree on the plan or hold the same game twice; the deals missing named."""
     plan: Plan | None = None
     games: dict[tuple[str, int], GameResult] = {}
     first = ""
     for path in paths:
-        header, found = read_results(path)
-        this = Plan(header["command"], tuple(header["players"]), header["start"], header["games"],
-                    header["player_seed"], header["playouts"], header["think"], header["move_time"])  # fmt: skip
+        this, found = read_results(path)
+        whole = this._replace(shard=(1, 1))
         if plan is None:
-            plan, first = this, path
-        elif this != plan:
-            differ = [key for key in _PLAN_KEYS if getattr(this, key) != getattr(plan, key)]
+            plan, first = whole, path
+        elif whole != plan:
+            differ = [key for key in (*_PLAN_KEYS, "sealed") if getattr(whole, key) != getattr(plan, key)]
             raise ResultsError(f"another plan than {display_name(first)} ({', '.join(differ)} differ)", path=path)
-        for player, result in found:
-            if (player, result.seed) in games:
-                raise ResultsError(f"deal {result.seed} of {player} is in another file too: overlapping", path=path)
-            games[(player, result.seed)] = result
+        for key, result in found.items():
+            if key in games:
+                raise ResultsError(f"deal {result.seed} of {key[0]} is in another file too: overlapping", path=path)
+            games[key] = result
     if plan is None:
         raise UsageError("give at least one results file")
-    return plan, games
+    finished = {deal for _, deal in games if all((player, deal) in games for player in plan.players)}
+    missing = plan.deal_count() - len(finished)
+    shown = []
+    if missing:
+        for deal in plan.each_deal():  # at most len(finished) + MISSING_SHOWN steps
+            if deal not in finished:
+                shown.append(deal)
+                if len(shown) == MISSING_SHOWN:
+                    break
+    return Merged(plan, games, missing, tuple(shown))
 
 
 class AnalysisResults:
     """`analyze --results FILE`: its settings first, then one object a file analysed (the summary `analyze
-    --format json` prints), appended and flushed as each file is done. The same command on the same FILE
-    skips the files already there; other settings are refused."""
+    --format json` prints), appended and flushed as each file is done (`store.logs`, as for stats and
+    compare). The same command on the same FILE skips the files already there; other settings are refused."""
 
     def __init__(self, path: str, settings: dict[str, Any]) -> None:
         self.path = path
         wanted = {"foursquare_results": FORMAT_VERSION, "command": "analyze", **settings}
-        self.done: dict[str, dict[str, Any]] = {}
-        if os.path.exists(path) and os.path.getsize(path) > 0:
-            try:
-                with open(path, encoding="utf-8") as stream:
-                    lines = stream.read().split("\n")[:-1]
-                header = json.loads(lines[0])
-                self.done = {line["path"]: line for line in map(json.loads, lines[1:]) if line}
-            except (OSError, ValueError, KeyError, TypeError, IndexError):
-                raise ResultsError("not a results file of analyze (see docs/formats.md: results)", path=path) from None
-            if header != wanted:
+        self._log = JsonLinesLog(path)
+        try:
+            header = self._log.header
+            if header is not None and header != wanted:
+                if header.get("command") != "analyze" or header.get("foursquare_results") != FORMAT_VERSION:
+                    raise ResultsError("not a results file of analyze (see docs/formats.md: results)", path=path)
                 differ = [key for key in wanted if header.get(key) != wanted[key]]
                 raise ResultsError(f"holds another run ({', '.join(differ)} differ); give another file", path=path)
-        try:
-            self._stream = open(path, "a", encoding="utf-8")
-            if not self.done and os.path.getsize(path) == 0:
-                self.add_line(wanted)
-        except OSError as error:
-            raise ResultsError(f"cannot write: {error.strerror or error}", path=path) from None
-
-    def add_line(self, value: dict[str, Any]) -> None:
-        self._stream.write(json.dumps(value, separators=(",", ":")) + "\n")
-        self._stream.flush()
+            self.done: dict[str, dict[str, Any]] = {}
+            for number, line in self._log.entries:
+                if not isinstance(line.get("path"), str):
+                    raise LogLineError("an analysis line names the file it analysed", path=f"{path}:{number}")
+                self.done[line["path"]] = line
+            self._log.begin(wanted)
+        except BaseException:
+            self._log.close()
+            raise
 
     def add(self, summary: dict[str, Any]) -> None:
-        self.add_line(summary)
+        try:
+            self._log.append(summary)
+        except LogError as error:
+            raise ResultsError(error.message, path=self.path, exit_code=error.exit_code) from None
         self.done[summary["path"]] = summary
 
     def close(self) -> None:
-        self._stream.close()
+        self._log.close()

@@ -25,11 +25,21 @@ from .executor import run_in_order
 
 
 class GameResult(NamedTuple):
-    seed: int
+    """One game of a run: the deal (its number, and for a sealed deal the secret seed it was dealt from), what
+    came of it, and every move played, so that the line a results file keeps can be replayed and checked."""
+
+    seed: int  # the deal's number in the run (for a numbered deal, the seed it was dealt from)
     won: bool
     score: int | None
     move_seconds: tuple[float, ...]  # the time each move took to choose and play
     forfeit: str | None = None  # why an outside player lost the game by what it did
+    played: tuple[str, ...] = ()  # the moves, canonical text, in order
+    sealed_seed: int | None = None  # a sealed deal's secret seed (`--sealed`); None: dealt from `seed`
+
+    @property
+    def dealt_from(self) -> int:
+        """The seed the game was dealt from: `deal --seed` shows its stock."""
+        return self.seed if self.sealed_seed is None else self.sealed_seed
 
     @property
     def moves(self) -> int:
@@ -51,27 +61,36 @@ class Summary(NamedTuple):
     games_per_second: float
     lost: tuple[int, ...] = ()  # the deal numbers of the games not won
     shard: tuple[int, int] | None = None  # the part of the range played (I, N), when a shard
+    sealed: bool = False  # dealt from secret seeds (the results file holds them)
+    missing: int = 0  # `summarize`: deals of the plan not played (by every player) in the files given
+    first_missing: tuple[int, ...] = ()  # the first of them
+    span: tuple[int, int] | None = None  # the lowest and the highest deal played
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "start": self.start,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": self.win_rate,
-            "win_rate_95": [self.win_low, self.win_high],
-            "mean_score_of_wins": self.mean_score,
-            "mean_score": self.mean_score_all,
-            "forfeits": self.forfeits,
-            "seconds_per_move": self.seconds_per_move,
-            "median_seconds_per_move": self.median_seconds_per_move,
-            "games_per_second": self.games_per_second,
-            "lost_deals": list(self.lost),
-        } | ({"shard": list(self.shard)} if self.shard is not None else {})
+        return (
+            {
+                "player": self.player,
+                "start": self.start,
+                "games": self.games,
+                "wins": self.wins,
+                "win_rate": self.win_rate,
+                "win_rate_95": [self.win_low, self.win_high],
+                "mean_score_of_wins": self.mean_score,
+                "mean_score": self.mean_score_all,
+                "forfeits": self.forfeits,
+                "seconds_per_move": self.seconds_per_move,
+                "median_seconds_per_move": self.median_seconds_per_move,
+                "games_per_second": self.games_per_second,
+                "lost_deals": list(self.lost),
+                "sealed": self.sealed,
+            }
+            | ({"shard": list(self.shard)} if self.shard is not None else {})
+            | ({"missing": self.missing, "first_missing": list(self.first_missing)} if self.missing else {})
+        )
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -107,11 +126,17 @@ def check_range(start: int, count: int) -> None:
 
 
 def play_deal(
-    player: str, player_seed: int, seed: int, strength: Strength = Strength(), move_time: float | None = None
+    player: str,
+    player_seed: int,
+    seed: int,
+    strength: Strength = Strength(),
+    move_time: float | None = None,
+    sealed_seed: int | None = None,
 ) -> GameResult:
     """One deal played by `player` (a fresh one seeded from the player seed and the deal; an outside
-    program is this process's long-lived one). A forfeit is a lost game with its reason."""
-    game = Game.from_seed(seed)
+    program is this process's long-lived one). A forfeit is a lost game with its reason. `sealed_seed`: the
+    game is dealt from that secret seed instead of the deal's number."""
+    game = Game.from_seed(seed if sealed_seed is None else sealed_seed)
     chosen = make_player(player, player_seed * 1_000_003 + seed, strength, move_time)
     times = []
     clock = time.perf_counter
@@ -124,10 +149,11 @@ def play_deal(
         started = now
 
     forfeit = play_game(game, chosen, timed)
+    played = tuple(str(move) for move in game.moves)
     if forfeit is not None:
-        return GameResult(seed, False, None, tuple(times), forfeit)
+        return GameResult(seed, False, None, tuple(times), forfeit, played, sealed_seed)
     outcome = game.state.outcome
-    return GameResult(seed, outcome.status is WON, outcome.score, tuple(times))
+    return GameResult(seed, outcome.status is WON, outcome.score, tuple(times), None, played, sealed_seed)
 
 
 def _play_deal_args(args: tuple[str, int, int, Strength, float | None]) -> GameResult:
@@ -194,4 +220,5 @@ def summary_of(player: str, start: int, results: list[GameResult], elapsed: floa
         median_seconds_per_move=statistics.median(move_times) if moves else 0.0,
         games_per_second=len(results) / elapsed if elapsed > 0 else 0.0,
         lost=tuple(r.seed for r in results if not r.won),
+        span=(min(r.seed for r in results), max(r.seed for r in results)) if results else None,
     )

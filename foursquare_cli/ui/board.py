@@ -86,11 +86,15 @@ def _cell_text(state: State, cell: int, style: Style, placed: int | None, turned
     return bold + colour + text + _RESET if colour or bold else text
 
 
-def status_line(state: State, style: Style = PLAIN) -> str:
-    """Next card, stock, face-down count and status, on one line; a lost game says why."""
+def status_line(state: State, style: Style = PLAIN, *, next_unseen: bool = False) -> str:
+    """Next card, stock, face-down count and status, on one line; a lost game says why.
+
+    `next_unseen`: the board is one a move would leave (`try`), whose next card the
+    player has not seen: it is shown as `?`, never named.
+    """
     outcome = state.outcome
     next_card = state.next_card
-    shown = card_text(next_card, style) if next_card is not None else "-"
+    shown = "-" if next_card is None else "?" if next_unseen else card_text(next_card, style)
     face_down = state.face_down
     if outcome.status is Status.WON:
         tail = f"Face down: {face_down}   Won, score {outcome.score}"
@@ -103,10 +107,18 @@ def status_line(state: State, style: Style = PLAIN) -> str:
     return f"Next card: {shown}   Stock: {state.stock}   {tail}"
 
 
-def render(state: State, style: Style = PLAIN, *, step: Step | None = None, with_legend: bool = False) -> str:
+def render(
+    state: State,
+    style: Style = PLAIN,
+    *,
+    step: Step | None = None,
+    with_legend: bool = False,
+    next_unseen: bool = False,
+) -> str:
     """The whole board and its status line (and the legend if asked), without a final newline.
 
-    With `step`, the card it placed is bracketed and the cards it turned are starred.
+    With `step`, the card it placed is bracketed and the cards it turned are starred;
+    `next_unseen` hides the next card (see `status_line`).
     """
     placed = step.move.cell if step is not None and step.move is not None else None
     turned = step.turned if step is not None else 0
@@ -115,7 +127,7 @@ def render(state: State, style: Style = PLAIN, *, step: Step | None = None, with
         cells = "|".join(_cell_text(state, row * 4 + column, style, placed, turned) for column in range(4))
         lines.append(f"{row + 1} |{cells}|")
         lines.append(_RULE)
-    lines.append(status_line(state, style))
+    lines.append(status_line(state, style, next_unseen=next_unseen))
     if with_legend:
         lines.append(legend(style))
     return "\n".join(lines)
@@ -139,9 +151,10 @@ def step_heading(step: Step, style: Style = PLAIN) -> str:
     return heading + ("; turns " + ", ".join(parts) if parts else "")
 
 
-def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False) -> str:
+def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False, next_unseen: bool = False) -> str:
     """A heading naming the move and what it turned, over the board that marks them."""
-    return step_heading(step, style) + "\n" + render(step.state, style, step=step, with_legend=with_legend)
+    board = render(step.state, style, step=step, with_legend=with_legend, next_unseen=next_unseen)
+    return step_heading(step, style) + "\n" + board
 
 
 def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, first: bool = False) -> str:

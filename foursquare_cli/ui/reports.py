@@ -167,16 +167,34 @@ def _forfeits_text(forfeits: dict[str, int]) -> str:
 LOST_DEALS_SHOWN = 20  # more are listed by --format json only
 
 
-def stats_text(summary: Summary) -> str:
-    score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
-    last = summary.start + summary.games - 1
+def _dealt(summary: Summary) -> str:
+    """Which deals a summary covers: a range, a shard of one, or (with some missing) the ones played."""
+    kind = "sealed deals" if summary.sealed else "deals"
     if summary.shard is not None:  # every Nth deal of the range: say which, not a range it does not cover
         index, count = summary.shard
-        dealt = f"{summary.games} deals of shard {index}/{count} (one deal in {count}, from deal {summary.start})"
-    else:
-        dealt = f"deals {summary.start} to {last}"
+        return f"{summary.games} {kind} of shard {index}/{count} (one deal in {count}, from deal {summary.start})"
+    if summary.missing and summary.span is not None:
+        return f"{summary.games} {kind} between {summary.span[0]} and {summary.span[1]}"
+    return f"{kind} {summary.start} to {summary.start + summary.games - 1}"
+
+
+def missing_line(summary: Summary) -> str | None:
+    """`summarize` over files that do not hold the whole plan: how many deals are missing, and which."""
+    if not summary.missing:
+        return None
+    first = ", ".join(map(str, summary.first_missing))
+    more = (
+        f" and {summary.missing - len(summary.first_missing):,} more"
+        if summary.missing > len(summary.first_missing)
+        else ""
+    )
+    return f"incomplete: {summary.missing:,} deals of the run are missing from these files: {first}{more}"
+
+
+def stats_text(summary: Summary) -> str:
+    score = f"{summary.mean_score:.2f}" if summary.mean_score is not None else "-"
     lines = [
-        f"player {summary.player}, {dealt}",
+        f"player {summary.player}, {_dealt(summary)}",
         f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
         f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})",
         f"mean score of wins: {score}; mean score, a lost game counting 0: {summary.mean_score_all:.2f}",
@@ -187,7 +205,8 @@ def stats_text(summary: Summary) -> str:
         lines.append(f"forfeits: {_forfeits_text(summary.forfeits)}")
     if 0 < len(summary.lost) <= LOST_DEALS_SHOWN:
         lines.append(f"lost deals: {', '.join(map(str, summary.lost))}")
-    return "\n".join(lines)
+    gap = missing_line(summary)
+    return "\n".join(lines + ([gap] if gap else []))
 
 
 def compare_text(comparison: Comparison) -> str:
@@ -195,8 +214,16 @@ def compare_text(comparison: Comparison) -> str:
     summaries = comparison.summaries
     games = summaries[0].games if summaries else 0
     first = summaries[0].start if summaries else 0
-    lines = [] if comparison.complete else [f"Stopped early: {games} deals played by every player so far."]
-    lines.append(f"{games} deals, {first} to {first + games - 1}, played by every player:")
+    gap = missing_line(summaries[0]) if summaries else None
+    if gap is not None:
+        lines = [gap[0].upper() + gap[1:]]
+    else:
+        lines = [] if comparison.complete else [f"Stopped early: {games} deals played by every player so far."]
+    if summaries and (summaries[0].missing or not comparison.complete) and summaries[0].span is not None:
+        low, high = summaries[0].span
+        lines.append(f"{games} deals between {low} and {high}, played by every player:")
+    else:
+        lines.append(f"{games} deals, {first} to {first + games - 1}, played by every player:")
     width = max([6] + [len(s.player) for s in summaries])
     lines.append(
         f"  {'player':<{width}}  {'won':>16}  {'95% interval':>15}  {'score of wins':>13}  {'score':>6}  "

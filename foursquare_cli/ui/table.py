@@ -200,7 +200,7 @@ class Table:
         except (InvalidMoveError, IllegalMoveError) as error:
             self.out.write(f"{error}\n")
             return
-        heading = render_step(step, self.style).split("\n", 1)[1]
+        heading = render_step(step, self.style, next_unseen=True).split("\n", 1)[1]  # the card after: not seen
         said = f"If you played {step.move}: the board would be (nothing is played; undo is not needed)"
         self.out.write(f"\n{said}\n{heading}\n")
 

@@ -1,0 +1,200 @@
+"""JSON Lines logs: the one way `stats`, `compare` and `analyze` keep their results as they go (`--results`).
+
+A log is a header line (what the run is), then one JSON object a line, appended
+and flushed as each piece of work ends, so a killed run loses only what was in
+flight and the same command on the same file goes on from there. For every log:
+
+- Only a regular file is used: a FIFO, a device or a directory is refused at once,
+  without waiting on it; a file that is not UTF-8 text is refused too.
+- One writer at a time: a lock `.NAME.lock` beside the file (`store.locking`); a
+  second run on the same file is refused with one line (exit 2).
+- Lines are read one at a time, each at most `MAX_LINE_BYTES`; a line that is not
+  a JSON object is an error naming the file and its line (exit 1).
+- A last line without its newline was cut short by a kill: it is left out when the
+  file is read, and cut off before anything is appended.
+- The file keeps its mode; a file that cannot be written (read-only) is refused
+  before any work is done, by name.
+
+What the lines mean is the caller's (`runs.results`): this module knows files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+from collections.abc import Iterator
+from typing import IO, Any
+
+from ..errors import EXIT_IO, InvalidInputError, UsageError
+from ..formats.lines import file_kind
+from .locking import ExclusiveLock
+
+__all__ = ["MAX_LINE_BYTES", "JsonLinesLog", "LogError", "LogLineError", "LogWriteError", "read_log"]
+
+MAX_LINE_BYTES = 1 << 20
+
+
+class LogError(UsageError):
+    """A log file that cannot be used (not a regular file, held by another run, unreadable, read-only)."""
+
+
+class LogWriteError(LogError):
+    """A line could not be appended (a full disk): the work done so far is in the file (exit 74)."""
+
+    exit_code = EXIT_IO
+
+
+class LogLineError(InvalidInputError):
+    """A line of a log that is not what it must be; the message names the file and the line (exit 1)."""
+
+
+class JsonLinesLog:
+    """A results log, opened for one run: its header and lines read, the file locked, ready to append.
+
+    `header` is the first line (None for a new or empty file) and `entries` the
+    complete lines after it, as (line number, object). `begin(header)` writes the
+    header of a new file; `append(value)` adds a line. `close` lets the lock go.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.header: dict[str, Any] | None = None
+        self.entries: list[tuple[int, dict[str, Any]]] = []
+        self._stream: IO[str] | None = None
+        _refuse_what_is_not_a_file(path)
+        if os.path.exists(path) and not (os.stat(path).st_mode & stat.S_IWUSR and os.access(path, os.W_OK)):
+            raise LogError("is read-only; give a file this run can write to", path=path)
+        directory, name = os.path.split(os.path.abspath(path))
+        try:
+            lock = ExclusiveLock.acquire(os.path.join(directory, f".{name}.lock"))
+        except OSError as error:
+            raise LogError(f"cannot lock: {error.strerror or error}", path=path) from None
+        if lock is None:
+            raise LogError("another run is writing to this file; wait for it, or give another file", path=path)
+        self._lock: ExclusiveLock | None = lock
+        try:
+            self.header, self.entries = read_log(path)
+            self._cut_partial_line()
+            self._stream = open(path, "a", encoding="utf-8")
+        except OSError as error:
+            self.close()
+            raise LogError(f"cannot write: {error.strerror or error}", path=path) from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _cut_partial_line(self) -> None:
+        if not os.path.exists(self.path):
+            return
+        with open(self.path, "rb+") as stream:
+            size = stream.seek(0, os.SEEK_END)
+            if size == 0:
+                return
+            stream.seek(size - 1)
+            if stream.read(1) == b"\n":
+                return
+            keep = _last_newline_end(stream, size)
+            stream.truncate(keep)
+
+    def begin(self, header: dict[str, Any]) -> None:
+        """Write the header of a new (empty) file."""
+        if self.header is None:
+            self.append(header)
+            self.header = header
+
+    def append(self, value: dict[str, Any]) -> None:
+        """One line, written and flushed now; LogWriteError naming the file when the write fails."""
+        assert self._stream is not None
+        try:
+            self._stream.write(json.dumps(value, separators=(",", ":"), allow_nan=False) + "\n")
+            self._stream.flush()
+        except OSError as error:
+            raise LogWriteError(f"cannot write: {error.strerror or error}", path=self.path) from None
+
+    def close(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            lock.release()
+
+    def __enter__(self) -> JsonLinesLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_log(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str, Any]]]]:
+    """The header and the complete lines (line number, object) of a log, read only (`summarize`): LogError for
+    what is not a regular file, LogLineError for a line that is not a JSON object."""
+    _refuse_what_is_not_a_file(path)
+    header: dict[str, Any] | None = None
+    entries: list[tuple[int, dict[str, Any]]] = []
+    if not os.path.exists(path):
+        return header, entries
+    try:
+        for number, line in _complete_lines(path):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except ValueError:
+                raise LogLineError("not a JSON object", path=f"{path}:{number}") from None
+            if not isinstance(value, dict):
+                raise LogLineError("not a JSON object", path=f"{path}:{number}")
+            if header is None:
+                header = value
+            else:
+                entries.append((number, value))
+    except OSError as error:
+        raise LogError(f"cannot read: {error.strerror or error}", path=path) from None
+    return header, entries
+
+
+def _refuse_what_is_not_a_file(path: str) -> None:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise LogError(f"cannot read: {error.strerror or error}", path=path) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise LogError(f"not a regular file ({file_kind(info.st_mode)}); give a results file", path=path)
+
+
+def _last_newline_end(stream: IO[bytes], size: int) -> int:
+    """The offset just after the last newline of the file (0 when there is none), read from the end."""
+    position = size
+    while position > 0:
+        step = min(65536, position)
+        position -= step
+        stream.seek(position)
+        chunk = stream.read(step)
+        found = chunk.rfind(b"\n")
+        if found >= 0:
+            return position + found + 1
+    return 0
+
+
+def _complete_lines(path: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of every line that ends in a newline; LogLineError for one too long or not UTF-8."""
+    with open(path, "rb") as stream:
+        number = 0
+        while True:
+            raw = stream.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            number += 1
+            if not raw.endswith(b"\n"):
+                if len(raw) > MAX_LINE_BYTES:
+                    raise LogLineError(f"longer than {MAX_LINE_BYTES:,} bytes", path=f"{path}:{number}")
+                return  # cut short by a kill: not a line
+            try:
+                yield number, raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise LogLineError("not UTF-8 text", path=f"{path}:{number}") from None

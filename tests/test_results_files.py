@@ -1,0 +1,250 @@
+"""A result proves itself (issue 32): every game line carries its deal's seed and its moves, and is replayed
+before it is summed or resumed; results files are regular files with one writer at a time; a partial run is
+never called complete; sealed deals come from secret seeds, written only once every player is done."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+from typer.testing import CliRunner
+
+from foursquare_cli.cli import app
+from foursquare_cli.errors import EXIT_INVALID, EXIT_USAGE
+from foursquare_cli.rules.cards import deal
+from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.moves import Move
+from foursquare_cli.runs.results import Plan, ResultsFile, read_results
+from foursquare_cli.runs.stats import play_deal
+from foursquare_cli.store.logs import JsonLinesLog
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def greedy_file(tmp_path_factory):
+    """A results file of `stats -n 12 -p greedy`, made once; each test edits a copy."""
+    path = tmp_path_factory.mktemp("results") / "greedy.jsonl"
+    result = runner.invoke(app, ["stats", "-n", "12", "-p", "greedy", "--results", str(path), "-f", "json"])
+    assert result.exit_code == 0, result.stderr
+    return path
+
+
+def _copy(greedy_file, tmp_path, edit=None):
+    lines = greedy_file.read_text().splitlines()
+    if edit is not None:
+        edit(lines)
+    path = tmp_path / "edited.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _edited(line: str, **changes) -> str:
+    value = json.loads(line)
+    value.update(changes)
+    return json.dumps(value)
+
+
+def test_every_game_line_carries_its_seed_and_moves_and_replays_to_its_result(greedy_file):
+    plan, games = read_results(str(greedy_file))
+    assert plan.command == "stats" and len(games) == 12
+    for line in greedy_file.read_text().splitlines()[1:]:
+        game = json.loads(line)
+        assert game["seed"] == game["deal"]
+        state = State.from_seed(game["seed"])
+        for text in game["played"].split(","):
+            state.apply(Move.from_str(text))
+        assert state.is_over and (state.outcome.score if game["won"] else None) == game["score"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        ({"won": True, "score": 999}, "won and score: a won game has a score of 0 to 24, a lost one none"),
+        ({"score": "lots"}, "won and score: a won game has a score of 0 to 24, a lost one none"),
+        ({"deal": 99}, "deal 99 is not one of the plan's deals"),
+        ({"seed": 5}, "seed 5 is not the seed of deal"),
+        ({"player": "expert"}, "player 'expert' is not one of the plan's"),
+        ({"move_seconds": "fast"}, "move_seconds: a list of the seconds each move took"),
+        ({"forfeit": ["x"] * 3}, "forfeit: the reason a lost game was forfeited, or null"),
+        ({"extra": 1}, "a game line has the keys"),
+    ],
+)
+def test_a_line_edited_by_hand_is_refused_with_its_file_and_line(greedy_file, tmp_path, changes, said):
+    def edit(lines):
+        lines[3] = _edited(lines[3], **changes)
+
+    path = _copy(greedy_file, tmp_path, edit)
+    for command in (["summarize", str(path)], ["stats", "-n", "12", "-p", "greedy", "--results", str(path)]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == EXIT_INVALID, result.stderr
+        assert result.stderr.startswith(f"{path}:4: "), result.stderr  # as check says a problem: file:line
+        assert said in result.stderr and result.stderr.count("\n") == 1
+        assert result.stdout == ""
+
+
+def test_a_won_game_claimed_for_a_lost_one_is_caught_by_its_moves(greedy_file, tmp_path):
+    lines = greedy_file.read_text().splitlines()
+    lost = next(number for number, line in enumerate(lines[1:], start=1) if not json.loads(line)["won"])
+
+    def edit(lines):
+        lines[lost] = _edited(lines[lost], won=True, score=20)
+
+    path = _copy(greedy_file, tmp_path, edit)
+    result = runner.invoke(app, ["summarize", str(path)])
+    assert result.exit_code == EXIT_INVALID
+    assert (
+        f"{path}:{lost + 1}: deal" in result.stderr and "its moves give lost, not what the line says" in result.stderr
+    )
+
+
+def test_moves_that_are_not_the_deals_game_are_refused(greedy_file, tmp_path):
+    def edit(lines):
+        lines[2] = _edited(lines[2], played="B2,B2," + ",".join(json.loads(lines[2])["played"].split(",")[2:]))
+
+    result = runner.invoke(app, ["summarize", str(_copy(greedy_file, tmp_path, edit))])
+    assert result.exit_code == EXIT_INVALID and "move 2, B2: not legal there" in result.stderr
+
+
+def test_a_huge_claimed_plan_is_summed_at_once_with_what_is_missing(greedy_file, tmp_path):
+    def edit(lines):
+        header = json.loads(lines[0])
+        header["games"] = 10**12
+        lines[0] = json.dumps(header)
+
+    result = runner.invoke(app, ["summarize", str(_copy(greedy_file, tmp_path, edit)), "-f", "json"])
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 12 and summary["missing"] == 10**12 - 12
+    assert summary["first_missing"][:3] == [12, 13, 14]
+
+
+def test_summarize_names_the_shards_missing_and_never_calls_a_partial_run_complete(tmp_path):
+    files = []
+    for index in (1, 2, 3):
+        path = tmp_path / f"shard{index}.jsonl"
+        command = ["compare", "greedy", "random", "-n", "40", "--shard", f"{index}/4", "--results", str(path)]
+        assert runner.invoke(app, command).exit_code == 0
+        files.append(str(path))
+    text = runner.invoke(app, ["summarize", *files])
+    assert text.exit_code == 0
+    first = text.stdout.splitlines()[0]
+    assert first.startswith("Incomplete: 10 deals of the run are missing from these files: 3, 7, 11, 15")
+    assert "30 deals between 0 and 38, played by every player:" in text.stdout
+    figures = json.loads(runner.invoke(app, ["summarize", *files, "-f", "json"]).stdout)
+    assert figures["complete"] is False and figures["players"][0]["missing"] == 10
+    stats = [tmp_path / "s1.jsonl", tmp_path / "s2.jsonl"]
+    for index, path in enumerate(stats, start=1):
+        runner.invoke(app, ["stats", "-n", "10", "-p", "greedy", "--shard", f"{index}/3", "--results", str(path)])
+    said = runner.invoke(app, ["summarize", *map(str, stats)]).stdout
+    assert "player greedy, 7 deals between 0 and 9" in said
+    assert "incomplete: 3 deals of the run are missing from these files: 2, 5, 8" in said
+
+
+def test_fifos_devices_and_directories_are_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for path, kind in ((str(fifo), "a FIFO"), ("/dev/zero", "a device"), (str(tmp_path), "a directory")):
+        for command in (["stats", "-n", "2", "-p", "random", "--results", path], ["summarize", path]):
+            result = runner.invoke(app, command)
+            assert result.exit_code == EXIT_USAGE
+            assert result.stderr == f"{path}: not a regular file ({kind}); give a results file\n"
+
+
+def test_a_second_run_on_the_same_file_is_refused_while_the_first_writes(tmp_path):
+    path = tmp_path / "busy.jsonl"
+    with JsonLinesLog(str(path)):
+        result = runner.invoke(app, ["stats", "-n", "2", "-p", "random", "--results", str(path)])
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr == f"{path}: another run is writing to this file; wait for it, or give another file\n"
+    assert runner.invoke(app, ["stats", "-n", "2", "-p", "random", "--results", str(path)]).exit_code == 0
+
+
+def test_a_read_only_results_file_is_named(greedy_file, tmp_path):
+    path = _copy(greedy_file, tmp_path)
+    path.chmod(stat.S_IRUSR)  # refused by its mode, as a record is, even for root (who could write it)
+    result = runner.invoke(app, ["stats", "-n", "12", "-p", "greedy", "--results", str(path)])
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr == f"{path}: is read-only; give a file this run can write to\n"
+    assert runner.invoke(app, ["summarize", str(path)]).exit_code == 0, "reading it is fine"
+
+
+@pytest.mark.parametrize("command", ["stats", "analyze"])
+def test_a_line_cut_by_a_kill_is_cut_the_same_way_for_every_log(tmp_path, command):
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    path = tmp_path / "cut.jsonl"
+    if command == "stats":
+        arguments = ["stats", "-n", "3", "-p", "greedy", "--results", str(path)]
+    else:
+        arguments = ["analyze", str(samples / "won.yaml"), "--playouts", "20", "--solve-budget", "200",
+                     "--results", str(path)]  # fmt: skip
+    assert runner.invoke(app, arguments).exit_code == 0
+    whole = path.read_text()
+    path.write_text(whole[: len(whole) - 25])  # the last line cut mid-way
+    again = runner.invoke(app, arguments)
+    assert again.exit_code == 0, again.stderr
+    assert path.read_text().count("\n") == whole.count("\n")
+    assert all(json.loads(line) for line in path.read_text().splitlines())
+
+
+def test_a_sealed_deal_is_written_only_once_every_player_has_finished_it(tmp_path):
+    plan = Plan("compare", ("greedy", "random"), 0, 2, 0, 100, None, 10.0, sealed=True)
+    path = tmp_path / "sealed.jsonl"
+    results = ResultsFile(str(path), plan)
+    try:
+        secret = 12345678901234567890
+        results.add("greedy", play_deal("greedy", 0, 0, sealed_seed=secret))
+        assert path.read_text().count("\n") == 1, "only the plan: random has not played deal 0 yet"
+        results.add("random", play_deal("random", 0, 0, sealed_seed=secret))
+        lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+        assert [(line["player"], line["deal"], line["seed"]) for line in lines] == [
+            ("greedy", 0, secret),
+            ("random", 0, secret),
+        ]
+    finally:
+        results.close()
+    _, games = read_results(str(path))
+    assert games[("greedy", 0)].dealt_from == secret
+
+
+def test_sealed_runs_deal_from_fresh_secret_seeds_the_same_for_every_player(tmp_path):
+    path = tmp_path / "sealed.jsonl"
+    command = ["compare", "greedy", "random", "-n", "6", "--sealed", "--results", str(path), "-f", "json"]
+    result = runner.invoke(app, command)
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["sealed"] is True
+    seeds = {}
+    for line in lines[1:]:
+        seeds.setdefault(line["deal"], set()).add(line["seed"])
+    assert all(len(found) == 1 for found in seeds.values()), "every player of a deal has its one seed"
+    secret = [found.pop() for found in seeds.values()]
+    assert len(set(secret)) == 6 and set(secret) != set(range(6))
+    # anyone can check a game afterwards: the seed gives the stock, the moves replay
+    first = lines[1]
+    shown = runner.invoke(app, ["deal", "--seed", str(first["seed"])]).stdout.split()
+    assert shown == [str(card) for card in deal(first["seed"])]
+    assert runner.invoke(app, ["summarize", str(path)]).exit_code == 0
+    again = runner.invoke(app, command)
+    assert json.loads(again.stdout) == json.loads(result.stdout) | {"players": json.loads(again.stdout)["players"]}
+    assert runner.invoke(app, command[:-2] + ["--sealed"]).exit_code == 0
+
+
+def test_an_outside_player_on_numbered_deals_is_told_they_can_be_known(tmp_path):
+    import sys
+    from pathlib import Path
+
+    bot = f"cmd:{sys.executable} {Path(__file__).resolve().parent.parent / 'examples' / 'greedy_bot.py'}"
+    numbered = runner.invoke(app, ["stats", "-n", "2", "-p", bot])
+    assert numbered.exit_code == 0
+    assert numbered.stderr == (
+        "foursquare stats: the deals are public numbers, so an outside player can know every stock in advance; "
+        "--sealed deals them from secret seeds\n"
+    )
+    sealed = runner.invoke(app, ["stats", "-n", "2", "-p", bot, "--sealed"])
+    assert sealed.exit_code == 0 and sealed.stderr == ""
+    assert runner.invoke(app, ["stats", "-n", "2", "-p", "greedy"]).stderr == ""
