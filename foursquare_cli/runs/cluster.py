@@ -5,38 +5,74 @@ The tasks go in batches (`BATCH` games a task) through a bounded window (two
 batches a worker thread in flight), and the results come back in task order, so the
 figures are those of `--jobs 1` on the same seeds. A worker lost mid-run has its
 batches played elsewhere (Dask reschedules them); Ctrl-C cancels every task not
-finished. Before anything is played the workers' version of the tool is checked
-against this one's, and an outside player is looked for on every worker: a `cmd:`
-program on its PATH, a `module:` on its import path.
+finished.
+
+No worker is trusted blindly. Before anything is played, every worker must have
+the tool, and the same build of it: its **build identity** (a hash of the
+package's own files, and whether its C playouts are built) must equal this one's,
+so a worker of another commit, even of the same version number, is refused with a
+line naming it; an outside player is looked for on every worker (a `cmd:` program
+on its PATH, a `module:` on its import path).
+
+Every failure is one line and an exit code, within a bounded time, the games
+already played kept (in `--results`): an address that is not one (exit 2), no
+scheduler answering there within `CONNECT_SECONDS` (something else listening, or
+nothing: exit 2), the scheduler lost mid-run, no worker left for `NO_WORKER_SECONDS`,
+or a task whose workers keep dying (a player that kills its worker) (exit 75).
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import re
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from .. import __version__
-from ..errors import UsageError
+from ..errors import EXIT_WORKER_LOST, FoursquareError, UsageError
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 BATCH = 50
+CONNECT_SECONDS = 15.0  # the longest wait for a scheduler to answer
+NO_WORKER_SECONDS = 30.0  # how long a run waits with no worker at all before it gives up
+_SLICE = 0.5  # the longest single wait for a result, so a lost scheduler or worker is seen within it
+_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
+# The code a worker runs to say whether it has the tool at all, sent as text to the builtin `eval`: a function of
+# the package would not even reach a worker that lacks the package.
+_HAS_THE_TOOL = "__import__('importlib.util').util.find_spec('foursquare_cli') is not None"
 
 
 class ClusterError(UsageError):
     """The cluster cannot be used: the extra is missing, it cannot be reached, its workers differ."""
 
 
+class ClusterLost(FoursquareError):
+    """The cluster failed in the middle of a run: the scheduler lost, no worker left, workers killed."""
+
+    exit_code = EXIT_WORKER_LOST
+
+
+def build_identity() -> str:
+    """What a worker must share with the tool to play its games: a hash of the package's own files (every .py
+    and the C source, by their paths in the package) and whether the C playouts are built here."""
+    import hashlib
+    import pathlib
+
+    from ..rules.playout import PLAYOUTS_IN_USE
+
+    package = pathlib.Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.c")]):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{digest.hexdigest()[:16]}-{PLAYOUTS_IN_USE.language.lower()}"
+
+
 def _batch(function: Callable[[Task], Result], tasks: Sequence[Task]) -> list[Result]:
     return [function(task) for task in tasks]
-
-
-def _version() -> str:
-    import foursquare_cli
-
-    return foursquare_cli.__version__
 
 
 def _has_player(name: str) -> bool:
@@ -53,18 +89,65 @@ def _has_player(name: str) -> bool:
         return False
 
 
+def _quiet_half_made_clients(previous: Any) -> Callable[[Any], None]:
+    """A Client whose connection failed complains from its `__del__` long after (a traceback at exit): that
+    complaint is dropped, every other one goes on to `previous`."""
+
+    def hook(unraisable: Any) -> None:
+        if getattr(unraisable.object, "__qualname__", "") != "Client.__del__":
+            previous(unraisable)
+
+    return hook
+
+
+def _quiet_dask_logs() -> None:
+    """Dask logs its own errors (a lost scheduler, a reconnection) with tracebacks on standard error; the tool
+    says what went wrong in its one line, so Dask's loggers say nothing."""
+    import logging
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for name in list(logging.root.manager.loggerDict):
+        if name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _connected(address: str) -> Any:
+    """A Client of the scheduler at `address`, within CONNECT_SECONDS; ClusterError saying why not."""
+    if not _ADDRESS.match(address) or not 0 < int(address.rsplit(":", 1)[1]) < 65536:
+        raise ClusterError(f"{address[:80]!r}: not a cluster address; give one like tcp://10.0.0.1:8786")
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("--cluster needs Dask distributed: pip install -e '.[cluster]'") from None
+    _quiet_dask_logs()
+    made: list[Any] = []
+    failed: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            made.append(Client(address, timeout=CONNECT_SECONDS, set_as_default=False))  # type: ignore[no-untyped-call]
+        except Exception as error:  # anything a half-made Client raises becomes the one line below
+            failed.append(error)
+
+    sys.unraisablehook = _quiet_half_made_clients(sys.unraisablehook)
+    thread = threading.Thread(target=connect, daemon=True, name="foursquare-cluster-connect")
+    thread.start()
+    thread.join(CONNECT_SECONDS + 5)
+    if made:
+        return made[0]
+    if failed:
+        said = str(failed[0]).splitlines()[0][:120] if str(failed[0]) else type(failed[0]).__name__
+        raise ClusterError(f"cannot reach a Dask scheduler at {address}: {said}")
+    raise ClusterError(f"no Dask scheduler answered at {address} within {CONNECT_SECONDS + 5:g} s; is it one?")
+
+
 class ClusterExecutor:
     """Tasks on a Dask cluster, in order (see the module's docstring)."""
 
     def __init__(self, address: str, players: Sequence[str] = (), batch: int = BATCH) -> None:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise ClusterError("--cluster needs Dask distributed: pip install -e '.[cluster]'") from None
-        try:
-            self.client: Any = Client(address, timeout=10, set_as_default=False)  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as error:
-            raise ClusterError(f"cannot reach the cluster at {address}: {error}") from None
+        self.address = address
+        self.client: Any = _connected(address)
         self.batch = batch
         try:
             self._check(players)
@@ -72,18 +155,32 @@ class ClusterExecutor:
             self.close()
             raise
 
+    def _on_every_worker(self, function: Callable[..., Any], *args: Any) -> dict[str, Any]:
+        """`function(*args)` on every worker: {worker: what it returned, or the exception it raised}."""
+        try:
+            return dict(self.client.run(function, *args, on_error="return"))
+        except (OSError, TimeoutError) as error:
+            raise ClusterError(f"the scheduler at {self.address} stopped answering: {error}") from None
+
     def _check(self, players: Sequence[str]) -> None:
-        versions = self.client.run(_version)
-        if not versions:
+        present = self._on_every_worker(eval, _HAS_THE_TOOL)
+        if not present:
             raise ClusterError("the cluster has no worker yet; start one with: dask worker ADDRESS")
-        other = {worker: version for worker, version in versions.items() if version != __version__}
+        lacking = [worker for worker, found in present.items() if found is not True]
+        if lacking:
+            raise ClusterError(f"worker {lacking[0]} has no foursquare installed; install this one on every worker")
+        ours = build_identity()
+        builds = self._on_every_worker(build_identity)
+        other = {worker: build for worker, build in builds.items() if build != ours}
         if other:
-            worker, version = next(iter(other.items()))
-            raise ClusterError(f"worker {worker} runs foursquare {version}, this is {__version__}; install the same")
+            worker, build = next(iter(other.items()))
+            said = build if isinstance(build, str) else f"none it could say ({type(build).__name__})"
+            raise ClusterError(f"worker {worker} runs another build of foursquare ({said}, this is {ours}); "
+                               "install the same on every worker")  # fmt: skip
         for name in players:
             if ":" in name:
-                found = self.client.run(_has_player, name)
-                missing = [worker for worker, present in found.items() if not present]
+                found = self._on_every_worker(_has_player, name)
+                missing = [worker for worker, present in found.items() if present is not True]
                 if missing:
                     what = "program" if name.startswith("cmd:") else "module"
                     raise ClusterError(f"{name}: the {what} is not on worker {missing[0]}; install it on every worker")
@@ -93,22 +190,62 @@ class ClusterExecutor:
         threads = sum(self.client.nthreads().values()) or 1
         window: collections.deque[Any] = collections.deque()
         pending = iter(batches)
+        done = 0
         try:
             for batch in pending:
                 window.append(self.client.submit(_batch, function, batch, pure=False, retries=2))
                 if len(window) >= 2 * threads:
                     break
             while window:
-                results = window.popleft().result()
+                results = self._result(window[0], done, len(tasks))
+                window.popleft()
                 for batch in pending:
                     window.append(self.client.submit(_batch, function, batch, pure=False, retries=2))
                     break
+                done += len(results)
                 yield from results
         finally:
             if window:  # stopped early (Ctrl-C, an error): what is not finished is cancelled
                 with contextlib.suppress(Exception):
                     self.client.cancel(list(window))
 
+    def _result(self, future: Any, done: int, total: int) -> list[Any]:
+        """The batch's results, waiting in slices: ClusterLost when the scheduler goes, no worker is left for
+        NO_WORKER_SECONDS, or the batch's workers keep dying."""
+        from distributed import KilledWorker
+        from distributed import TimeoutError as DaskTimeout
+        from distributed.utils import CancelledError as DaskCancelled  # type: ignore[attr-defined]
+
+        played = f"{done} of {total} games had finished"
+        without_workers: float | None = None
+        unanswered: float | None = None
+        while True:
+            try:
+                return list(future.result(timeout=_SLICE))
+            except (DaskTimeout, TimeoutError):
+                pass
+            except KilledWorker:
+                raise ClusterLost(f"workers died playing the same games three times; {played}") from None
+            except (OSError, ConnectionError, DaskCancelled) as error:
+                said = str(error).splitlines()[0][:80] if str(error) else type(error).__name__
+                raise ClusterLost(f"lost the scheduler at {self.address} ({said}); {played}") from None
+            if self.client.status != "running":
+                unanswered = unanswered if unanswered is not None else time.monotonic()
+                if self.client.status != "connecting" or time.monotonic() - unanswered > CONNECT_SECONDS:
+                    raise ClusterLost(f"lost the scheduler at {self.address}; {played}")
+                continue
+            unanswered = None
+            try:
+                workers = self.client.nthreads()
+            except (OSError, TimeoutError):
+                raise ClusterLost(f"lost the scheduler at {self.address}; {played}") from None
+            if workers:
+                without_workers = None
+            elif without_workers is None:
+                without_workers = time.monotonic()
+            elif time.monotonic() - without_workers > NO_WORKER_SECONDS:
+                raise ClusterLost(f"no worker left on the cluster for {NO_WORKER_SECONDS:g} s; {played}")
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
-            self.client.close()
+            self.client.close(timeout=5)

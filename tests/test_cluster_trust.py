@@ -1,0 +1,225 @@
+"""A cluster run trusts no worker blindly (issue 32): a worker of another build or without the tool is refused
+by name; every failure (an address that is not one, something that is not a scheduler, a scheduler lost, every
+worker gone, a player that kills its worker) is one line and a documented exit code within a bounded time, the
+games already played kept. Services run on 127.0.0.1 only, started and ended by the tests."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.slow, pytest.mark.posix]
+distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
+
+TOOL = [sys.executable, "-m", "foursquare_cli"]
+BIN = pathlib.Path(sys.executable).parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _one_line(result) -> str:
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+@contextlib.contextmanager
+def _scheduler(tmp_path):
+    file = tmp_path / "scheduler.json"
+    process = subprocess.Popen(
+        [
+            str(BIN / "dask"),
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(file),
+        ],  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.2)
+        yield process, json.loads(file.read_text())["address"]
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def _worker(address, nanny=False, **env):
+    process = subprocess.Popen(
+        [
+            str(BIN / "dask"),
+            "worker",
+            address,
+            "--nworkers",
+            "1",
+            "--nthreads",
+            "1",
+            "--host",
+            "127.0.0.1",
+            "--no-dashboard",
+            "--nanny" if nanny else "--no-nanny",
+        ],  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=dict(os.environ, **env),
+    )
+    try:
+        with distributed.Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=60)
+        yield process
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def _tool(*arguments, timeout=120, **env):
+    return subprocess.run(
+        [*TOOL, *arguments], capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **env)
+    )
+
+
+def test_an_address_that_is_not_one_is_one_line_at_once():
+    began = time.monotonic()
+    result = _tool("stats", "-n", "2", "-p", "greedy", "--cluster", "not an address")
+    assert result.returncode == 2 and time.monotonic() - began < 20
+    assert _one_line(result) == (
+        "foursquare stats: 'not an address': not a cluster address; give one like tcp://10.0.0.1:8786\n"
+    )
+
+
+@pytest.mark.parametrize("says", [b"", b"\xff" * 64])
+def test_something_that_is_not_a_scheduler_is_one_line_within_a_bounded_time(says):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    held = []
+
+    def answer():
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = listener.accept()
+                held.append(connection)
+                if says:
+                    connection.sendall(says)
+
+    threading.Thread(target=answer, daemon=True).start()
+    began = time.monotonic()
+    result = _tool("stats", "-n", "2", "-p", "greedy", "--cluster", f"tcp://127.0.0.1:{port}")
+    listener.close()
+    assert result.returncode == 2 and time.monotonic() - began < 40
+    line = _one_line(result)
+    assert line.startswith("foursquare stats: ") and f"127.0.0.1:{port}" in line
+
+
+def test_a_worker_without_the_tool_or_of_another_build_is_refused_by_name(tmp_path):
+    without = tmp_path / "without"
+    without.mkdir()
+    (without / "sitecustomize.py").write_text("import sys\nsys.modules['foursquare_cli'] = None\n")
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "foursquare_cli", other / "foursquare_cli", ignore=shutil.ignore_patterns("__pycache__"))
+    with open(other / "foursquare_cli" / "rules" / "cards.py", "a") as changed:
+        changed.write("\n# another commit\n")
+    with _scheduler(tmp_path) as (_, address):
+        with _worker(address, PYTHONPATH=str(without)):
+            result = _tool("stats", "-n", "2", "-p", "greedy", "--cluster", address)
+            assert result.returncode == 2
+            assert "has no foursquare installed; install this one on every worker" in _one_line(result)
+        with _worker(address, PYTHONPATH=str(other)):
+            result = _tool("stats", "-n", "2", "-p", "greedy", "--cluster", address)
+            assert result.returncode == 2
+            assert "runs another build of foursquare" in _one_line(result)
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_the_games_played_are_kept(tmp_path):
+    results = tmp_path / "r.jsonl"
+    with _scheduler(tmp_path) as (scheduler, address), _worker(address):
+        run = subprocess.Popen(
+            [
+                *TOOL,
+                "stats",
+                "-n",
+                "400",
+                "-p",
+                "expert",
+                "--playouts",
+                "30",
+                "--cluster",
+                address,
+                "--results",
+                str(results),
+            ],  # fmt: skip
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while (not results.exists() or results.read_text().count("\n") < 3) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        scheduler.kill()
+        out, err = run.communicate(timeout=90)
+    assert run.returncode == 75, err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    assert err.startswith(f"foursquare stats: lost the scheduler at {address}")
+    kept = results.read_text().splitlines()
+    assert len(kept) >= 2 and all(json.loads(line) for line in kept)
+
+
+def test_every_worker_gone_ends_the_run_within_a_bounded_time(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from foursquare_cli.cli import app
+    from foursquare_cli.runs import cluster
+
+    monkeypatch.setattr(cluster, "NO_WORKER_SECONDS", 3.0)
+    with _scheduler(tmp_path) as (_, address):
+        with _worker(address) as worker:
+            threading.Timer(4.0, worker.kill).start()
+            began = time.monotonic()
+            result = CliRunner().invoke(
+                app, ["stats", "-n", "2000", "-p", "expert", "--playouts", "30", "--cluster", address]
+            )
+    assert result.exit_code == 75, result.stderr
+    assert "no worker left on the cluster for 3 s" in result.stderr and time.monotonic() - began < 60
+
+
+KILLER = """
+import os, signal
+def worker_of(pid):  # the dask worker above this process (its warden and host between)
+    while pid > 1:
+        command = open(f"/proc/{pid}/cmdline", "rb").read()
+        if b"spawn_main" in command or b"dask" in command:
+            return pid
+        pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+class Killer:
+    def choose(self, state):
+        os.kill(worker_of(os.getppid()), signal.SIGKILL)
+"""
+
+
+def test_a_player_that_kills_its_worker_is_one_line_exit_75(tmp_path):
+    (tmp_path / "killer.py").write_text(KILLER)
+    with _scheduler(tmp_path) as (_, address), _worker(address, nanny=True, PYTHONPATH=str(tmp_path)):
+        result = _tool("stats", "-n", "2", "-p", "killer:Killer", "--cluster", address, "--sealed", timeout=240,
+                       PYTHONPATH=str(tmp_path))  # fmt: skip
+    assert result.returncode == 75, result.stderr
+    line = _one_line(result)
+    assert "workers died playing the same games three times" in line or "no worker left" in line
