@@ -26,7 +26,8 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import UsageError, display_name
+from ..errors import ReadError, UsageError, display_name
+from ..formats.lines import read_bytes
 
 CHOICES = {"color": ("auto", "always", "never")}
 KINDS: dict[str, type] = {
@@ -95,15 +96,18 @@ def _checked(path: Path, text: str, key: str, value: Any) -> Any:
 def read_settings(path: Path | None = None) -> Settings:
     """The settings of the file (see the module's docstring); ConfigError for a bad one."""
     path = path or config_path()
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return Settings(path, {}, False)
-    except OSError as error:
-        raise _refused(path, None, f"cannot read the settings: {error.strerror or error}") from None
+    try:
+        data = read_bytes(str(path))  # a regular file only: a FIFO or a device is refused, never waited on
+    except ReadError as error:
+        raise _refused(path, None, f"{error.message.replace('cannot read', 'cannot read the settings', 1)}") from None
     if len(data) > MAX_BYTES:
         raise _refused(path, None, "larger than 64 KiB; a settings file has a few lines")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise _refused(
+            path, 1, "starts with a byte-order mark, which TOML does not allow; save it as UTF-8 without one"
+        )
     import tomllib
 
     try:

@@ -230,10 +230,15 @@ class History:
                 raise
             return self._replace_unreadable(path, error)
         fresh = not tables
-        if identity != APPLICATION_ID and not fresh and not self._legacy(connection, tables):
+        # ours: marked as ours, or unmarked (0) and either empty or an earlier foursquare's; another program's
+        # mark is never ours, even on a file with no tables yet
+        theirs = identity not in (0, APPLICATION_ID) or (
+            identity == 0 and not fresh and not self._legacy(connection, tables)
+        )
+        if theirs:
             connection.close()
             raise HistoryError(
-                f"{_shown(path)} is not foursquare's history index (it holds other tables); "
+                f"{_shown(path)} is not foursquare's history index (another program's database); "
                 "it is left alone, and the history is not kept"
             )
         if identity == APPLICATION_ID and version > SCHEMA_VERSION:

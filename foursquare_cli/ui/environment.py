@@ -78,6 +78,19 @@ def observation(state: State) -> Observation:
     }
 
 
+def action_index(action: object) -> int:
+    """The action as a Python int: a Python or numpy integer (or a numpy array holding one), nothing else.
+
+    TypeError naming anything else (a float such as 5.9, a bool, None, a string): an
+    agent that sends those has a bug that a silent `int()` would hide.
+    """
+    if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise TypeError(f"{action!r}: an action is an integer from 0 to 35 (a Python or numpy integer)")
+    return int(action)
+
+
 def action_mask(state: State) -> np.ndarray:
     """1 for each legal action of `state`, in the order of `ACTIONS`."""
     mask = np.zeros(36, dtype=np.int8)
@@ -128,7 +141,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         return observation(self.state), self._info()
 
     def step(self, action: np.int64) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        index = int(action)
+        index = action_index(action)
         if not 0 <= index < 36 or self.ended or self.state.is_over:
             reason = "the episode is over" if self.ended or self.state.is_over else f"{index}: not an action (0 to 35)"
             self.ended = True

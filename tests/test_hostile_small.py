@@ -1,0 +1,80 @@
+"""The smaller hostile cases of issue 32: a settings file that is a FIFO or starts with a byte-order mark, the
+Gymnasium environment given something that is not an integer, another program's empty SQLite file."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from foursquare_cli.cli import app
+from foursquare_cli.errors import EXIT_USAGE
+
+runner = CliRunner()
+
+
+@pytest.mark.posix
+def test_a_fifo_as_the_settings_file_is_refused_at_once(tmp_path, monkeypatch):
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(fifo))
+    began = time.monotonic()
+    result = runner.invoke(app, ["deal", "--seed", "1"])
+    assert time.monotonic() - began < 5
+    assert result.exit_code == EXIT_USAGE
+    assert "not a regular file (a FIFO)" in result.stderr and str(fifo) in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.posix
+def test_a_device_as_the_settings_file_is_refused(monkeypatch):
+    monkeypatch.setenv("FOURSQUARE_CONFIG", "/dev/zero")
+    result = runner.invoke(app, ["deal", "--seed", "1"])
+    assert result.exit_code == EXIT_USAGE and "/dev/zero: not a regular file (a device)" in result.stderr
+
+
+def test_a_byte_order_mark_is_named_as_such(tmp_path, monkeypatch):
+    settings = tmp_path / "config.toml"
+    settings.write_bytes(b"\xef\xbb\xbfunicode = true\n")
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
+    result = runner.invoke(app, ["deal", "--seed", "1"])
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr == (
+        f"foursquare deal: {settings}:1: starts with a byte-order mark, which TOML does not allow; "
+        "save it as UTF-8 without one\n"
+    )
+
+
+def test_another_programs_empty_database_is_left_alone(tmp_path, monkeypatch):
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path))
+    index = tmp_path / "history.sqlite"
+    connection = sqlite3.connect(index)
+    connection.execute("PRAGMA application_id = 1234")
+    connection.commit()
+    connection.close()
+    before = index.read_bytes()
+    result = runner.invoke(app, ["history"])
+    assert "is not foursquare's history index (another program's database)" in result.stderr
+    assert index.read_bytes() == before
+    connection = sqlite3.connect(index)
+    assert connection.execute("SELECT name FROM sqlite_master").fetchall() == []
+    connection.close()
+
+
+def test_the_environment_takes_integers_only():
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("gymnasium", reason="the gym extra: pip install -e '.[gym]'")
+    from foursquare_cli.ui.environment import FoursquareEnv
+
+    env = FoursquareEnv()
+    env.reset(seed=3)
+    for wrong in (5.9, True, None, float("nan"), "5", np.float64(5.0), np.bool_(True), np.array([1, 2])):
+        with pytest.raises(TypeError) as caught:
+            env.step(wrong)
+        assert "an action is an integer from 0 to 35" in str(caught.value) and repr(wrong)[:3] in str(caught.value)
+    for right in (5, np.int64(6), np.array(7), np.int8(9)):
+        env.reset(seed=3)
+        env.step(right)
