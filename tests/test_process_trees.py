@@ -138,3 +138,16 @@ def test_a_program_stopped_by_a_signal_is_reported_as_its_own_end(tmp_path):
         assert str(caught.value) == f"exited with code {-signal.SIGKILL}"
     finally:
         player.close()
+
+
+def test_a_slow_import_is_reported_with_the_time_it_was_given(tmp_path, monkeypatch):
+    from foursquare_cli.errors import PlayerError
+    from foursquare_cli.players import outside
+
+    (tmp_path / "sleepy.py").write_text("import time\ntime.sleep(10)\nclass Bot:\n    pass\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(outside, "STARTUP_TIME", 0.5)
+    with pytest.raises(PlayerError) as caught:
+        outside.ModulePlayer("sleepy:Bot", move_time=0.2)
+    assert str(caught.value) == "sleepy:Bot: its process, before it was ready: no answer within 0.5 s"

@@ -261,7 +261,7 @@ class ModulePlayer(ProgramPlayer):
         try:
             said = self._receive(time.monotonic() + waited, waited)
         except Forfeit as forfeit:
-            raise PlayerError(f"{self.spec}: its process {forfeit.reason} before it was ready") from None
+            raise PlayerError(f"{self.spec}: its process, before it was ready: {forfeit.reason}") from None
         if said != "ready":
             self._stop()
             raise PlayerError(f"{self.spec}: {said.removeprefix('error ')}")
