@@ -68,6 +68,9 @@ def test_a_daemon_is_ended_with_its_program_after_each_forfeit(tmp_path):
     try:
         state = State.from_seed(3)
         assert str(player.choose(state)) == "B2"
+        deadline = time.monotonic() + 10
+        while not processes_running(marker) and time.monotonic() < deadline:  # its exec may come a moment after
+            time.sleep(0.05)
         assert processes_running(marker), "the daemon runs while its program plays"
         player._stop()  # what a forfeit does
         assert _gone(marker) == []

@@ -147,11 +147,15 @@ class ProgramPlayer:
         self._stop()
         return Forfeit(f"no answer within {waited:g} s")
 
-    def _send(self, line: bytes) -> None:
+    def _send(self, line: bytes, deadline: float, waited: float) -> None:
+        """`line` written to the program (into its pipe) by `deadline`: Forfeit when it exited or stopped reading."""
         process = self._start()
         if process.input_closed or process.poll() is not None:
             raise self._exited()
-        process.send(line)
+        if not process.send(line, deadline - time.monotonic()):
+            raise self._late(waited)
+        if process.input_closed:
+            raise self._exited()
 
     def _receive(self, deadline: float, waited: float) -> str:
         """The program's next line, within `deadline` (`waited` seconds, said in the forfeit)."""
@@ -206,7 +210,7 @@ class ProgramPlayer:
         self._step = step
         if step.state.is_over and self._process is not None:
             with contextlib.suppress(Forfeit):
-                self._send(state_line(step).encode())
+                self._send(state_line(step).encode(), time.monotonic() + self.move_time, self.move_time)
                 self._answered_end = True
 
     def _ask(self, state: State) -> tuple[str, int]:
@@ -214,7 +218,7 @@ class ProgramPlayer:
         if step is None or step.state is not state:
             step = Step(0, None, None, 0, state)
         deadline = time.monotonic() + self.move_time
-        self._send(state_line(step).encode())
+        self._send(state_line(step).encode(), deadline, self.move_time)
         return self._receive(deadline, self.move_time), step.ply + 1
 
     def choose(self, state: State) -> Move:
@@ -275,8 +279,9 @@ class ModulePlayer(ProgramPlayer):
     def _build(self) -> None:
         """A fresh player in the host, built with `seed`; Forfeit saying why when that fails."""
         waited = max(self.move_time, STARTUP_TIME)
-        self._send(json_line({"player_seed": self.seed}).encode())
-        said = self._receive(time.monotonic() + waited, waited)
+        deadline = time.monotonic() + waited
+        self._send(json_line({"player_seed": self.seed}).encode(), deadline, waited)
+        said = self._receive(deadline, waited)
         if said != "ready":
             self._stop()
             raise Forfeit(said.removeprefix("error "))

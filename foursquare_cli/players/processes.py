@@ -101,7 +101,7 @@ class PlayerProcess:
         assert self._popen.stdin is not None and self._popen.stdout is not None
         self.pid = self._popen.pid
         self._output: queue.SimpleQueue[bytes] = queue.SimpleQueue()
-        self._input: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._input: queue.SimpleQueue[tuple[bytes, threading.Event] | None] = queue.SimpleQueue()
         self.input_closed = False  # a write failed: the program closed its input or exited
         self._threads = [
             threading.Thread(target=self._read, args=(self._popen.stdout,), daemon=True, name=f"player-{self.pid}-out"),
@@ -122,11 +122,13 @@ class PlayerProcess:
 
     def _write(self, stream: IO[bytes]) -> None:
         while True:
-            data = self._input.get()
-            try:
-                if data is None:
+            item = self._input.get()
+            if item is None:
+                with contextlib.suppress(OSError, ValueError):
                     stream.close()
-                    return
+                return
+            data, written = item
+            try:
                 stream.write(data)
                 stream.flush()
             except (OSError, ValueError):
@@ -134,10 +136,15 @@ class PlayerProcess:
                 with contextlib.suppress(OSError, ValueError):
                     stream.close()
                 return
+            finally:
+                written.set()
 
-    def send(self, data: bytes) -> None:
-        """Write `data` to the program's input, without waiting for it to be read."""
-        self._input.put(data)
+    def send(self, data: bytes, timeout: float) -> bool:
+        """Write `data` to the program's input: True once it is in the pipe, False if `timeout` seconds pass
+        first (a program that does not read its input; the write goes on in the background)."""
+        written = threading.Event()
+        self._input.put((data, written))
+        return written.wait(max(0.0, timeout))
 
     def close_input(self) -> None:
         """Close the program's input (once what was sent before is written): the run is over."""
