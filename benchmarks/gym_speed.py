@@ -12,7 +12,7 @@ import time
 import gymnasium
 import numpy as np
 
-import foursquare_cli.ui.environment  # noqa: F401  (registers foursquare/Foursquare-v0)
+import foursquare_cli.agents.environment  # noqa: F401  (registers foursquare/Foursquare-v0)
 from foursquare_cli.rules.engine import State
 
 
@@ -31,7 +31,7 @@ def main() -> None:
         while not done:
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
             _, _, terminated, truncated, info = env.step(action)
-            moves.append(foursquare_cli.ui.environment.ACTIONS[action])
+            moves.append(foursquare_cli.agents.environment.ACTIONS[action])
             steps += 1
             done = terminated or truncated
         games.append((info["deal"], moves))

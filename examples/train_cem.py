@@ -22,7 +22,7 @@ import pathlib
 
 import numpy as np
 
-from foursquare_cli.ui.environment import FoursquareEnv, policy_player
+from foursquare_cli.agents.environment import FoursquareEnv, policy_player
 
 WEIGHTS = pathlib.Path(__file__).with_name("cem_weights.json")
 FEATURES = 4

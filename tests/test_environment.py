@@ -11,11 +11,11 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium", reason="the gym extra: pip install -e '.[gym]'")
 np = pytest.importorskip("numpy")
 
+from foursquare_cli.agents import environment  # noqa: E402
+from foursquare_cli.agents.environment import ACTIONS, FoursquareEnv, action_mask, observation  # noqa: E402
 from foursquare_cli.formats.records import check_record  # noqa: E402
 from foursquare_cli.formats.source import read_source  # noqa: E402
 from foursquare_cli.rules.engine import State  # noqa: E402
-from foursquare_cli.ui import environment  # noqa: E402
-from foursquare_cli.ui.environment import ACTIONS, FoursquareEnv, action_mask, observation  # noqa: E402
 
 
 def test_gymnasiums_checker_passes_and_make_works_by_name():
@@ -24,7 +24,7 @@ def test_gymnasiums_checker_passes_and_make_works_by_name():
     check_env(FoursquareEnv(render_mode="ansi"), skip_render_check=False)
     made = gymnasium.make("foursquare/Foursquare-v0")
     assert made.spec is not None and made.spec.max_episode_steps == 200
-    assert gymnasium.make("foursquare_cli.ui.environment:foursquare/Foursquare-v0").unwrapped.reward == "win"
+    assert gymnasium.make("foursquare_cli.agents.environment:foursquare/Foursquare-v0").unwrapped.reward == "win"
 
 
 def test_the_action_table_is_public_and_independent_of_the_engine():
@@ -97,7 +97,7 @@ def test_the_ansi_render_is_the_tools_board():
 @pytest.mark.slow
 def test_a_policy_becomes_a_player_that_compare_measures(tmp_path, monkeypatch):
     (tmp_path / "firstlegal.py").write_text(
-        "import numpy as np\nfrom foursquare_cli.ui.environment import policy_player\n"
+        "import numpy as np\nfrom foursquare_cli.agents.environment import policy_player\n"
         "Player = policy_player(lambda observation, mask: int(np.flatnonzero(mask)[0]))\n"
     )
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
@@ -137,3 +137,14 @@ def test_the_trained_example_plays_legal_games_that_compare_measures():
 
     trained = json.loads(result.stdout)["players"][0]
     assert trained["forfeits"] == {} and trained["wins"] >= 1  # 62% of deals 0-499 (docs/agents.md)
+
+
+def test_the_old_import_path_still_works_with_a_deprecation_warning():
+    import importlib
+    import sys
+
+    sys.modules.pop("foursquare_cli.ui.environment", None)
+    with pytest.warns(DeprecationWarning, match="moved to foursquare_cli.agents.environment"):
+        old = importlib.import_module("foursquare_cli.ui.environment")
+    assert old.FoursquareEnv is FoursquareEnv and old.ACTIONS is ACTIONS
+    assert gymnasium.make("foursquare_cli.ui.environment:foursquare/Foursquare-v0").unwrapped.reward == "win"

@@ -67,7 +67,7 @@ def test_another_programs_empty_database_is_left_alone(tmp_path, monkeypatch):
 def test_the_environment_takes_integers_only():
     np = pytest.importorskip("numpy")
     pytest.importorskip("gymnasium", reason="the gym extra: pip install -e '.[gym]'")
-    from foursquare_cli.ui.environment import FoursquareEnv
+    from foursquare_cli.agents.environment import FoursquareEnv
 
     env = FoursquareEnv()
     env.reset(seed=3)
