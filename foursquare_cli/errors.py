@@ -32,6 +32,26 @@ EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 EXIT_TERMINATED = 143
 
+EXIT_CODES = {
+    EXIT_OK: "success (check: every file valid; solve: winnable)",
+    EXIT_INVALID: "invalid input (an illegal move, an invalid record, a forfeit)",
+    EXIT_USAGE: "usage error (a bad option, a file that cannot be read or written)",
+    EXIT_UNWINNABLE: "solve: unwinnable",
+    EXIT_GAVE_UP: "solve: gave up",
+    EXIT_INTERNAL: "internal error (a bug: details in a crash log)",
+    EXIT_IO: "output or a record could not be written",
+    EXIT_WORKER_LOST: "a worker process or a cluster failed mid-run",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_BROKEN_PIPE: "the reader of the output went away",
+    EXIT_TERMINATED: "terminated",
+}
+"""Every exit code and what it means: `foursquare --help` and docs/commands.md are made from this table."""
+
+
+def exit_codes_text() -> str:
+    """`Exit codes: 0 success ...; 1 ...`: the table above as one paragraph (the top-level help's last)."""
+    return "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
+
 
 def display_name(path: str) -> str:
     """How a path (or any text from outside) is named in a message: `<stdin>` for `-`, and quoted
@@ -48,8 +68,9 @@ class FoursquareError(Exception):
     number), and the exit code it ends the tool with.
 
     `str` is the message, after the path when there is one (`game.yaml: cannot read: ...`).
-    `exit_code` is the class's unless the instance is given its own. `before` are
-    lines to say ahead of the message (a file's problems, each `file:line: ...`).
+    `exit_code` is the class's, always: a kind of error with another exit code is a
+    subclass of its own. `before` are lines to say ahead of the message (a file's
+    problems, each `file:line: ...`).
     """
 
     exit_code: int = EXIT_USAGE
@@ -62,15 +83,12 @@ class FoursquareError(Exception):
         path: str | None = None,
         line: int | None = None,
         move_number: int | None = None,
-        exit_code: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.path = path
         self.line = line
         self.move_number = move_number
-        if exit_code is not None:
-            self.exit_code = exit_code
 
     def __str__(self) -> str:
         return f"{display_name(self.path)}: {self.message}" if self.path is not None else self.message
@@ -104,27 +122,43 @@ class ReadError(UsageError):
 
 
 class WriteError(FoursquareError):
-    """A file cannot be written; the message is one line that names the path and says why.
-
-    A path refused before anything is written (it exists, it is not a regular file)
-    is a usage error; a write that fails (a full disk) ends with exit 74.
-    """
+    """A file cannot be written; the message is one line that names the path and says why: a write that
+    fails (a full disk) ends with exit 74."""
 
     exit_code = EXIT_IO
 
 
+class PathRefused(WriteError):
+    """A path refused before anything is written (it exists, it is not a regular file, it is locked): a
+    usage error (exit 2)."""
+
+    exit_code = EXIT_USAGE
+
+
 class Interrupted(FoursquareError):
-    """A run stopped by a signal: SIGINT (exit 130) or SIGTERM and SIGHUP (exit 143)."""
+    """A run stopped by a signal: SIGINT (Ctrl-C, exit 130); `Terminated` for the others."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self, signum: int, message: str = "interrupted") -> None:
+        super().__init__(message)
+        self.signum = signum
+
+
+class Terminated(Interrupted):
+    """A run stopped by SIGTERM or SIGHUP (exit 143)."""
+
+    exit_code = EXIT_TERMINATED
 
     def __init__(self, signum: int) -> None:
-        import signal
+        super().__init__(signum, "terminated")
 
-        interrupted = signum == signal.SIGINT
-        super().__init__(
-            "interrupted" if interrupted else "terminated",
-            exit_code=EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED,
-        )
-        self.signum = signum
+
+def interrupted_by(signum: int) -> Interrupted:
+    """The error a signal stops a run with: Interrupted for SIGINT, Terminated for the others."""
+    import signal
+
+    return Interrupted(signum) if signum == signal.SIGINT else Terminated(signum)
 
 
 class Forfeit(FoursquareError):

@@ -219,3 +219,28 @@ def test_a_player_name_is_parsed_without_building_it_and_building_reports_one_li
         assert result.exit_code == EXIT_USAGE, result.stderr
         assert result.stderr.splitlines() == [result.stderr.rstrip("\n")]
         assert result.stderr.startswith(f"foursquare stats: {said}")
+
+
+def test_an_exit_code_comes_from_the_class_alone_never_from_a_raise_site():
+    passed = [
+        f"{name}:{node.lineno}"
+        for name, path in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and any(keyword.arg == "exit_code" for keyword in node.keywords)
+    ]
+    assert passed == []
+    with pytest.raises(TypeError):
+        FoursquareError("message", exit_code=3)  # type: ignore[call-arg]
+
+
+def test_the_help_lists_every_exit_code_from_the_one_table():
+    from foursquare_cli.errors import EXIT_CODES, exit_codes_text
+
+    help_text = " ".join(CliRunner().invoke(app, ["--help"]).stdout.split())
+    assert " ".join(exit_codes_text().split()) in help_text
+    for code, meaning in EXIT_CODES.items():
+        assert f"{code} {meaning}" in exit_codes_text()
+    import foursquare_cli.errors as errors
+
+    named = {value for key, value in vars(errors).items() if key.startswith("EXIT_") and isinstance(value, int)}
+    assert named == set(EXIT_CODES)

@@ -19,7 +19,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, FoursquareError
+from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, FoursquareError, exit_codes_text
 from ..ui.output import say
 
 
@@ -143,11 +143,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
-    help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n"
-    "Exit codes: 0 success; 1 invalid input (an illegal move, an invalid record); "
-    "2 usage error (bad option, a file that cannot be read or written); 3 and 4 solve's unwinnable and gave up; "
-    "70 internal error; 74 output could not be written; 75 a worker process died; 130 interrupted; "
-    "141 broken pipe; 143 terminated.",
+    help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n" + exit_codes_text(),
 )
 
 

@@ -24,7 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
-from ..errors import EXIT_WORKER_LOST, FoursquareError, Interrupted, UsageError
+from ..errors import EXIT_WORKER_LOST, FoursquareError, Interrupted, UsageError, interrupted_by
 
 __all__ = ["Interrupted", "WorkerLost", "WorkersError", "run_in_order", "workers_for"]
 
@@ -61,7 +61,7 @@ def _quiet_worker() -> None:
 
 
 def _raise_interrupted(signum: int, frame: object) -> None:
-    raise Interrupted(signum)
+    raise interrupted_by(signum)
 
 
 def _end(executor: ProcessPoolExecutor) -> None:

@@ -281,10 +281,7 @@ class ResultsFile:
                 self._write(*finished)
 
     def _write(self, player: str, result: GameResult) -> None:
-        try:
-            self._log.append(result_json(player, result))
-        except LogError as error:
-            raise ResultsError(error.message, path=self.path, exit_code=error.exit_code) from None
+        self._log.append(result_json(player, result))  # LogWriteError (exit 74) when the write fails
         self.done[(player, result.seed)] = result
 
     def close(self) -> None:
@@ -362,10 +359,7 @@ class AnalysisResults:
             raise
 
     def add(self, summary: dict[str, Any]) -> None:
-        try:
-            self._log.append(summary)
-        except LogError as error:
-            raise ResultsError(error.message, path=self.path, exit_code=error.exit_code) from None
+        self._log.append(summary)  # LogWriteError (exit 74) when the write fails
         self.done[summary["path"]] = summary
 
     def close(self) -> None:

@@ -34,7 +34,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 
-from ..errors import EXIT_USAGE, WriteError
+from ..errors import PathRefused, WriteError
 from .locking import ExclusiveLock
 
 __all__ = ["RecordFile", "WriteError", "opened_record"]
@@ -77,25 +77,19 @@ class RecordFile:
         except FileNotFoundError:
             info = None
         except OSError as error:
-            raise WriteError(f"cannot write: {error.strerror}", path=path, exit_code=EXIT_USAGE) from None
+            raise PathRefused(f"cannot write: {error.strerror}", path=path) from None
         if info is not None:
             if not stat.S_ISREG(info.st_mode):
-                raise WriteError(
-                    "not a regular file; a record is written only to a regular file", path=path, exit_code=EXIT_USAGE
-                )
+                raise PathRefused("not a regular file; a record is written only to a regular file", path=path)
             if info.st_size > 0 and not replace:
-                raise WriteError(
-                    f"already exists; continue it with --resume {path}, or give --force to replace it",
-                    path=path,
-                    exit_code=EXIT_USAGE,
+                raise PathRefused(
+                    f"already exists; continue it with --resume {path}, or give --force to replace it", path=path
                 )
             own_user = getattr(os, "geteuid", None)  # POSIX only
             if own_user is not None and info.st_uid != own_user():
-                raise WriteError(
-                    "belongs to another user; record to a file of your own", path=path, exit_code=EXIT_USAGE
-                )
+                raise PathRefused("belongs to another user; record to a file of your own", path=path)
             if not info.st_mode & stat.S_IWUSR:
-                raise WriteError("is read-only; record to another file", path=path, exit_code=EXIT_USAGE)
+                raise PathRefused("is read-only; record to another file", path=path)
             self.mode = stat.S_IMODE(info.st_mode)
         else:
             self.mode = 0o666 & ~_umask()
@@ -111,9 +105,7 @@ class RecordFile:
         try:
             handle, temporary = tempfile.mkstemp(prefix=f".{self._name}.foursquare-", suffix=".tmp", dir=self.directory)
         except OSError as error:
-            raise WriteError(
-                f"cannot write in {self.directory or '.'}: {error.strerror}", path=self.path, exit_code=EXIT_USAGE
-            ) from None
+            raise PathRefused(f"cannot write in {self.directory or '.'}: {error.strerror}", path=self.path) from None
         os.close(handle)
         os.unlink(temporary)
 
@@ -121,11 +113,9 @@ class RecordFile:
         try:
             lock = ExclusiveLock.acquire(os.path.join(self.directory, f".{self._name}.lock"))
         except OSError as error:
-            raise WriteError(f"cannot lock: {error.strerror}", path=self.path, exit_code=EXIT_USAGE) from None
+            raise PathRefused(f"cannot lock: {error.strerror}", path=self.path) from None
         if lock is None:
-            raise WriteError(
-                "another game holds this record; finish or quit that one first", path=self.path, exit_code=EXIT_USAGE
-            )
+            raise PathRefused("another game holds this record; finish or quit that one first", path=self.path)
         self._lock = lock
 
     def _remove_stale_temporaries(self) -> None:

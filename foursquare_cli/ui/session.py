@@ -16,7 +16,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import EXIT_INVALID, EXIT_USAGE, InvalidInputError, UsageError, WriteError, display_name
+from ..errors import EXIT_INVALID, InvalidInputError, UsageError, WriteError, display_name
 from ..formats.records import format_record, meta_nodes, unreadable_reason
 from ..rules.cards import Card
 from ..rules.game import Game, Step
@@ -168,16 +168,20 @@ def _quoted(path: str) -> str:
 
 
 class PlayRequestError(UsageError, ValueError):
-    """`play` options that cannot be carried out together, or a record that cannot be resumed
-    (then `verdict` holds its problems)."""
+    """`play` options that cannot be carried out together, or a record that cannot be resumed."""
 
-    def __init__(self, message: str, verdict: Verdict | None = None, path: str | None = None) -> None:
+
+class UnresumableRecord(PlayRequestError):
+    """A record to resume that is not valid: its problems are said first, each file:line (exit 1)."""
+
+    exit_code = EXIT_INVALID
+
+    def __init__(self, message: str, verdict: Verdict, path: str | None = None) -> None:
         from .reports import problem_line
 
-        super().__init__(message, path=path, exit_code=EXIT_INVALID if verdict is not None else EXIT_USAGE)
+        super().__init__(message, path=path)
         self.verdict = verdict
-        if verdict is not None:
-            self.before = tuple(problem_line(verdict.source.display_name, problem) for problem in verdict.problems)
+        self.before = tuple(problem_line(verdict.source.display_name, problem) for problem in verdict.problems)
 
 
 def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
@@ -337,7 +341,7 @@ def _resumed_session(
             "a move log carries no deal; give --seed N or --deck CARDS with --resume", path=resume
         ) from None
     if verdict.problems:
-        raise PlayRequestError("cannot resume an invalid record", verdict, path=resume)
+        raise UnresumableRecord("cannot resume an invalid record", verdict, path=resume)
     resumed = verdict.game
     assert resumed is not None
     if resumed.state.is_over:
