@@ -15,7 +15,7 @@ from foursquare_cli.errors import EXIT_INTERNAL, FoursquareError
 from foursquare_cli.rules import Card, Cell, Move
 
 PACKAGE = pathlib.Path(foursquare_cli.__file__).parent
-LAYERS = ("errors", "rules", "formats", "store", "players", "runs", "ui", "agents", "cli")
+LAYERS = ("errors", "rules", "formats", "store", "players", "runs", "app", "ui", "agents", "cli")
 # The old path of the Gymnasium environment, a deprecation shim kept for a release: it re-exports
 # agents.environment, so it belongs to that layer wherever it sits.
 SHIMS = {"foursquare_cli.ui.environment": "agents"}
@@ -75,8 +75,14 @@ def test_imports_run_only_downward():
 
 
 def test_the_layer_test_sees_imports_inside_functions_and_under_type_checking():
-    assert "foursquare_cli.store.history" in GRAPH["foursquare_cli.ui.session"]  # imported inside functions
+    assert "foursquare_cli.store.history" in GRAPH["foursquare_cli.app.session"]  # imported inside functions
     assert "foursquare_cli.runs.compare" in GRAPH["foursquare_cli.ui.reports"]  # under TYPE_CHECKING
+
+
+def test_ui_reaches_the_store_only_through_the_application_layer():
+    reaching = [f"{name} imports {target}" for name, targets in GRAPH.items() if name.startswith("foursquare_cli.ui.")
+                for target in targets if target.startswith("foursquare_cli.store")]  # fmt: skip
+    assert reaching == []
 
 
 def test_no_module_imports_itself_back_through_a_circle():

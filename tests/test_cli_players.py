@@ -54,8 +54,8 @@ def test_hint_json_and_a_finished_game():
 def test_hint_at_the_play_prompt():
     import io
 
+    from foursquare_cli.app.session import Session
     from foursquare_cli.rules.game import Game
-    from foursquare_cli.ui.session import Session
     from foursquare_cli.ui.table import run_terminal
 
     answers = iter(["B2", "hint", "quit"])

@@ -93,8 +93,8 @@ def test_the_readme_examples_run_as_written_after_its_first_command(tmp_path):
 def test_the_readme_walkthrough_is_what_the_prompt_says():
     import io
 
+    from foursquare_cli.app.session import Session
     from foursquare_cli.rules.game import Game
-    from foursquare_cli.ui.session import Session
     from foursquare_cli.ui.table import run_terminal
 
     typed = ["B2", "C2", "left", "quit"]

@@ -11,7 +11,7 @@ from conftest import deck_starting, grid_rows, played, position
 
 from foursquare_cli.rules.cards import CARDS as CARDS_ALL
 from foursquare_cli.rules.cards import Card
-from foursquare_cli.rules.engine import LOST, LOST_FACE_DOWN, LOST_STOCK, PLAYING, WON, Outcome, State, play
+from foursquare_cli.rules.engine import LOST, LOST_FACE_DOWN, LOST_STOCK, PLAYING, WON, Outcome, State, state_after
 from foursquare_cli.rules.moves import CELLS as CELLS_ALL
 from foursquare_cli.rules.moves import MOVES, Cell, IllegalMoveError, InvalidMoveError, Move
 
@@ -322,7 +322,7 @@ def test_cell_errors():
 def test_play_is_pure(worked_deck):
     state = played(worked_deck, "B2")
     snapshot = state.copy()
-    after = play(state, Move.from_str("C2"))
+    after = state_after(state, Move.from_str("C2"))
     assert state == snapshot
     assert after != state and after.stock == 38
 

@@ -10,6 +10,7 @@ import pytest
 from test_table import table
 from typer.testing import CliRunner
 
+from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.protocol import state_line
 from foursquare_cli.players import ExpertPlayer, GreedyPlayer
@@ -19,7 +20,6 @@ from foursquare_cli.rules.game import Game, Step
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.ui.board import Style
 from foursquare_cli.ui.play import expert_hint
-from foursquare_cli.ui.session import Session
 
 
 def _twins(seed: int, shown: int):

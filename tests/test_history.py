@@ -16,7 +16,7 @@ from conftest import spawn_play, tool_environment
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.store.history import Game, History
+from foursquare_cli.store.history import History, KeptGame
 from foursquare_cli.store.totals import totals
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
@@ -233,8 +233,8 @@ def test_history_text_lists_newest_first_with_a_limit(home):
     assert lines[-1].startswith("Won with neither hints nor undos: 2; daily streak 0 (longest 0)")
 
 
-def _game(status: str, score: int | None = None, daily: bool = False) -> Game:
-    return Game("p", 1, daily, "2026-11-30T00:00:00Z", status, score, 20, 0)
+def _game(status: str, score: int | None = None, daily: bool = False) -> KeptGame:
+    return KeptGame("p", 1, daily, "2026-11-30T00:00:00Z", status, score, 20, 0)
 
 
 def test_totals_against_hand_counted_figures():

@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
 from foursquare_cli.rules.game import Game
 from foursquare_cli.store.files import RecordFile
 from foursquare_cli.ui.play import run_pipe
 from foursquare_cli.ui.reports import verdict_summary
-from foursquare_cli.ui.session import Session
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 # The won sample: deal 92, won with score 9 in 31 moves.

@@ -15,7 +15,7 @@ from foursquare_cli.rules.cards import Card, deal
 from foursquare_cli.rules.engine import WON, State
 from foursquare_cli.rules.game import Game, play_out
 from foursquare_cli.rules.moves import Move
-from foursquare_cli.runs.stats import GameResult, play_deals, summarize, summary_of, wilson_interval
+from foursquare_cli.runs.stats import GameResult, play_and_summarize, play_deals, summary_of, wilson_interval
 
 QUICK = 60  # playouts a move: far fewer than the default, for speed
 
@@ -257,8 +257,8 @@ def test_wilson_interval_against_hand_computed_values():
 
 def test_jobs_give_exactly_the_figures_of_one_job():
     for player in ("random", "greedy"):
-        one = summarize(player, 100, 24, jobs=1)
-        two = summarize(player, 100, 24, jobs=2)
+        one = play_and_summarize(player, 100, 24, jobs=1)
+        two = play_and_summarize(player, 100, 24, jobs=2)
         assert (one.games, one.wins, one.mean_score) == (two.games, two.wins, two.mean_score)
         assert [r[:3] for r in play_deals(player, 100, 24, jobs=1)] == [
             r[:3] for r in play_deals(player, 100, 24, jobs=2)

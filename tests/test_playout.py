@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare_cli.rules import playout
-from foursquare_cli.rules.engine import State, play
+from foursquare_cli.rules.engine import State, state_after
 
 
 def test_the_install_built_the_c_playout():
@@ -46,7 +46,7 @@ def _placements_after_any_shift(state: State) -> list[tuple[int, bool, str]]:
     the engine's flip rule, move by move."""
     options = []
     for shift in [None, *(move for move in state.legal_moves() if move.is_shift)]:
-        position = state if shift is None else play(state, shift)
+        position = state if shift is None else state_after(state, shift)
         card = position.next_card
         assert card is not None
         for count, move in position.face_downs_after(card):
@@ -74,7 +74,7 @@ def test_filling_first_takes_the_best_safe_empty_cell_and_else_the_greedy_move()
             continue
         options = _placements_after_any_shift(state)
         shift, placement = playout.greedy_choice(state, fill_first=True)
-        chosen = state if shift is None else play(state, shift)
+        chosen = state if shift is None else state_after(state, shift)
         count = chosen.down_after(placement, chosen.next_card).bit_count()
         safe_empty = [option for option in options if option[1] and option[0] <= 4]
         if safe_empty:

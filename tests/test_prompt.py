@@ -16,11 +16,11 @@ import pytest
 from conftest import spawn_play
 from typer.testing import CliRunner
 
+from foursquare_cli.app.session import daily_seed
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
 from foursquare_cli.ui.prompt import suggestion
 from foursquare_cli.ui.reports import verdict_summary
-from foursquare_cli.ui.session import daily_seed
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]

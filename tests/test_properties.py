@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare_cli.rules.cards import CARDS
-from foursquare_cli.rules.engine import MAX_FACE_DOWN, PLAYING, WON, State, play
+from foursquare_cli.rules.engine import MAX_FACE_DOWN, PLAYING, WON, State, state_after
 from foursquare_cli.rules.moves import MOVES, IllegalMoveError
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
@@ -42,7 +42,7 @@ def test_random_legal_play_keeps_every_invariant(seed, data):
         assert moves, "a game in play always has a legal move"
         move = data.draw(st.sampled_from(moves))
         before = state.copy()
-        after = play(state, move)
+        after = state_after(state, move)
         assert state == before, "play leaves the state it was given alone"
         if move.is_shift:
             assert after.drawn == state.drawn and after.down.bit_count() == state.down.bit_count()
@@ -104,6 +104,6 @@ def test_every_placement_weighed_at_once_agrees_with_the_rule_played_one_by_one(
         card = state.next_card
         assert card is not None
         assert state.face_downs_after(card) == [
-            (play(state, move).down.bit_count(), move) for move in state.legal_placements()
+            (state_after(state, move).down.bit_count(), move) for move in state.legal_placements()
         ]
         state.apply(data.draw(st.sampled_from(state.legal_moves())))

@@ -15,17 +15,16 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, format_record
 from foursquare_cli.formats.source import read_source
 from foursquare_cli.players import grade as grading
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
-from foursquare_cli.store.history import Game as KeptGame
-from foursquare_cli.store.history import History
+from foursquare_cli.store.history import History, KeptGame
 from foursquare_cli.store.totals import totals
 from foursquare_cli.ui.reports import share_block
-from foursquare_cli.ui.session import Session
 
 runner = CliRunner()
 

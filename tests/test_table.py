@@ -11,6 +11,7 @@ import pytest
 from conftest import deck_starting
 from typer.testing import CliRunner
 
+from foursquare_cli.app.session import Session, open_session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record
 from foursquare_cli.formats.source import read_source
@@ -19,7 +20,7 @@ from foursquare_cli.rules.game import Game
 from foursquare_cli.store.files import RecordFile
 from foursquare_cli.ui.board import Style
 from foursquare_cli.ui.reports import verdict_summary
-from foursquare_cli.ui.session import Session, open_session
+from foursquare_cli.ui.session_text import opening_lines
 from foursquare_cli.ui.table import run_terminal
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
@@ -101,7 +102,8 @@ def test_restart_and_new_start_again_and_the_game_left_is_kept(tmp_path, monkeyp
     monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
 
     def reopen(seed, game):
-        return open_session(seed=seed if game else None, history=History())
+        session, said = open_session(seed=seed if game else None, history=History())
+        return session, opening_lines(said)
 
     session, _ = open_session(seed=42, history=History())
     with session:

@@ -10,7 +10,6 @@ folder, exit 70. The exit codes are listed in `errors`.
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 from typing import Any, NoReturn
@@ -20,7 +19,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, FoursquareError, exit_codes_text
-from ..ui.output import say
+from ..ui.output import broken_pipe, say
 
 
 class _OneLineErrors(TyperGroup):
@@ -78,7 +77,7 @@ class _OneLineErrors(TyperGroup):
             say(f"{_command[0]}: interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except OSError as error:
-            if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+            if broken_pipe(error):
                 raise typer.Exit(_output_failed(error)) from None
             raise
 
@@ -110,7 +109,7 @@ def _resume_without_file(arguments: list[str]) -> list[str]:
     (typer has no option with an optional value)."""
     if "play" not in arguments:
         return arguments
-    from ..ui.session import LAST_GAME
+    from ..app.session import LAST_GAME
 
     for index in range(arguments.index("play") + 1, len(arguments)):
         if arguments[index] == "--":
@@ -130,7 +129,7 @@ def _output_failed(error: OSError) -> int:
         os.dup2(devnull, 1)
     except OSError:
         pass
-    if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+    if broken_pipe(error):
         return EXIT_BROKEN_PIPE
     say(f"foursquare: cannot write the output: {error.strerror or error}")
     return EXIT_IO

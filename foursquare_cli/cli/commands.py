@@ -148,14 +148,14 @@ def play(
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
     from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
-    from ..ui.play import play as play_game
-    from ..ui.session import PlayOptions
+    from ..app.session import PlayOptions
+    from ..ui.play import run_play
 
     options = PlayOptions(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
     shown = ui_output().style(reveal, unicode, color)
     strength = strength_of(playouts, think)
     raise typer.Exit(
-        play_game(
+        run_play(
             options, json_output=output_format is Format.json, shown=shown, strength=strength, count=count, meter=meter
         )
     )
@@ -183,23 +183,20 @@ def history(
     Every game played with `play` is kept (see --no-record) in the data folder:
     $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
     """
-    from ..store.history import History
-    from ..store.totals import totals
+    from ..app.history import daily_game, kept_history
     from ..ui.play import shared_result
     from ..ui.reports import history_csv, history_json, history_text
 
-    kept = History()
-    games = kept.games(seed=deal)
+    kept = kept_history(deal)
     for note in kept.notes:
         ui_output().say(note)
     if share is not None:
-        ui_output().write(shared_result(games, share, unicode=not no_unicode) + "\n")
+        ui_output().write(shared_result(daily_game(kept.games, share), share, unicode=not no_unicode) + "\n")
     elif output_format is HistoryFormat.csv:
-        ui_output().write(history_csv(games, limit))
+        ui_output().write(history_csv(kept.games, limit))
     else:
-        figures = totals(games)
-        text = lambda: history_text(games, figures, limit)  # noqa: E731
-        print_result(history_json(games, figures, limit), Format(output_format.value), text)
+        text = lambda: history_text(kept.games, kept.totals, limit)  # noqa: E731
+        print_result(history_json(kept.games, kept.totals, limit), Format(output_format.value), text)
 
 
 @app.command(short_help="The expert's best moves for a record's position.")

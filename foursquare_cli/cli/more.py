@@ -49,8 +49,7 @@ def completion(shell: Shell = typer.Argument(..., help="bash, zsh or fish.")) ->
 def config_command() -> None:
     """The settings in force (see docs/commands.md: settings), each with where it comes from: the settings
     file, or the default."""
-    from ..rules.playout import PLAYOUTS_IN_USE
-    from ..store.config import read_settings
+    from ..app.settings import PLAYOUTS_IN_USE, read_settings
     from ..ui.about import settings_text
 
     ui_output().write(settings_text(read_settings(), PLAYOUTS_IN_USE) + "\n")

@@ -191,7 +191,7 @@ def announced_seed(seed: int | None) -> int:
     """The deal asked for, or a random one, said on standard error so it can be played again."""
     if seed is not None:
         return seed
-    from ..ui.session import new_seed
+    from ..app.session import new_seed
 
     seed = new_seed()
     say(f"Deal {seed} (to watch it again: --seed {seed})")

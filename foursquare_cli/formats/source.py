@@ -84,6 +84,15 @@ class Problem:
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "move": self.move_number, "move_text": self.move_text, "message": self.message}
 
+    def located(self, name: str) -> str:
+        """`file:line:column: message`, as much of the place as is known: how `check` reports it."""
+        where = name
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
 
 @dataclass(frozen=True)
 class MoveLine:

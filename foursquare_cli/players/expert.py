@@ -13,7 +13,7 @@ import random
 from typing import NamedTuple
 
 from ..rules import playout
-from ..rules.engine import State, play
+from ..rules.engine import State, state_after
 from ..rules.moves import Move
 
 
@@ -122,7 +122,7 @@ class ExpertPlayer:
             return move
         best = self.rate(state)[0]
         if best.then is not None:
-            self._plan = (_visible_key(play(state, best.move)), best.then)
+            self._plan = (_visible_key(state_after(state, best.move)), best.then)
         return best.move
 
     def rate(self, state: State) -> list[Rating]:
@@ -249,7 +249,7 @@ class _Futures:
         self._starts: list[playout.Start | None] = []
         self._ends: list[tuple[int, int]] = []
         for candidate in candidates:
-            after = play(state, candidate.move)
+            after = state_after(state, candidate.move)
             if candidate.move.is_shift:
                 after.apply(candidate.placement)
             ended = playout.finish(after) if after.is_over else None  # the candidate itself ends the game
@@ -285,7 +285,7 @@ def candidates_of(state: State) -> list[Candidate]:
     placements = state.legal_placements()
     candidates = [Candidate(move, move) for move in placements]
     for shift in state.legal_moves()[len(placements) :]:
-        shifted = play(state, shift)
+        shifted = state_after(state, shift)
         opened = shift.opened_cells
         candidates.extend(
             Candidate(shift, move) for move in shifted.legal_placements() if not move.on_top and move.cell in opened
@@ -307,7 +307,7 @@ def unsafe_next(state: State, rating: Rating) -> tuple[int, int]:
     What a hint says in words: a move that leaves 6 of 20 unseen cards no safe place risks losing at once
     on the next card.
     """
-    after = play(state, rating.move)
+    after = state_after(state, rating.move)
     if rating.then is not None:
         after.apply(rating.then)
     if after.is_over:
@@ -315,7 +315,7 @@ def unsafe_next(state: State, rating: Rating) -> tuple[int, int]:
     unseen = after.unseen_cards()
     in_hand = after.next_card
     assert in_hand is not None
-    shifted = [play(after, move) for move in after.legal_moves() if move.is_shift]
+    shifted = [state_after(after, move) for move in after.legal_moves() if move.is_shift]
     cards = unseen + [in_hand]  # the card in hand now is the next one to place; then any unseen one
     unsafe = 0
     checked: dict[int, bool] = {}

@@ -471,7 +471,7 @@ def _check_move(move: object) -> None:
         raise TypeError(f"{move!r}: not a Move; parse text with Move.from_str")
 
 
-def play(state: State, move: Move) -> State:
+def state_after(state: State, move: Move) -> State:
     """The position after `move`, leaving `state` unchanged."""
     after = state.copy()
     after.apply(move)

@@ -36,7 +36,7 @@ from ..players import Strength
 from ..players.expert import Candidate, ExpertPlayer, Rating, candidates_of
 from ..players.solver import Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card
-from ..rules.engine import State, Status, play
+from ..rules.engine import State, Status, state_after
 from ..rules.game import Game
 from ..rules.moves import Move
 from .executor import run_in_order
@@ -93,7 +93,7 @@ class MoveAnalysis(NamedTuple):
     agreed: bool  # the move played was the expert's own
 
 
-class Summary(NamedTuple):
+class AnalysisSummary(NamedTuple):
     status: Status
     score: int | None
     moves: int
@@ -135,7 +135,7 @@ def _candidate_for(
     if shifted:
         best = max(expert.compare(state, shifted, compared_futures(expert) // 4), key=lambda rating: rating.value)
         return Candidate(move, best.then if best.then is not None else move)
-    after = play(state, move)
+    after = state_after(state, move)
     return Candidate(move, candidates_of(after)[0].placement)
 
 
@@ -188,13 +188,15 @@ def lost_for_good(game: Game, budget: int = SOLVE_BUDGET // 2) -> int | None:
     return 1  # no position of the game, the first included, could be won
 
 
-def summarize(game: Game, moves: list[MoveAnalysis], deal_solution: Solution, lost_after: int | None) -> Summary:
+def summary_of_analysis(
+    game: Game, moves: list[MoveAnalysis], deal_solution: Solution, lost_after: int | None
+) -> AnalysisSummary:
     marks = {str(mark): sum(1 for m in moves if m.mark is mark) for mark in Mark}
     choices = [m for m in moves if m.choice]
     accuracy = sum(m.agreed for m in choices) / len(choices) if choices else None
     outcome = game.state.outcome
     lost_at_best = moves[lost_after - 1].best if lost_after is not None and lost_after <= len(moves) else None
-    return Summary(
+    return AnalysisSummary(
         status=outcome.status,
         score=outcome.score,
         moves=len(moves),
@@ -214,7 +216,7 @@ def analyze(
     expert: ExpertPlayer,
     solve_budget: int = SOLVE_BUDGET,
     progress: Callable[[int], None] | None = None,
-) -> tuple[list[MoveAnalysis], Summary]:
+) -> tuple[list[MoveAnalysis], AnalysisSummary]:
     """The whole analysis of a game: each move, then the summary (with the solver's best for the deal)."""
     moves = []
     for analysed in analyze_moves(game, expert):
@@ -222,7 +224,7 @@ def analyze(
         if progress is not None:
             progress(len(moves))
     deal_solution = solve(game.deck, budget=solve_budget, timeout=None)
-    return moves, summarize(game, moves, deal_solution, lost_for_good(game, max(1, solve_budget // 2)))
+    return moves, summary_of_analysis(game, moves, deal_solution, lost_for_good(game, max(1, solve_budget // 2)))
 
 
 class Request(NamedTuple):
@@ -245,7 +247,7 @@ class FileAnalysis(NamedTuple):
     problems: list[Problem]
     game: Game | None
     moves: list[MoveAnalysis]
-    summary: Summary | None
+    summary: AnalysisSummary | None
     error: FoursquareError | None = None
 
 

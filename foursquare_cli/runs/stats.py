@@ -181,7 +181,7 @@ def play_deals(
     yield from run_in_order(_play_deal_args, tasks, jobs)
 
 
-def summarize(
+def play_and_summarize(
     player: str,
     start: int,
     count: int,

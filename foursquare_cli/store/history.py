@@ -93,7 +93,7 @@ def data_folder() -> Path:
     return Path(os.path.abspath(platformdirs.user_data_dir("foursquare", appauthor=False, roaming=True)))
 
 
-class Game(NamedTuple):
+class KeptGame(NamedTuple):
     """One row of the history: a record file and what it says."""
 
     path: str
@@ -158,9 +158,9 @@ def _row_of(path: str) -> tuple[Any, ...] | None:
     )  # fmt: skip
 
 
-def _game(row: tuple[Any, ...]) -> Game:
+def _game(row: tuple[Any, ...]) -> KeptGame:
     path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, _, _ = row
-    return Game(os.fsdecode(path), None if seed is None else int(seed), daily is not None, started, status, score,
+    return KeptGame(os.fsdecode(path), None if seed is None else int(seed), daily is not None, started, status, score,
                 moves, undos, hints, seconds, grade, daily)  # fmt: skip
 
 
@@ -380,7 +380,7 @@ class History:
                         connection.execute("INSERT OR REPLACE INTO refused VALUES (?, ?, ?)",
                                            (key, info.st_size, info.st_mtime_ns))  # fmt: skip
 
-    def games(self, seed: int | None = None) -> list[Game]:
+    def games(self, seed: int | None = None) -> list[KeptGame]:
         """Every kept game (of deal `seed`, if given), newest first."""
         self.refresh()
         query = f"SELECT {_COLUMNS} FROM games"
@@ -392,7 +392,7 @@ class History:
         with self._sqlite("read"):
             return [_game(row) for row in self.connection.execute(query, arguments)]
 
-    def last_unfinished(self) -> Game | None:
+    def last_unfinished(self) -> KeptGame | None:
         """The unfinished game played most recently (by its file's last change), if any."""
         self.refresh()
         with self._sqlite("read"):

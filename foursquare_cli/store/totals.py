@@ -6,7 +6,7 @@ import contextlib
 import datetime
 from typing import Any, NamedTuple
 
-from .history import Game
+from .history import KeptGame
 
 
 class Totals(NamedTuple):
@@ -31,7 +31,7 @@ class Totals(NamedTuple):
         return self._asdict()
 
 
-def totals(games: list[Game], today: datetime.date | None = None) -> Totals:
+def totals(games: list[KeptGame], today: datetime.date | None = None) -> Totals:
     """The figures of a list of games, newest first: played, won, best and mean score, streaks, dailies, time.
     `today` (UTC, by default) is where the daily streak ends: today or yesterday."""
     finished = [game for game in games if game.status != "playing"]

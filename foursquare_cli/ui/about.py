@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 from ..errors import display_name
 
 if TYPE_CHECKING:
-    from ..rules.playout import PlayoutsInUse
-    from ..store.config import Settings
+    from ..app.settings import PlayoutsInUse, Settings
 
 SETTING_DEFAULTS = {
     "unicode": False,

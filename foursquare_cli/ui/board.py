@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from ..formats.protocol import json_line, state_json
 from ..rules.cards import RANK_NAMES, Card
-from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status, play
+from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status, state_after
 from ..rules.game import Step
 from ..rules.moves import Move, cells_of
 
@@ -181,7 +181,7 @@ def moves_preview(state: State, style: Style = PLAIN) -> str:
 
 def _preview(state: State, move: Move, card: Card) -> str:
     if move.is_shift:
-        shifted = play(state, move)
+        shifted = state_after(state, move)
         opened = [str(m.cell) for m in shifted.legal_placements() if not m.on_top and m.cell in move.opened_cells]
         if not opened:
             return f"{str(move):<10} opens no cell the card can take"

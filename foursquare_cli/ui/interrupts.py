@@ -10,7 +10,8 @@ import contextlib
 import signal
 from collections.abc import Iterator
 
-from .session import Session
+from ..app.session import Session
+from .session_text import how_to_resume
 
 
 class Interrupts:
@@ -53,4 +54,4 @@ def saved(session: Session) -> str:
     """Save as the session ends, and say where it is (and, if the last save failed, that it did)."""
     problem = session.save_quietly()
     failed = f"{problem}; the record holds the game up to the move before. " if problem else ""
-    return failed + session.how_to_resume()
+    return failed + how_to_resume(session)

@@ -3,6 +3,7 @@ progress bar. The only module that draws on standard error while a run goes on."
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -11,6 +12,11 @@ from typing import IO, cast
 
 from ..rules.game import Step
 from .board import Style, state_block
+
+
+def broken_pipe(error: OSError) -> bool:
+    """Whether a failed write means the reader of the output went away (exit 141, nothing said)."""
+    return isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
 
 
 def write(text: str) -> None:

@@ -9,14 +9,11 @@ then says where it is.
 from __future__ import annotations
 
 import contextlib
-import errno
 import sys
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
-if TYPE_CHECKING:
-    from ..store.history import Game as KeptGame
-
+from ..app.session import PlayOptions, RecordRefused, Session, open_play
 from ..errors import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -25,7 +22,6 @@ from ..errors import (
     EXIT_OK,
     UsageError,
     WriteError,
-    display_name,
 )
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text, shorten
 from ..players.expert import Strength
@@ -33,25 +29,25 @@ from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, state_block
 from .interrupts import Interrupts, saved
-from .output import can_show
+from .output import broken_pipe, can_show
 from .prompt import pipe_answer
 from .reports import deal_potential, hint_text
-from .session import PlayOptions, RecordRefused, Session, open_session
+from .session_text import how_to_resume, opening_lines, say_problems
 from .table import run_terminal
 
 
-def _output_failed(session: Session, err: IO[str], error: OSError) -> int:
+def _saved_after_output_failed(session: Session, err: IO[str], error: OSError) -> int:
     """Standard output failed: the game is saved; say where, on standard error."""
     session.save_quietly()
-    broken = isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
+    broken = broken_pipe(error)
     with contextlib.suppress(OSError, ValueError):
         if broken:
             if session.record is not None:
-                err.write(session.how_to_resume() + "\n")
+                err.write(how_to_resume(session) + "\n")
         else:
             err.write(f"foursquare play: cannot write the output: {error.strerror or error}\n")
             if session.record is not None:
-                err.write(session.how_to_resume() + "\n")
+                err.write(how_to_resume(session) + "\n")
         err.flush()
     return EXIT_BROKEN_PIPE if broken else EXIT_IO
 
@@ -97,7 +93,7 @@ def run_pipe(
                     with interrupts.waiting_for_input():
                         number, line = next(reader)
                 except StopIteration:
-                    err.write("End of input before the end of the game. " + session.how_to_resume() + "\n")
+                    err.write("End of input before the end of the game. " + how_to_resume(session) + "\n")
                     return EXIT_OK
                 except LineTooLong as error:
                     return refuse(f"{source_name}:{error.number}: {error}")
@@ -108,7 +104,7 @@ def run_pipe(
                 if not text:
                     continue
                 if command == "quit":
-                    err.write(session.how_to_resume() + "\n")
+                    err.write(how_to_resume(session) + "\n")
                     return EXIT_OK
                 ply = game.ply + 1
                 try:
@@ -128,10 +124,10 @@ def run_pipe(
             err.write("\nInterrupted. " + saved(session) + "\n")
             return EXIT_INTERRUPTED
         except WriteError as error:
-            err.write(f"{error}; the record holds the game up to the move before. {session.how_to_resume()}\n")
+            err.write(f"{error}; the record holds the game up to the move before. {how_to_resume(session)}\n")
             return EXIT_IO
         except OSError as error:
-            return _output_failed(session, err, error)
+            return _saved_after_output_failed(session, err, error)
 
 
 def expert_hint(strength: Strength, style: Style = PLAIN) -> Callable[[Game], str]:
@@ -155,7 +151,7 @@ def deal_epilogue(session: Session) -> str:
     return deal_potential(solve(session.game.deck, budget=100_000, timeout=2.0))
 
 
-def play(
+def run_play(
     options: PlayOptions,
     *,
     json_output: bool,
@@ -166,22 +162,20 @@ def play(
 ) -> int:
     """`play`: open the session its options ask for, say what is to be said first, then play at the prompt
     (standard input a terminal, text output) or from the pipe; the exit code."""
-    from ..store.history import History
-
     stdin = sys.stdin
     if stdin is None or stdin.closed:
         raise UsageError("standard input is closed; pipe moves in, or play at a terminal")
     at_prompt = stdin.isatty() and not json_output
-    history = None if json_output or options.no_record else History()
-    session, opening = open_session(**options._asdict(), history=history, mention_waiting=at_prompt)
-    for line in opening:
+    keep = not (json_output or options.no_record)
+    session, opening, reopen_values = open_play(options, keep=keep, mention_waiting=at_prompt)
+    say_problems(session)
+    for line in opening_lines(opening):
         print(line, file=sys.stdout if at_prompt else sys.stderr)
 
     def reopen(seed: int | None, game: Game | None) -> tuple[Session, list[str]]:
-        """`restart` (the same deal) and `new` (a new one) at the prompt, kept like any other game."""
-        deck = game.deck if game is not None and seed is None else None
-        again = PlayOptions(seed=seed if game is not None else None, deck=deck)
-        return open_session(**again._asdict(), history=History() if history is not None else None)
+        """`restart` and `new` at the prompt: the sessions `app.session.open_play` opens, their words said."""
+        reopened, said = reopen_values(seed, game)
+        return say_problems(reopened), opening_lines(said)
 
     with session:
         if at_prompt:
@@ -211,17 +205,9 @@ def quick_chance(game: Game) -> float:
     return ExpertPlayer(0, METER_PLAYOUTS, METER_SECONDS).rate(game.state)[0].win_rate
 
 
-def shared_result(games: list[KeptGame], day: str, *, unicode: bool = True) -> str:
-    """`history --share DATE`: the spoiler-free block of that day's daily game (the last one played)."""
-    from ..formats.records import load
+def shared_result(game: Game, day: str, *, unicode: bool = True) -> str:
+    """`history --share DATE`: the spoiler-free block of that day's daily game (`app.history.daily_game`)."""
     from .reports import SHARE_BLOCKS, share_block
 
-    kept = next((game for game in games if game.day == day), None)
-    if kept is None:
-        raise UsageError(f"no daily game of {day!r} is kept; foursquare history lists the games")
-    verdict = load(kept.path)
-    if verdict.game is None or verdict.problems:
-        raise UsageError(f"the record of that game is no longer valid: {display_name(kept.path)}")
-    game = verdict.game
     blocks = unicode and can_show(SHARE_BLOCKS)
     return share_block(day, game.state, game.ply, game.undos, game.hints, unicode=blocks)

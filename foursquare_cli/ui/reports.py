@@ -15,6 +15,7 @@ from ..rules.engine import Status
 from .board import PLAIN, Style, render
 
 if TYPE_CHECKING:
+    from ..app.history import KeptGame, Totals
     from ..errors import ReadError
     from ..formats.records import Verdict
     from ..formats.source import Problem
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     from ..rules.game import Step
     from ..runs.compare import Comparison, Pair
     from ..runs.stats import Summary
-    from ..store.history import Game as KeptGame
-    from ..store.totals import Totals
 
 
 def _count(number: int, word: str) -> str:
@@ -75,13 +74,8 @@ def verdict_line(name: str, verdict: Verdict) -> str:
 
 
 def problem_line(name: str, problem: Problem) -> str:
-    """`file:line:column: message`, as much of the place as is known."""
-    where = name
-    if problem.line is not None:
-        where += f":{problem.line}"
-        if problem.column is not None:
-            where += f":{problem.column}"
-    return f"{where}: {problem.message}"
+    """`file:line:column: message`, as much of the place as is known (`Problem.located`)."""
+    return problem.located(name)
 
 
 def outcome_line(state: State, moves: int, undos: int = 0, hints: int = 0, grade: str | None = None) -> str:
@@ -470,7 +464,7 @@ def history_csv(games: list[KeptGame], limit: int) -> str:
     import csv
     import io
 
-    from ..store.history import Game as KeptGame
+    from ..app.history import KeptGame
 
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")

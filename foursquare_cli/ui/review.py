@@ -11,8 +11,7 @@ from .board import render, render_step
 from .reports import game_summary, problem_line
 
 if TYPE_CHECKING:
-    from ..runs.analysis import Estimate, FileAnalysis, MoveAnalysis
-    from ..runs.analysis import Summary as AnalysisSummary
+    from ..runs.analysis import AnalysisSummary, Estimate, FileAnalysis, MoveAnalysis
 
 
 def _figures(estimate: Estimate) -> str:

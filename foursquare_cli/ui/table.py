@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
+from ..app.session import Session
 from ..errors import EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, WriteError
 from ..formats.lines import shorten
 from ..rules.game import Game, NothingToUndo
@@ -25,7 +26,7 @@ from .interrupts import Interrupts, saved
 from .output import can_show
 from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, readline_setup, suggestion
 from .reports import SHARE_BLOCKS, meter_line, outcome_line, share_block
-from .session import Session
+from .session_text import how_to_resume, how_to_review
 
 PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time played
 Reopen = Callable[[int | None, Game | None], tuple[Session, list[str]]]
@@ -116,7 +117,7 @@ class Table:
                     if text is None or text.lower() == "quit":
                         if self.session.record is not None and self.session.record.written:
                             self.session.save()  # the time played since the last move
-                        self.out.write(self.session.how_to_resume() + "\n")
+                        self.out.write(how_to_resume(self.session) + "\n")
                         return EXIT_OK
                     if text:
                         self.answer(text)
@@ -144,7 +145,7 @@ class Table:
             self.out.write(share_block(str(day), game.state, game.ply, game.undos, game.hints, unicode=unicode) + "\n")
         if self.epilogue is not None:
             self.out.write(wrapped(self.epilogue(self.session)) + "\n")
-        self.out.write(self.session.how_to_review() + "\n")
+        self.out.write(how_to_review(self.session) + "\n")
         self.out.write(
             wrapped(
                 "The game is over: undo takes the last move back; restart plays this deal again, new a new one; "
@@ -218,7 +219,7 @@ class Table:
             self.out.write(f"'{command}' needs a new game to be kept; leave with quit and play again.\n")
             return
         game = self.game
-        self.out.write(self.session.how_to_resume() + "\n")
+        self.out.write(how_to_resume(self.session) + "\n")
         if self.session is not self.opened:
             self.session.__exit__(None, None, None)
         else:
@@ -231,7 +232,7 @@ class Table:
         self.out.write(f"\n{heading}\n" + self.board(legend=True) + "\n")
 
     def play(self, text: str) -> None:
-        from .session import RecordRefused
+        from ..app.session import RecordRefused
 
         legal = self.game.state.legal_moves()
         try:

@@ -5,6 +5,11 @@ is rewritten atomically after every move, so it is always a valid record of the
 game so far, even if the process is killed. A move that would make the record
 too large to read back is refused, and the record stays as it was. `open_session`
 turns `play`'s options into a session (new, resumed, kept in the history).
+
+Values, never sentences: what is to be said when a session opens comes back as
+`Opening` values, and what goes wrong on the way (the index not updated, a kept
+game that can no longer be saved) is handed to the session's `report` callback as
+a `SessionProblem`; `ui` turns both into text.
 """
 
 from __future__ import annotations
@@ -12,21 +17,45 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
-import shlex
-import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import EXIT_INVALID, InvalidInputError, UsageError, WriteError, display_name
+from ..errors import EXIT_INVALID, InvalidInputError, UsageError, WriteError
 from ..formats.records import format_record, meta_nodes, unreadable_reason
 from ..rules.cards import Card
 from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..store.files import RecordFile
-from .prompt import program_name
+from ..store.history import KeptGame
 
 if TYPE_CHECKING:
     from ..formats.records import Verdict
     from ..store.history import History
+
+__all__ = ["KeptGame", "Opening", "PlayOptions", "PlayRequestError", "RecordRefused", "Session", "SessionProblem"]
+
+
+class SessionProblem(NamedTuple):
+    """What went wrong while a session went on, for `ui` to say: `index` (the history index was not updated;
+    the game goes on) or `unsaved` (a kept game can no longer be written; it goes on unsaved)."""
+
+    kind: str
+    error: Exception
+
+
+class Opening(NamedTuple):
+    """One thing to say as a session opens: `note` (the history's own, in `text`), `waiting` (an unfinished
+    game, `waiting`), `daily` (`seed`, `day`), `level` (`seed`, `level`), `dealt` (a new random `seed`),
+    `unsaved` (why the game is not kept, in `text`), `resuming` (`seed`, or none for a deck; `ply`; `path`)."""
+
+    kind: str
+    seed: int | None = None
+    text: str = ""
+    day: str | None = None
+    level: str | None = None
+    ply: int = 0
+    path: str | None = None
+    waiting: KeptGame | None = None
 
 
 class RecordRefused(InvalidInputError):
@@ -53,6 +82,9 @@ class Session:
         self.kept = kept
         self.resumed = resumed
         self._meta_nodes = meta_nodes(game) if record is not None else 0
+        self.problems: list[SessionProblem] = []
+        self.report: Callable[[SessionProblem], None] = self.problems.append
+        """Where problems go as they happen (`ui` says them); by default they are kept in `problems`."""
 
     def __enter__(self) -> Session:
         return self
@@ -77,7 +109,7 @@ class Session:
             try:
                 self.history.remember(self.record.path)
             except (HistoryError, sqlite3.Error, OSError) as error:
-                print(f"foursquare play: the history index was not updated: {error}", file=sys.stderr)
+                self.report(SessionProblem("index", error))
                 self.history = None
 
     def save(self) -> None:
@@ -100,7 +132,7 @@ class Session:
         except WriteError as error:
             if not self.kept:
                 raise
-            print(f"foursquare play: {error}; the game goes on without being saved", file=sys.stderr)
+            self.report(SessionProblem("unsaved", error))
             self.record.close()
             self.record = self.history = None
 
@@ -139,32 +171,10 @@ class Session:
         self.save()
         return step
 
-    def how_to_resume(self) -> str:
-        if self.record is not None and not (self.record.written or self.resumed):
-            return "No move was played, so nothing was kept."
-        if self.record is not None:
-            shown, path = display_name(self.record.path), _quoted(self.record.path)
-            return f"The game is saved in {shown}; to go on: {program_name()} play --resume {path}"
-        return (
-            f"The game so far, as a record (save it to a file, then: {program_name()} play --resume FILE):\n"
-            + format_record(self.game).rstrip("\n")
-        )
-
-    def how_to_review(self) -> str:
-        if self.record is not None:
-            path, name = _quoted(self.record.path), program_name()
-            return (
-                f"Replay it: {name} replay {path}    Check it: {name} check {path}\n"
-                f"Where was it won or lost? {name} analyze {path}"
-            )
-        return "The game as a record (save it to a file to replay or check it):\n" + format_record(self.game).rstrip(
-            "\n"
-        )
-
-
-def _quoted(path: str) -> str:
-    """A path as a shell word to paste; a path with characters no terminal should be sent, as Python writes it."""
-    return shlex.quote(path) if path.isprintable() else display_name(path)
+    @property
+    def nothing_kept(self) -> bool:
+        """A record was opened for this game, but no move was played: nothing was kept."""
+        return self.record is not None and not (self.record.written or self.resumed)
 
 
 class PlayRequestError(UsageError, ValueError):
@@ -177,11 +187,9 @@ class UnresumableRecord(PlayRequestError):
     exit_code = EXIT_INVALID
 
     def __init__(self, message: str, verdict: Verdict, path: str | None = None) -> None:
-        from .reports import problem_line
-
         super().__init__(message, path=path)
         self.verdict = verdict
-        self.before = tuple(problem_line(verdict.source.display_name, problem) for problem in verdict.problems)
+        self.before = tuple(problem.located(verdict.source.display_name) for problem in verdict.problems)
 
 
 def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
@@ -224,8 +232,8 @@ def open_session(
     history: History | None = None,
     mention_waiting: bool = False,
     level: str | None = None,
-) -> tuple[Session, list[str]]:
-    """A session ready to play, and the lines to say first (its deal, where it is kept, why not).
+) -> tuple[Session, list[Opening]]:
+    """A session ready to play, and what to say first (its deal, where it is kept, why not).
 
     With `history`, a game is kept in the data folder (unless `record` names its
     file) and indexed; `resume=LAST_GAME` is the last unfinished game there; with
@@ -242,26 +250,46 @@ def open_session(
         raise PlayRequestError("give --seed or --deck, not both")
     if level is not None and (seed is not None or deck is not None or daily or resume is not None):
         raise PlayRequestError("--level picks the deal; give it without --seed, --deck, --daily or --resume")
-    said = []
+    said: list[Opening] = []
     if history is not None and mention_waiting and resume is None and record is None:
         said.extend(_waiting(history))
     if resume is None:
         session, opening = _new_session(seed, deck, daily, record, no_record, force, history, level)
     else:
         session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history)
-    return session, (history.notes if history is not None else []) + said + opening
+    notes = [Opening("note", text=note) for note in history.notes] if history is not None else []
+    return session, notes + said + opening
 
 
-def _waiting(history: History) -> list[str]:
-    """The line that says an unfinished game is waiting, if one is (and the history can be read)."""
+Reopen = Callable[[int | None, Game | None], tuple[Session, list[Opening]]]
+"""`restart` (the game's deal again: its seed, or its game for a deck) and `new` (game None: a new deal)."""
+
+
+def open_play(options: PlayOptions, *, keep: bool, mention_waiting: bool) -> tuple[Session, list[Opening], Reopen]:
+    """The session of `play` (kept in the history when `keep`), what to say first, and how to open the
+    sessions of `restart` and `new` at the prompt, kept like any other game (see `open_session`)."""
+    from ..store.history import History
+
+    history = History() if keep else None
+    session, opening = open_session(**options._asdict(), history=history, mention_waiting=mention_waiting)
+
+    def reopen(seed: int | None, game: Game | None) -> tuple[Session, list[Opening]]:
+        deck = game.deck if game is not None and seed is None else None
+        again = PlayOptions(seed=seed if game is not None else None, deck=deck)
+        return open_session(**again._asdict(), history=History() if history is not None else None)
+
+    return session, opening, reopen
+
+
+def _waiting(history: History) -> list[Opening]:
+    """An unfinished game waiting, if one is (and the history can be read)."""
     from ..store.history import HistoryError
-    from .reports import waiting_line
 
     try:
         waiting = history.last_unfinished()
     except HistoryError:
         return []
-    return [waiting_line(waiting, program_name())] if waiting is not None else []
+    return [Opening("waiting", waiting=waiting)] if waiting is not None else []
 
 
 def _new_session(
@@ -273,26 +301,26 @@ def _new_session(
     force: bool,
     history: History | None,
     level: str | None = None,
-) -> tuple[Session, list[str]]:
+) -> tuple[Session, list[Opening]]:
     from ..players.grade import deal_of_level
     from ..store.history import HistoryError, started_now
 
-    said = []
+    said: list[Opening] = []
     started = started_now()
     meta: dict[str, Any] = {"started": started}
     if daily:
         seed, day = daily_seed()
-        said.append(f"Daily deal {seed} ({day.isoformat()}): everyone playing today gets these cards")
+        said.append(Opening("daily", seed, day=day.isoformat()))
         meta["daily"] = day.isoformat()
     elif level is not None:
         import random
 
         seed, found = deal_of_level(level, random.Random())
         level = found.level  # the one in 10^4 when no deal of the level came up: the truth, not the wish
-        said.append(f"Deal {seed}, {level} (to play it again: {program_name()} play --seed {seed})")
+        said.append(Opening("level", seed, level=level))
     elif seed is None and deck is None:
         seed = new_seed()
-        said.append(f"Deal {seed} (to play it again: {program_name()} play --seed {seed})")
+        said.append(Opening("dealt", seed))
     if level is not None:
         meta["grade"] = level
     game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
@@ -301,7 +329,7 @@ def _new_session(
         try:
             path = history.new_record_path(game.seed, started)
         except HistoryError as error:
-            said.append(f"{error}; this game is not saved.")
+            said.append(Opening("unsaved", text=str(error)))
             history = None
     kept = record is None and path is not None
     session = Session(game, RecordFile(path, replace=force) if path is not None else None, history, kept=kept)
@@ -319,7 +347,7 @@ def _resumed_session(
     no_record: bool,
     force: bool,
     history: History | None,
-) -> tuple[Session, list[str]]:
+) -> tuple[Session, list[Opening]]:
     from ..formats.records import NoDeal, load
     from ..formats.source import keepable_meta
     from ..store.history import HistoryError
@@ -357,5 +385,4 @@ def _resumed_session(
     file = RecordFile(target, replace=force or target == resume) if target is not None else None
     session = Session(resumed, file, history if target is not None else None, resumed=target == resume)
     session.index()
-    deal_name = f"deal {resumed.seed}" if resumed.seed is not None else "the deck given"
-    return session, [f"Resuming {deal_name} at move {resumed.ply + 1} ({display_name(resume)})"]
+    return session, [Opening("resuming", resumed.seed, ply=resumed.ply + 1, path=resume)]

@@ -1,0 +1,46 @@
+"""Your games, kept: what `history` shows, and the daily game a share is made of.
+
+The values are the store's (`KeptGame`, a row of the index; `Totals`, the figures
+of the games), handed on from here so that `ui` reaches the store only through
+this layer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..errors import UsageError, display_name
+from ..rules.game import Game
+from ..store.history import History, KeptGame
+from ..store.totals import Totals, totals
+
+__all__ = ["KeptGame", "KeptHistory", "Totals", "daily_game", "kept_history"]
+
+
+class KeptHistory(NamedTuple):
+    """The kept games (newest first), their figures, and what the history had to say (a rebuilt index)."""
+
+    games: list[KeptGame]
+    totals: Totals
+    notes: list[str]
+
+
+def kept_history(deal: int | None = None) -> KeptHistory:
+    """The games kept in the data folder (only those of `deal` when given)."""
+    history = History()
+    games = history.games(seed=deal)
+    return KeptHistory(games, totals(games), history.notes)
+
+
+def daily_game(games: list[KeptGame], day: str) -> Game:
+    """The game of `day`'s daily deal (the last one played), read back from its record; UsageError when none
+    is kept or its record is no longer valid."""
+    from ..formats.records import load
+
+    kept = next((game for game in games if game.day == day), None)
+    if kept is None:
+        raise UsageError(f"no daily game of {day!r} is kept; foursquare history lists the games")
+    verdict = load(kept.path)
+    if verdict.game is None or verdict.problems:
+        raise UsageError(f"the record of that game is no longer valid: {display_name(kept.path)}")
+    return verdict.game
