@@ -144,7 +144,7 @@ class PlayerProcess:
         first (a program that does not read its input; the write goes on in the background)."""
         written = threading.Event()
         self._input.put((data, written))
-        return written.wait(max(0.0, timeout))
+        return written.wait(min(max(0.0, timeout), threading.TIMEOUT_MAX))  # a 1e10 s move time is no OverflowError
 
     def close_input(self) -> None:
         """Close the program's input (once what was sent before is written): the run is over."""
@@ -153,7 +153,7 @@ class PlayerProcess:
     def output(self, timeout: float) -> bytes | None:
         """What the program wrote next: a chunk, b"" when its output is closed, None when `timeout` seconds pass."""
         try:
-            return self._output.get(timeout=max(0.0, timeout))
+            return self._output.get(timeout=min(max(0.0, timeout), threading.TIMEOUT_MAX))
         except queue.Empty:
             return None
 
