@@ -388,3 +388,31 @@ def pexpect_eof():
     import pexpect
 
     return pexpect.EOF
+
+
+def test_8_a_stray_answer_written_in_pieces_is_dropped_whole(tmp_path):
+    # PYTHONUNBUFFERED programs write a line's text and its newline apart: a newline left behind was once
+    # read as the next game's (empty) first answer.
+    bot = tmp_path / "pieces.py"
+    bot.write_text(
+        textwrap.dedent("""
+        import json, sys, time
+        for line in sys.stdin:
+            state = json.loads(line)
+            if state["status"] != "playing":
+                sys.stdout.write("A1"); sys.stdout.flush()
+                time.sleep(0.005)
+                sys.stdout.write("\\n"); sys.stdout.flush()
+                continue
+            grid = state["grid"]
+            near = [f"{'ABCD'[c]}{r + 1}" for r in range(4) for c in range(4) if grid[r][c] is None
+                    and any(0 <= r + dr < 4 and 0 <= c + dc < 4 and grid[r + dr][c + dc]
+                            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+            tops = [f"{'ABCD'[c]}{r + 1} top" for r in range(4) for c in range(4)
+                    if grid[r][c] is not None and grid[r][c]["height"] < 4]
+            print((near or tops)[0] if state["ply"] else "B2", flush=True)
+        """)
+    )
+    result = runner.invoke(app, ["stats", "--games", "12", "-p", f"cmd:{sys.executable} {bot}", "-f", "json"])
+    assert result.exit_code == 0
+    assert __import__("json").loads(result.stdout)["forfeits"] == {}

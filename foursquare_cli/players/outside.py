@@ -180,20 +180,28 @@ class ProgramPlayer:
 
     def _drop_stray_answers(self) -> None:
         """Before a game: whatever the program wrote after the last state of the previous one (where no
-        answer is awaited) is dropped, so it is never taken for this game's first move."""
+        answer is awaited) is dropped, so it is never taken for this game's first move. Whole lines only: a
+        program whose output is unbuffered (PYTHONUNBUFFERED) writes `A1` and its newline apart, and a newline
+        left behind would be read as an empty first answer."""
         process = self._process
         if process is None:
             return
         wait = _STRAY_WAIT if self._answered_end else 0.0
         self._answered_end = False
+        dropped = b""
+        give_up = time.monotonic() + 10 * _STRAY_WAIT
         while True:
             chunk = process.output(wait)
+            if chunk is None:
+                if not dropped or dropped.endswith(b"\n") or time.monotonic() > give_up:
+                    break
+                wait = _STRAY_WAIT  # the rest of a line has yet to come
+                continue
             if not chunk:
-                if chunk == b"":
-                    self._pending = b""
-                    raise self._exited()
-                break
-            wait = 0.0
+                self._pending = b""
+                raise self._exited()
+            dropped += chunk
+            wait = 0.0 if dropped.endswith(b"\n") else _STRAY_WAIT
         self._pending = b""
 
     # -- the player ------------------------------------------------------------------

@@ -129,8 +129,9 @@ class PlayerProcess:
                 return
             data, written = item
             try:
-                stream.write(data)
-                stream.flush()
+                view = memoryview(data)
+                while view:  # a raw write to a pipe may take part of it
+                    view = view[stream.write(view) or 0 :]
             except (OSError, ValueError):
                 self.input_closed = True
                 with contextlib.suppress(OSError, ValueError):
