@@ -250,3 +250,18 @@ def test_the_help_lists_every_exit_code_from_the_one_table():
 
     named = {value for key, value in vars(errors).items() if key.startswith("EXIT_") and isinstance(value, int)}
     assert named == set(EXIT_CODES)
+
+
+def test_every_command_body_is_a_handful_of_lines():
+    """A command loads its input, makes one call into the core, prints (sqlite-utils' way): 12 lines at most,
+    its docstring aside."""
+    long = {}
+    for name, path in MODULES.items():
+        if not name.startswith("foursquare_cli.cli."):
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and any("command" in ast.unparse(d) for d in node.decorator_list):
+                body = node.body[1:] if isinstance(node.body[0], ast.Expr) else node.body
+                if (lines := body[-1].end_lineno - body[0].lineno + 1) > 12:
+                    long[node.name] = lines
+    assert long == {}

@@ -19,7 +19,7 @@ from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.game import Game, Step
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.ui.board import Style
-from foursquare_cli.ui.play import expert_hint
+from foursquare_cli.ui.play import prompt_hint
 
 
 def _twins(seed: int, shown: int):
@@ -63,7 +63,7 @@ def test_every_prompt_command_shows_the_same_to_twin_decks(seed, placed):
             *moves[-1:],
             "quit",
             style=Style(unicode=True, color=True),
-            hint=expert_hint(Strength(playouts=40)),
+            hint=prompt_hint(Strength(playouts=40)),
             count=True,
             meter=_meter,
         )

@@ -195,7 +195,7 @@ def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
     games = [_kept(None, hints=1, seconds=300.0), _kept(None, seconds=125.0), _kept(None, undos=2, seconds=99.0)]
     figures = totals(games)
     assert (figures.clean_wins, figures.seconds, figures.fastest_win) == (1, 524.0, 99.0)
-    from foursquare_cli.ui.reports import history_text
+    from foursquare_cli.ui.history_report import history_text
 
     text = history_text(games, figures, 10)
     assert "Won with neither hints nor undos: 1" in text and "time played 8:44, fastest win 1:39" in text

@@ -132,9 +132,9 @@ def test_board_keeps_the_marks_of_the_last_move_and_hint_draws_in_the_players_st
     after_board = said.split("Move 3, place 5\u2666> ")[1]
     assert "[7\u2665]x1" in after_board and "#5\u2660*x1" in after_board
     from foursquare_cli.players import Strength
-    from foursquare_cli.ui.play import expert_hint
+    from foursquare_cli.ui.play import prompt_hint
 
-    drawn = expert_hint(Strength(30), style)(game)
+    drawn = prompt_hint(Strength(30), style)(game)
     assert "#5\u2660" in drawn and "[" not in drawn.split("Hint:")[0]
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from ..errors import EXIT_GAVE_UP, EXIT_INVALID, EXIT_OK, EXIT_UNWINNABLE, Forfeit, UsageError
+from ..errors import EXIT_GAVE_UP, EXIT_INVALID, EXIT_OK, EXIT_UNWINNABLE, UsageError
 from .app import app
 from .options import (
     CLUSTER_OPTION,
@@ -28,7 +28,6 @@ from .options import (
     Format,
     HistoryFormat,
     Level,
-    analysis_results,
     announced_seed,
     format_option,
     loaded,
@@ -37,9 +36,9 @@ from .options import (
     player_option,
     print_result,
     public_deals_warning,
+    said_already_analysed,
     seconds_parser,
     seed_parser,
-    skipped,
     strength_of,
     ui_output,
 )
@@ -184,19 +183,16 @@ def history(
     $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
     """
     from ..app.history import daily_game, kept_history
+    from ..ui.history_report import history_output
     from ..ui.play import shared_result
-    from ..ui.reports import history_csv, history_json, history_text
 
     kept = kept_history(deal)
     for note in kept.notes:
         ui_output().say(note)
     if share is not None:
         ui_output().write(shared_result(daily_game(kept.games, share), share, unicode=not no_unicode) + "\n")
-    elif output_format is HistoryFormat.csv:
-        ui_output().write(history_csv(kept.games, limit))
     else:
-        text = lambda: history_text(kept.games, kept.totals, limit)  # noqa: E731
-        print_result(history_json(kept.games, kept.totals, limit), Format(output_format.value), text)
+        ui_output().write(history_output(kept.games, kept.totals, limit, output_format.value))
 
 
 @app.command(short_help="The expert's best moves for a record's position.")
@@ -213,21 +209,13 @@ def hint(
     detail: bool = typer.Option(False, "--detail", help="The figures behind the hint, and how they are made."),
 ) -> None:
     """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
-    from ..players import ExpertPlayer, make_player, next_move
-    from ..players.expert import unsafe_next
-    from ..ui.reports import hint_json, hint_text, other_hint
+    from ..app.actions import hint_of
+    from ..ui.reports import hint_output
 
     game = playable(loaded(file, seed, deck))
-    strength = strength_of(playouts, think)
-    if player == "expert":
-        ratings = ExpertPlayer(player_seed, strength.playouts, strength.think).rate(game.state)
-        risks = [unsafe_next(game.state, rating) for rating in ratings]
-        print_result(
-            hint_json(ratings, risks), output_format, lambda: hint_text(ratings, game.state, detail=detail, risks=risks)
-        )
-    else:
-        step = next_move(game, make_player(player, player_seed, strength, move_time), player)
-        ui_output().write(other_hint(player, step, json_output=output_format is Format.json))
+    hint = hint_of(game, player, player_seed, strength_of(playouts, think), move_time)
+    json_output = output_format is Format.json
+    ui_output().write(hint_output(hint, game.state, player, json_output=json_output, detail=detail))
 
 
 @app.command(short_help="The best score a search knowing the stock finds.")
@@ -251,23 +239,15 @@ def solve(
     whether it is proven best), 3 unwinnable (an exhaustive search found no win),
     4 gave up (budget or time ran out with nothing found), 2 usage error.
     """
-    from ..formats.records import format_record
-    from ..players.solver import solve as search
-    from ..players.solver import winning_game
+    from ..app.actions import solve_deal
     from ..rules.cards import deal as deal_cards
-    from ..store.files import opened_record
     from ..ui.reports import solve_json, solve_text
 
     if (seed is None) == (deck is None):
         raise UsageError("give --seed N or --deck CARDS (one of them)")
     cards = deck if deck is not None else deal_cards(seed or 0)
-    with opened_record(record, replace=force) as file:
-        solution = search(cards, budget=budget, timeout=timeout)
-        game = winning_game(cards, seed, solution)
-        record_text = format_record(game) if game is not None else None
-        if file is not None and record_text is not None:
-            file.write(record_text)
-    print_result(solve_json(solution, seed), output_format, lambda: solve_text(solution, seed, record_text, timeout))
+    solution, text = solve_deal(cards, seed, budget=budget, timeout=timeout, record=record, force=force)
+    print_result(solve_json(solution, seed), output_format, lambda: solve_text(solution, seed, text, timeout))
     raise typer.Exit(SOLVE_EXIT[solution.status])
 
 
@@ -330,22 +310,12 @@ def auto(
     color: Color = COLOR_OPTION,
 ) -> None:
     """A built-in player plays a whole game, printed as replay prints it."""
-    from ..formats.records import format_record
-    from ..players import closing_programs, make_player, play_game
-    from ..rules.game import Game
-    from ..store.files import opened_record
+    from ..app.actions import auto_game
 
     output = ui_output()
-    seed = announced_seed(seed)
-    with opened_record(record, replace=force) as file, closing_programs():
-        game = Game.from_seed(seed, meta={"player": player.encode("utf-8", "replace").decode()})  # no lone surrogate
-        show = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
-        show(game.step)
-        forfeit = play_game(game, make_player(player, player_seed, strength_of(playouts, think), move_time), show)
-        if forfeit is not None:
-            raise Forfeit(f"{player} forfeits the game: {forfeit}")
-        if file is not None:
-            file.write(format_record(game))
+    show = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
+    strength = strength_of(playouts, think)
+    auto_game(announced_seed(seed), player, player_seed, strength, move_time, record=record, force=force, on_step=show)
 
 
 @app.command(short_help="Where a game was won or lost, move by move.")
@@ -378,29 +348,17 @@ def analyze(
     Marks: ?! inaccuracy, ? mistake, ?? blunder (see the README for the thresholds).
     Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
     """
-    from ..formats.records import format_record
-    from ..runs.analysis import Request, analyze_files
-    from ..store.files import opened_record
-    from ..ui.review import analysis_report, analysis_summary_json
+    from ..app.actions import analysis_run, analyze_and_keep
+    from ..ui.review import analysis_printed
 
     if solution is not None and len(files) > 1:
         raise UsageError("--solution goes with one file")
-    strength = strength_of(playouts, think)
-    code = EXIT_OK
-    with analysis_results(results, seed, player_seed, strength, solve_budget) as kept:
-        done = skipped(files, kept.done if kept is not None else {}, results)
-        requests = [
-            Request(path, seed, deck, player_seed, strength, solve_budget) for path in files if path not in done
-        ]
-        with opened_record(solution, replace=force) as file, ui_output().progress(len(requests), "analysing") as bar:
-            for analysis in analyze_files(requests, jobs, bar):
-                out, errors, result = analysis_report(analysis, json_output=output_format is Format.json, boards=boards)
-                ui_output().emit(out, errors, out_first=True)
-                code = max(code, result)
-                if file is not None and analysis.summary is not None and analysis.summary.solution is not None:
-                    file.write(format_record(analysis.summary.solution))
-                if kept is not None and analysis.summary is not None:
-                    kept.add(analysis_summary_json(analysis.path, analysis.summary))
+    strength, code = strength_of(playouts, think), EXIT_OK
+    with analysis_run(files, seed, deck, player_seed, strength, solve_budget, results) as run:
+        said_already_analysed(run.already, results)
+        with ui_output().progress(len(run.requests), "analysing") as bar:
+            for analysis in analyze_and_keep(run, jobs=jobs, solution=solution, force=force, progress=bar):
+                code = max(code, analysis_printed(analysis, json_output=output_format is Format.json, boards=boards))
     raise typer.Exit(code)
 
 

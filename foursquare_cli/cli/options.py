@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from ..players.expert import Strength
     from ..rules.cards import Card
     from ..rules.game import Game, Step
-    from ..runs.results import AnalysisResults, Plan
+    from ..runs.results import Plan
 
 
 def seed_parser(text: str) -> int:
@@ -253,30 +252,9 @@ def planned(
     return Plan(command, names, start, games, player_seed, strength.playouts, strength.think, move_time, part, sealed)
 
 
-@contextlib.contextmanager
-def analysis_results(
-    path: str | None, seed: int | None, player_seed: int, strength: Strength, solve_budget: int
-) -> Iterator[AnalysisResults | None]:
-    """`analyze --results FILE`, opened (and locked) with the settings of the run, closed at the end."""
-    if path is None:
-        yield None
-        return
-    from ..runs.results import AnalysisResults
-
-    settings = {"seed": seed, "player_seed": player_seed, "playouts": strength.playouts, "think": strength.think,
-                "solve_budget": solve_budget}  # fmt: skip
-    kept = AnalysisResults(path, settings)
-    try:
-        yield kept
-    finally:
-        kept.close()
-
-
-def skipped(files: list[str], done: dict[str, Any], results: str | None) -> set[str]:
-    """The files of `files` a results file already holds, each said on standard error."""
+def said_already_analysed(paths: list[str], results: str | None) -> None:
+    """The files a results file already holds, each said on standard error (they are not analysed again)."""
     from ..errors import display_name
 
-    again = {path for path in files if path in done}
-    for path in sorted(again):
+    for path in paths:
         say(f"{display_name(path)}: analysed already, in {display_name(results or '')}")
-    return again

@@ -106,6 +106,23 @@ class AnalysisSummary(NamedTuple):
     lost_at_best: Estimate | None  # what the expert would have played there
     solution: Game | None  # the solver's winning line
 
+    def to_json(self, path: str) -> dict[str, Any]:
+        """The summary line of `analyze --format json` and of `analyze --results`, for the file at `path`."""
+        return {
+            "type": "summary",
+            "path": path,
+            "status": str(self.status),
+            "score": self.score,
+            "moves": self.moves,
+            "best_score": self.best_score,
+            "best_score_proven": self.best_score_proven,
+            "marks": self.marks,
+            "accuracy": self.accuracy,
+            "start": None if self.start is None else self.start.as_dict(),
+            "lost_after": self.lost_after,
+            "lost_at_best": None if self.lost_at_best is None else self.lost_at_best.as_dict(),
+        }
+
 
 def mark_of(best: Estimate, played: Estimate) -> Mark | None:
     """The mark a move earns by what it lost against the best move (see the module's docstring)."""

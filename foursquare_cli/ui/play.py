@@ -130,15 +130,14 @@ def run_pipe(
             return _saved_after_output_failed(session, err, error)
 
 
-def expert_hint(strength: Strength, style: Style = PLAIN) -> Callable[[Game], str]:
-    """`hint` at the prompt: the expert's best moves for the position, at `strength`, drawn in `style`."""
+def prompt_hint(strength: Strength, style: Style = PLAIN) -> Callable[[Game], str]:
+    """`hint` at the prompt: the expert's best moves for the position (`app.actions.expert_hint`, as the
+    `hint` command), at `strength`, drawn in `style`."""
 
     def hint(game: Game) -> str:
-        from ..players import ExpertPlayer
-        from ..players.expert import unsafe_next
+        from ..app.actions import expert_hint
 
-        ratings = ExpertPlayer(0, strength.playouts, strength.think).rate(game.state)
-        risks = [unsafe_next(game.state, rating) for rating in ratings[:5]]
+        ratings, risks = expert_hint(game.state, 0, strength, most=5)
         return hint_text(ratings, game.state, style=style, detail=True, risks=risks)
 
     return hint
@@ -183,7 +182,7 @@ def run_play(
                 session,
                 sys.stdout,
                 style=shown,
-                hint=expert_hint(strength, shown),
+                hint=prompt_hint(strength, shown),
                 epilogue=deal_epilogue,
                 reopen=reopen,
                 count=count,

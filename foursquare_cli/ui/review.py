@@ -73,21 +73,13 @@ def analysis_move_json(analysed: MoveAnalysis) -> dict[str, Any]:
     }
 
 
-def analysis_summary_json(path: str, summary: AnalysisSummary) -> dict[str, Any]:
-    return {
-        "type": "summary",
-        "path": path,
-        "status": str(summary.status),
-        "score": summary.score,
-        "moves": summary.moves,
-        "best_score": summary.best_score,
-        "best_score_proven": summary.best_score_proven,
-        "marks": summary.marks,
-        "accuracy": summary.accuracy,
-        "start": None if summary.start is None else summary.start.as_dict(),
-        "lost_after": summary.lost_after,
-        "lost_at_best": None if summary.lost_at_best is None else summary.lost_at_best.as_dict(),
-    }
+def analysis_printed(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> int:
+    """A file's analysis printed as `analyze` prints it (`analysis_report`); its exit code."""
+    from .output import emit
+
+    out, errors, code = analysis_report(analysis, json_output=json_output, boards=boards)
+    emit(out, errors, out_first=True)
+    return code
 
 
 def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> tuple[str, list[str], int]:
@@ -103,7 +95,7 @@ def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) 
     parts: list[str] = []
     if json_output:
         parts.extend(json_line(analysis_move_json(m)) for m in analysis.moves)
-        parts.append(json_line(analysis_summary_json(analysis.path, summary)))
+        parts.append(json_line(summary.to_json(analysis.path)))
     else:
         parts.append(analysis_heading(name, game_summary(game.state, game.ply, game.undos)) + "\n")
         for analysed in analysis.moves:

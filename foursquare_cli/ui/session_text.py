@@ -9,8 +9,8 @@ import sys
 from ..app.session import Opening, Session, SessionProblem
 from ..errors import display_name
 from ..formats.records import format_record
+from .history_report import waiting_line
 from .prompt import program_name
-from .reports import waiting_line
 
 
 def opening_line(opening: Opening) -> str:

@@ -1,0 +1,98 @@
+"""`history` in words, JSON and CSV: your games, newest first, with your wins, best score and streaks; and
+the line that says an unfinished game is waiting."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import display_name
+from ..formats.protocol import json_line
+from .reports import _count
+
+if TYPE_CHECKING:
+    from ..app.history import KeptGame, Totals
+
+
+def _when(started: str) -> str:
+    return started.replace("T", " ")[:16]
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}:{rest:02d}" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}"
+
+
+def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
+    """The last games, newest first, and the totals of all of them (played means finished)."""
+    lines = []
+    if games:
+        lines.append(
+            f"{'when (UTC)':<16}  {'deal':<20}  {'grade':<6}  {'result':<7}  {'score':>5}  {'moves':>5}  "
+            f"{'undos':>5}  {'hints':>5}  {'time':>6}  record"
+        )
+        for game in games[:limit]:
+            deal = ("daily " if game.daily else "") + (str(game.seed) if game.seed is not None else "(deck)")
+            score = str(game.score) if game.score is not None else "-"
+            lines.append(
+                f"{_when(game.started):<16}  {deal:<20}  {game.grade or '-':<6}  {game.status:<7}  {score:>5}  "
+                f"{game.moves:>5}  {game.undos:>5}  {game.hints:>5}  {_duration(game.seconds):>6}  "
+                f"{display_name(game.path)}"
+            )
+        if len(games) > limit:
+            lines.append(f"... and {len(games) - limit} earlier (--limit {len(games)} shows them all)")
+    else:
+        lines.append("No games kept yet: play one with `foursquare play`.")
+    share = f" ({totals.won / totals.played:.1%})" if totals.played else ""
+    best = str(totals.best_score) if totals.best_score is not None else "-"
+    mean = f"{totals.mean_score_of_wins:.1f}" if totals.mean_score_of_wins is not None else "-"
+    lines.append(
+        f"Played {totals.played}, won {totals.won}{share}; best score {best}, mean score of wins {mean}; "
+        f"winning streak {totals.streak} (longest {totals.longest_streak}); "
+        f"daily deals played {totals.daily_played}, won {totals.daily_won}"
+        + (f"; {_count(totals.unfinished, 'unfinished game')} (not counted)" if totals.unfinished else "")
+    )
+    lines.append(
+        f"Won with neither hints nor undos: {totals.clean_wins}; daily streak {totals.daily_streak} "
+        f"(longest {totals.longest_daily_streak}); time played {_duration(totals.seconds)}, "
+        f"fastest win {_duration(totals.fastest_win)}"
+    )
+    return "\n".join(lines)
+
+
+def history_json(games: list[KeptGame], totals: Totals, limit: int) -> dict[str, Any]:
+    return {"games": [game.as_dict() for game in games[:limit]], "totals": totals.as_dict()}
+
+
+def history_output(games: list[KeptGame], totals: Totals, limit: int, output_format: str) -> str:
+    """`history` as it prints: text, one JSON object, or CSV (a row a game)."""
+    if output_format == "csv":
+        return history_csv(games, limit)
+    if output_format == "json":
+        return json_line(history_json(games, totals, limit))
+    return history_text(games, totals, limit) + "\n"
+
+
+def history_csv(games: list[KeptGame], limit: int) -> str:
+    """One row a game, the columns of the JSON (`history --format csv`), with a header row."""
+    import csv
+    import io
+
+    from ..app.history import KeptGame
+
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(KeptGame._fields)
+    for game in games[:limit]:
+        writer.writerow(["" if value is None else value for value in game])
+    return text.getvalue()
+
+
+def waiting_line(game: KeptGame, program: str) -> str:
+    """Said when `play` starts a new game while an unfinished one is kept."""
+    deal = f"deal {game.seed}" if game.seed is not None else "a deck of your own"
+    return (
+        f"An unfinished game is waiting ({deal}, {_count(game.moves, 'move')}, started {_when(game.started)} UTC); "
+        f"to go on with it: {program} play --resume"
+    )
