@@ -277,12 +277,12 @@ def test_a_summary_against_hand_computed_figures():
     assert (round(summary.win_low, 3), round(summary.win_high, 3)) == (0.208, 0.939)
     assert round(summary.seconds_per_move, 9) == 0.35 and round(summary.median_seconds_per_move, 9) == 0.35
     assert summary.games_per_second == 1.5
-    assert summary.lost == (8,) and summary.as_dict()["lost_deals"] == [8]
+    assert summary.lost == (8,) and summary.to_json()["lost_deals"] == [8]
     from foursquare_cli.ui.reports import stats_text
 
     assert stats_text(summary).splitlines()[-1] == "lost deals: 8"
     many = summary_of("greedy", 0, [GameResult(seed, False, None, (0.1,)) for seed in range(21)], elapsed=1.0)
-    assert "lost deals" not in stats_text(many) and many.as_dict()["lost_deals"] == list(range(21))
+    assert "lost deals" not in stats_text(many) and many.to_json()["lost_deals"] == list(range(21))
 
 
 def test_a_range_past_the_last_deal_is_refused_before_any_game():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..players import Strength
 from ..players.expert import Rating
@@ -25,6 +25,29 @@ class ExpertHint(NamedTuple):
 
     ratings: list[Rating]
     risks: list[tuple[int, int]]  # (unseen cards with no safe place next, unseen cards): `unsafe_next`
+
+    def to_json(self) -> dict[str, Any]:
+        """`hint --format json`: the best move, then every move's figures."""
+        first = self.ratings[0]
+        return {
+            "move": str(first.move),
+            "then": None if first.then is None else str(first.then),
+            "ratings": [
+                {
+                    "move": str(r.move),
+                    "then": None if r.then is None else str(r.then),
+                    "wins": r.wins,
+                    "samples": r.samples,
+                    "win_rate": r.win_rate,
+                    "expected_score": r.expected_score,
+                    "mean_score_of_wins": r.mean_score,
+                    "worth": r.value,
+                    "unsafe_next": self.risks[index][0] if index < len(self.risks) else None,
+                    "cards_to_come": self.risks[index][1] if index < len(self.risks) else None,
+                }
+                for index, r in enumerate(self.ratings)
+            ],
+        }
 
 
 def expert_hint(state: State, player_seed: int, strength: Strength, most: int | None = None) -> ExpertHint:

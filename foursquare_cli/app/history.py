@@ -7,7 +7,7 @@ this layer.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import UsageError, display_name
 from ..rules.game import Game
@@ -23,6 +23,10 @@ class KeptHistory(NamedTuple):
     games: list[KeptGame]
     totals: Totals
     notes: list[str]
+
+    def to_json(self, limit: int) -> dict[str, Any]:
+        """`history --format json`: the last `limit` games and the totals of all."""
+        return {"games": [game.to_json() for game in self.games[:limit]], "totals": self.totals.to_json()}
 
 
 def kept_history(deal: int | None = None) -> KeptHistory:

@@ -192,7 +192,7 @@ def history(
     if share is not None:
         ui_output().write(shared_result(daily_game(kept.games, share), share, unicode=not no_unicode) + "\n")
     else:
-        ui_output().write(history_output(kept.games, kept.totals, limit, output_format.value))
+        ui_output().write(history_output(kept, limit, output_format.value))
 
 
 @app.command(short_help="The expert's best moves for a record's position.")
@@ -241,13 +241,13 @@ def solve(
     """
     from ..app.actions import solve_deal
     from ..rules.cards import deal as deal_cards
-    from ..ui.reports import solve_json, solve_text
+    from ..ui.reports import solve_text
 
     if (seed is None) == (deck is None):
         raise UsageError("give --seed N or --deck CARDS (one of them)")
     cards = deck if deck is not None else deal_cards(seed or 0)
     solution, text = solve_deal(cards, seed, budget=budget, timeout=timeout, record=record, force=force)
-    print_result(solve_json(solution, seed), output_format, lambda: solve_text(solution, seed, text, timeout))
+    print_result(solution.to_json(seed), output_format, lambda: solve_text(solution, seed, text, timeout))
     raise typer.Exit(SOLVE_EXIT[solution.status])
 
 
@@ -289,7 +289,7 @@ def stats(
     with ui_output().progress(len(plan.deals()), f"{player} playing") as progress:
         warn = public_deals_warning(plan)
         summary = run_stats(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=warn)
-    print_result(summary.as_dict(), output_format, lambda: stats_text(summary))
+    print_result(summary.to_json(), output_format, lambda: stats_text(summary))
 
 
 @app.command(short_help="A player plays a whole game, shown move by move.")

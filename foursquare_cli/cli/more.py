@@ -72,6 +72,6 @@ def summarize(
 
     figures = merged_summary(merged(files))
     if isinstance(figures, Summary):
-        print_result(figures.as_dict(), output_format, lambda: stats_text(figures))
+        print_result(figures.to_json(), output_format, lambda: stats_text(figures))
     else:
         print_result(compare_json(figures), output_format, lambda: compare_text(figures))

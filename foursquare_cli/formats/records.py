@@ -45,7 +45,7 @@ class Verdict:
     def moves(self) -> list[Move]:
         return self.game.moves if self.game is not None else []
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         outcome = self.state.outcome if self.state is not None else None
         return {
             "path": self.source.path,
@@ -58,7 +58,7 @@ class Verdict:
                 "moves": len(self.moves),
                 "undos": self.source.undos,
             },
-            "problems": [problem.as_dict() for problem in self.problems],
+            "problems": [problem.to_json() for problem in self.problems],
         }
 
 

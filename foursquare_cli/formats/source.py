@@ -81,7 +81,7 @@ class Problem:
     move_text: str | None = None
     column: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "move": self.move_number, "move_text": self.move_text, "message": self.message}
 
     def located(self, name: str) -> str:

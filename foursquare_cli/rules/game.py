@@ -36,6 +36,33 @@ class Step(NamedTuple):
     def turned_cells(self) -> tuple[Cell, ...]:
         return cells_of(self.turned)
 
+    def to_json(self) -> dict[str, Any]:
+        """The state as SPEC section 5 gives it, keys in the spec's order: every key, face-down cards named
+        (programs are trusted with the whole grid)."""
+        state = self.state
+        outcome = state.outcome
+        next_card = state.next_card
+        grid = []
+        for row in range(4):
+            cells: list[dict[str, Any] | None] = []
+            for cell in range(row * 4, row * 4 + 4):
+                pile = state.piles[cell]
+                cells.append(
+                    {"card": str(pile[-1]), "up": state.is_face_up(cell), "height": len(pile)} if pile else None
+                )
+            grid.append(cells)
+        return {
+            "ply": self.ply,
+            "move": None if self.move is None else str(self.move),
+            "card": None if self.card is None else str(self.card),
+            "next": None if next_card is None else str(next_card),
+            "stock": state.stock,
+            "face_down": state.face_down,
+            "status": str(outcome.status),
+            "score": outcome.score,
+            "grid": grid,
+        }
+
 
 class Player(Protocol):
     """Anything that chooses a move: the built-in players, Python classes, outside programs."""

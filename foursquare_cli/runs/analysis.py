@@ -72,7 +72,7 @@ class Estimate(NamedTuple):
     expected_score: float
     futures: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "move": None if self.move is None else str(self.move),
             "then": None if self.then is None else str(self.then),
@@ -91,6 +91,19 @@ class MoveAnalysis(NamedTuple):
     mark: Mark | None
     choice: bool  # more than one candidate: the move could have been another
     agreed: bool  # the move played was the expert's own
+
+    def to_json(self) -> dict[str, Any]:
+        """A move's line of `analyze --format json`."""
+        return {
+            "type": "move",
+            "ply": self.ply,
+            "move": str(self.move),
+            "mark": None if self.mark is None else str(self.mark),
+            "agreed": self.agreed,
+            "position": self.position.to_json(),
+            "played": self.played.to_json(),
+            "best": self.best.to_json(),
+        }
 
 
 class AnalysisSummary(NamedTuple):
@@ -118,9 +131,9 @@ class AnalysisSummary(NamedTuple):
             "best_score_proven": self.best_score_proven,
             "marks": self.marks,
             "accuracy": self.accuracy,
-            "start": None if self.start is None else self.start.as_dict(),
+            "start": None if self.start is None else self.start.to_json(),
             "lost_after": self.lost_after,
-            "lost_at_best": None if self.lost_at_best is None else self.lost_at_best.as_dict(),
+            "lost_at_best": None if self.lost_at_best is None else self.lost_at_best.to_json(),
         }
 
 

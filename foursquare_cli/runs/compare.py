@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .stats import GameResult, Summary
 
@@ -105,6 +105,22 @@ class Pair(NamedTuple):
         """Fewer than 20 deals differ in score: the normal approximation of the scores test is rough."""
         return 0 < self.differing < 20
 
+    def to_json(self, verdict: str) -> dict[str, Any]:
+        """The pair in `compare --format json`, with its `verdict` in words (the text `ui` makes of it)."""
+        return {
+            "first": self.first,
+            "second": self.second,
+            "win_rate_difference": self.win_difference / 100,
+            "only_first_won": self.only_first,
+            "only_second_won": self.only_second,
+            "wins_test": "exact McNemar",
+            "wins_p": self.wins_p,
+            "mean_score_difference": self.score_difference,
+            "scores_test": "Wilcoxon signed-rank, normal approximation",
+            "scores_p": self.scores_p,
+            "verdict": verdict,
+        }
+
 
 def pair(first: str, second: str, a: list[GameResult], b: list[GameResult]) -> Pair:
     """The paired comparison of two players' results on the same deals, in the same order."""
@@ -130,3 +146,11 @@ class Comparison(NamedTuple):
     summaries: list[Summary]
     pairs: list[Pair]
     complete: bool  # False when the run was stopped before every game was played
+
+    def to_json(self, verdicts: list[str]) -> dict[str, Any]:
+        """`compare --format json` (and `summarize`'s), each pair with its verdict in words."""
+        return {
+            "complete": self.complete,
+            "players": [summary.to_json() for summary in self.summaries],
+            "pairs": [pair.to_json(verdict) for pair, verdict in zip(self.pairs, verdicts, strict=True)],
+        }

@@ -142,23 +142,6 @@ class ResultsError(UsageError):
     """A results file that cannot be used for this run (another plan, not a results file, unreadable)."""
 
 
-def result_json(player: str, result: GameResult) -> dict[str, Any]:
-    """A game's line in a results file (see the module's docstring)."""
-    seconds = [round(value, 7) for value in result.move_seconds]
-    return {
-        "player": player,
-        "deal": result.seed,
-        "seed": result.dealt_from,
-        "won": result.won,
-        "score": result.score,
-        "moves": result.moves,
-        "played": ",".join(result.played),
-        "move_seconds": seconds,
-        "seconds_per_move": round(sum(seconds) / len(seconds), 7) if seconds else 0.0,
-        "forfeit": result.forfeit,
-    }
-
-
 _LINE_KEYS = {"player", "deal", "seed", "won", "score", "moves", "played", "move_seconds", "seconds_per_move",
               "forfeit"}  # fmt: skip
 
@@ -281,7 +264,7 @@ class ResultsFile:
                 self._write(*finished)
 
     def _write(self, player: str, result: GameResult) -> None:
-        self._log.append(result_json(player, result))  # LogWriteError (exit 74) when the write fails
+        self._log.append(result.to_json(player))  # LogWriteError (exit 74) when the write fails
         self.done[(player, result.seed)] = result
 
     def close(self) -> None:

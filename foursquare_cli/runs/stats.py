@@ -36,6 +36,22 @@ class GameResult(NamedTuple):
     played: tuple[str, ...] = ()  # the moves, canonical text, in order
     sealed_seed: int | None = None  # a sealed deal's secret seed (`--sealed`); None: dealt from `seed`
 
+    def to_json(self, player: str) -> dict[str, Any]:
+        """The game's line in a results file (`runs.results`; read back, and checked, by `Plan.game_from_json`)."""
+        seconds = [round(value, 7) for value in self.move_seconds]
+        return {
+            "player": player,
+            "deal": self.seed,
+            "seed": self.dealt_from,
+            "won": self.won,
+            "score": self.score,
+            "moves": self.moves,
+            "played": ",".join(self.played),
+            "move_seconds": seconds,
+            "seconds_per_move": round(sum(seconds) / len(seconds), 7) if seconds else 0.0,
+            "forfeit": self.forfeit,
+        }
+
     @property
     def dealt_from(self) -> int:
         """The seed the game was dealt from: `deal --seed` shows its stock."""
@@ -70,7 +86,7 @@ class Summary(NamedTuple):
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return (
             {
                 "player": self.player,

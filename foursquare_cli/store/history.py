@@ -109,7 +109,7 @@ class KeptGame(NamedTuple):
     grade: str | None = None  # the deal's grade, when the game kept it
     day: str | None = None  # the date of a daily deal (2026-12-01)
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return self._asdict()
 
 

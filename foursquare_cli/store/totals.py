@@ -27,7 +27,7 @@ class Totals(NamedTuple):
     seconds: float = 0.0  # time played, all games
     fastest_win: float | None = None  # the seconds of the fastest win that counted its time
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return self._asdict()
 
 

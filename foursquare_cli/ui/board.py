@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..formats.protocol import json_line, state_json
+from ..formats.protocol import json_line
 from ..rules.cards import RANK_NAMES, Card
 from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status, state_after
 from ..rules.game import Step
@@ -163,7 +163,7 @@ def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, 
     `first`: the first board of a run, which carries the legend.
     """
     if json_output:
-        return json_line(state_json(step))
+        return json_line(step.to_json())
     return ("" if first else "\n") + render_step(step, style, with_legend=first) + "\n"
 
 

@@ -3,14 +3,14 @@ the line that says an unfinished game is waiting."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import display_name
 from ..formats.protocol import json_line
 from .reports import _count
 
 if TYPE_CHECKING:
-    from ..app.history import KeptGame, Totals
+    from ..app.history import KeptGame, KeptHistory, Totals
 
 
 def _when(started: str) -> str:
@@ -61,17 +61,13 @@ def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
     return "\n".join(lines)
 
 
-def history_json(games: list[KeptGame], totals: Totals, limit: int) -> dict[str, Any]:
-    return {"games": [game.as_dict() for game in games[:limit]], "totals": totals.as_dict()}
-
-
-def history_output(games: list[KeptGame], totals: Totals, limit: int, output_format: str) -> str:
+def history_output(kept: KeptHistory, limit: int, output_format: str) -> str:
     """`history` as it prints: text, one JSON object, or CSV (a row a game)."""
     if output_format == "csv":
-        return history_csv(games, limit)
+        return history_csv(kept.games, limit)
     if output_format == "json":
-        return json_line(history_json(games, totals, limit))
-    return history_text(games, totals, limit) + "\n"
+        return json_line(kept.to_json(limit))
+    return history_text(kept.games, kept.totals, limit) + "\n"
 
 
 def history_csv(games: list[KeptGame], limit: int) -> str:

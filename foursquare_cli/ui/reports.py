@@ -58,7 +58,7 @@ def check_report(path: str, verdict: Verdict | ReadError, *, json_output: bool) 
         out = json_line({"path": path, "valid": False, "outcome": None, "problems": [unread]}) if json_output else ""
         return out, [str(verdict)], EXIT_USAGE
     name = display_name(path)
-    out = json_line(verdict.as_dict()) if json_output else verdict_line(name, verdict) + "\n"
+    out = json_line(verdict.to_json()) if json_output else verdict_line(name, verdict) + "\n"
     return (
         out,
         [problem_line(name, problem) for problem in verdict.problems],
@@ -139,19 +139,6 @@ def solve_text(solution: Solution, seed: int | None, record_text: str | None, ti
         lines.append("The winning line, as a game record:")
         lines.append(record_text.rstrip("\n"))
     return "\n".join(lines)
-
-
-def solve_json(solution: Solution, seed: int | None) -> dict[str, Any]:
-    return {
-        "seed": seed,
-        "status": str(solution.status),
-        "score": solution.score,
-        "proven": solution.proven,
-        "moves": [str(m) for m in solution.moves],
-        "nodes": solution.nodes,
-        "seconds": round(solution.seconds, 3),
-        "stopped_by": None if solution.stopped_by is None else str(solution.stopped_by),
-    }
 
 
 def _forfeits_text(forfeits: dict[str, int]) -> str:
@@ -237,11 +224,8 @@ def compare_text(comparison: Comparison) -> str:
 
 
 def compare_json(comparison: Comparison) -> dict[str, Any]:
-    return {
-        "complete": comparison.complete,
-        "players": [summary.as_dict() for summary in comparison.summaries],
-        "pairs": [pair_json(pair) for pair in comparison.pairs],
-    }
+    """`compare --format json`: the comparison's own JSON, each pair with its verdict in words."""
+    return comparison.to_json(verdicts=[pair_verdict(pair) for pair in comparison.pairs])
 
 
 def _p_text(p: float) -> str:
@@ -272,22 +256,6 @@ def pair_verdict(pair: Pair) -> str:
         deals = "1 deal differs" if pair.differing == 1 else f"{pair.differing} deals differ"
         verdict += f" (only {deals} in score: the scores test is approximate)"
     return verdict
-
-
-def pair_json(pair: Pair) -> dict[str, Any]:
-    return {
-        "first": pair.first,
-        "second": pair.second,
-        "win_rate_difference": pair.win_difference / 100,
-        "only_first_won": pair.only_first,
-        "only_second_won": pair.only_second,
-        "wins_test": "exact McNemar",
-        "wins_p": pair.wins_p,
-        "mean_score_difference": pair.score_difference,
-        "scores_test": "Wilcoxon signed-rank, normal approximation",
-        "scores_p": pair.scores_p,
-        "verdict": pair_verdict(pair),
-    }
 
 
 HINT_EXPLAINED = (
@@ -366,28 +334,6 @@ def other_hint(player: str, step: Step, *, json_output: bool) -> str:
     return f"Hint from {player}: {step.move}\n"
 
 
-def hint_json(ratings: list[Rating], risks: list[tuple[int, int]] | None = None) -> dict[str, Any]:
-    return {
-        "move": str(ratings[0].move),
-        "then": None if ratings[0].then is None else str(ratings[0].then),
-        "ratings": [
-            {
-                "move": str(r.move),
-                "then": None if r.then is None else str(r.then),
-                "wins": r.wins,
-                "samples": r.samples,
-                "win_rate": r.win_rate,
-                "expected_score": r.expected_score,
-                "mean_score_of_wins": r.mean_score,
-                "worth": r.value,
-                "unsafe_next": None if risks is None or index >= len(risks) else risks[index][0],
-                "cards_to_come": None if risks is None or index >= len(risks) else risks[index][1],
-            }
-            for index, r in enumerate(ratings)
-        ],
-    }
-
-
 def deal_potential(solution: Solution) -> str:
     """What the deal allowed, for the end of a game: the solver's best score, said as plainly as it is known."""
     from ..players.solver import SolveStatus
@@ -414,5 +360,5 @@ def hint_output(hint: ExpertHint | Step, state: State, player: str, *, json_outp
     if isinstance(hint, Step):
         return other_hint(player, hint, json_output=json_output)
     if json_output:
-        return json_line(hint_json(hint.ratings, hint.risks))
+        return json_line(hint.to_json())
     return hint_text(hint.ratings, state, detail=detail, risks=hint.risks) + "\n"

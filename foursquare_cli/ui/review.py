@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import display_name
 from ..formats.protocol import json_line
@@ -60,19 +60,6 @@ def analysis_summary(summary: AnalysisSummary) -> str:
     return "\n".join(lines)
 
 
-def analysis_move_json(analysed: MoveAnalysis) -> dict[str, Any]:
-    return {
-        "type": "move",
-        "ply": analysed.ply,
-        "move": str(analysed.move),
-        "mark": None if analysed.mark is None else str(analysed.mark),
-        "agreed": analysed.agreed,
-        "position": analysed.position.as_dict(),
-        "played": analysed.played.as_dict(),
-        "best": analysed.best.as_dict(),
-    }
-
-
 def analysis_printed(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> int:
     """A file's analysis printed as `analyze` prints it (`analysis_report`); its exit code."""
     from .output import emit
@@ -94,7 +81,7 @@ def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) 
         return "", errors, 1
     parts: list[str] = []
     if json_output:
-        parts.extend(json_line(analysis_move_json(m)) for m in analysis.moves)
+        parts.extend(json_line(m.to_json()) for m in analysis.moves)
         parts.append(json_line(summary.to_json(analysis.path)))
     else:
         parts.append(analysis_heading(name, game_summary(game.state, game.ply, game.undos)) + "\n")
