@@ -64,6 +64,15 @@ def position(rows: list[str], *hand: str, buried: int = 0) -> State:
     return State.from_grid(laid, list(hand))
 
 
+def redealt(state: State, rng) -> State:
+    """A copy of `state` whose unseen cards are shuffled anew: a position a player could face, the same to them."""
+    unseen = state.unseen_cards()
+    rng.shuffle(unseen)
+    future = state.copy()
+    future.deck = state.deck[: state.drawn + 1] + tuple(unseen)
+    return future
+
+
 def random_legal_play(state: State, data, most: int) -> list[Move]:
     """Up to `most` legal moves drawn by hypothesis (`data` is `st.data()`), played on `state`."""
     from hypothesis import strategies as st

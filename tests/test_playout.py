@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import redealt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,7 @@ def _position(seed: int, plies: int, shuffle: int) -> State:
         if state.is_over:
             break
         state.apply(rng.choice(state.legal_moves()))
-    return state if state.is_over else state.redealt(rng)
+    return state if state.is_over else redealt(state, rng)
 
 
 @settings(max_examples=300, deadline=None)

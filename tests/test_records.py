@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import MAX_BYTES, check_record, format_record, judge, read_source
-from foursquare_cli.rules.cards import deal, format_cards
+from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
@@ -47,7 +47,7 @@ def test_a_broken_record_is_reported_as_yaml_not_read_as_a_move_log():
 
 
 def test_deck_only_record_is_valid_and_a_list_deck_works_too():
-    cards = format_cards(deal(9))
+    cards = " ".join(map(str, deal(9)))
     verdict = check_record(source_of(f"foursquare: 1\ndeck: {cards}\nmoves: [B2, B2 top]\n"))
     assert verdict.valid and verdict_summary(verdict) == "playing, 2 moves"
     listed = "\n".join(f"  - {card}" for card in cards.split())
@@ -55,9 +55,9 @@ def test_deck_only_record_is_valid_and_a_list_deck_works_too():
 
 
 def test_seed_and_deck_together_must_agree():
-    cards = format_cards(deal(5))
+    cards = " ".join(map(str, deal(5)))
     assert check_record(source_of(f"foursquare: 1\nseed: 5\ndeck: {cards}\nmoves: [B2]\n")).valid
-    other = format_cards(deal(6))
+    other = " ".join(map(str, deal(6)))
     verdict = check_record(source_of(f"foursquare: 1\nseed: 5\ndeck: {other}\nmoves: [B2]\n"))
     assert [p.line for p in verdict.problems] == [3]
     assert verdict.problems[0].message.startswith("deck: disagrees with seed 5: card 1 is ")
@@ -248,7 +248,7 @@ def test_replay_needs_a_deal_for_a_move_log_and_refuses_a_conflicting_seed(tmp_p
 def test_replay_with_a_deck_option(tmp_path):
     log = tmp_path / "g.moves"
     log.write_text("B2\n")
-    result = runner.invoke(app, ["replay", str(log), "--deck", format_cards(deal(0)), "-f", "json"])
+    result = runner.invoke(app, ["replay", str(log), "--deck", " ".join(map(str, deal(0))), "-f", "json"])
     assert result.exit_code == 0
     assert json.loads(result.stdout.splitlines()[1])["card"] == "9S"
     result = runner.invoke(app, ["replay", str(log), "--deck", "AS 2S"])

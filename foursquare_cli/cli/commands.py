@@ -7,6 +7,7 @@ from typing import Any
 import typer
 
 from ..errors import EXIT_GAVE_UP, EXIT_INVALID, EXIT_OK, EXIT_UNWINNABLE, UsageError
+from ..ui import output
 from .app import app
 from .options import (
     CLUSTER_OPTION,
@@ -40,7 +41,6 @@ from .options import (
     seconds_parser,
     seed_parser,
     strength_of,
-    ui_output,
 )
 
 SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": EXIT_UNWINNABLE, "gave up": EXIT_GAVE_UP}
@@ -56,7 +56,6 @@ def deal(
     from ..rules.cards import deal as deal_cards
     from ..ui.board import card_text
 
-    output = ui_output()
     output.write(" ".join(card_text(card, output.style(False, unicode)) for card in deal_cards(seed)) + "\n")
     output.say(f"grade: {grade(seed)}")
 
@@ -78,7 +77,6 @@ def replay(
     illegal move the states before it are printed, then the problem on standard
     error, and the exit code is 1.
     """
-    output = ui_output()
     printer = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
     verdict = loaded(file, seed, deck, on_step=printer)
     raise typer.Exit(EXIT_INVALID if verdict.problems else EXIT_OK)
@@ -101,7 +99,7 @@ def check(
     code = EXIT_OK
     for path in files:
         out, errors, result = check_report(path, check_path(path), json_output=json_output)
-        ui_output().emit(out, errors, out_first=json_output)
+        output.emit(out, errors, out_first=json_output)
         code = max(code, result)
     raise typer.Exit(code)
 
@@ -151,7 +149,7 @@ def play(
     from ..ui.play import run_play
 
     options = PlayOptions(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
-    shown = ui_output().style(reveal, unicode, color)
+    shown = output.style(reveal, unicode, color)
     strength = strength_of(playouts, think)
     raise typer.Exit(
         run_play(
@@ -188,11 +186,11 @@ def history(
 
     kept = kept_history(deal)
     for note in kept.notes:
-        ui_output().say(note)
+        output.say(note)
     if share is not None:
-        ui_output().write(shared_result(daily_game(kept.games, share), share, unicode=not no_unicode) + "\n")
+        output.write(shared_result(daily_game(kept.games, share), share, unicode=not no_unicode) + "\n")
     else:
-        ui_output().write(history_output(kept, limit, output_format.value))
+        output.write(history_output(kept, limit, output_format.value))
 
 
 @app.command(short_help="The expert's best moves for a record's position.")
@@ -215,7 +213,7 @@ def hint(
     game = playable(loaded(file, seed, deck))
     hint = hint_of(game, player, player_seed, strength_of(playouts, think), move_time)
     json_output = output_format is Format.json
-    ui_output().write(hint_output(hint, game.state, player, json_output=json_output, detail=detail))
+    output.write(hint_output(hint, game.state, player, json_output=json_output, detail=detail))
 
 
 @app.command(short_help="The best score a search knowing the stock finds.")
@@ -286,7 +284,7 @@ def stats(
 
     strength = strength_of(playouts, think)
     plan = planned("stats", [player], start, games, player_seed, strength, move_time, shard, sealed)
-    with ui_output().progress(len(plan.deals()), f"{player} playing") as progress:
+    with output.progress(len(plan.deals()), f"{player} playing") as progress:
         warn = public_deals_warning(plan)
         summary = run_stats(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=warn)
     print_result(summary.to_json(), output_format, lambda: stats_text(summary))
@@ -312,7 +310,6 @@ def auto(
     """A built-in player plays a whole game, printed as replay prints it."""
     from ..app.actions import auto_game
 
-    output = ui_output()
     show = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
     strength = strength_of(playouts, think)
     auto_game(announced_seed(seed), player, player_seed, strength, move_time, record=record, force=force, on_step=show)
@@ -356,7 +353,7 @@ def analyze(
     strength, code = strength_of(playouts, think), EXIT_OK
     with analysis_run(files, seed, deck, player_seed, strength, solve_budget, results) as run:
         said_already_analysed(run.already, results)
-        with ui_output().progress(len(run.requests), "analysing") as bar:
+        with output.progress(len(run.requests), "analysing") as bar:
             for analysis in analyze_and_keep(run, jobs=jobs, solution=solution, force=force, progress=bar):
                 code = max(code, analysis_printed(analysis, json_output=output_format is Format.json, boards=boards))
     raise typer.Exit(code)
@@ -394,7 +391,7 @@ def compare(
         raise UsageError("give at least two players to compare")
     strength = strength_of(playouts, think)
     plan = planned("compare", players, start, games, player_seed, strength, move_time, shard, sealed)
-    with ui_output().progress(len(plan.deals()) * len(players), "comparing") as progress:
+    with output.progress(len(plan.deals()) * len(players), "comparing") as progress:
         warn = public_deals_warning(plan)
         for comparison in run_compare(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=warn):
             print_result(compare_json(comparison), output_format, lambda: compare_text(comparison))  # noqa: B023

@@ -5,8 +5,9 @@ from __future__ import annotations
 import typer
 
 from ..errors import UsageError
+from ..ui import output
 from .app import app
-from .options import COMPLETE_VAR, Format, Shell, format_option, print_result, ui_output
+from .options import COMPLETE_VAR, Format, Shell, format_option, print_result
 
 
 @app.command(short_help="The rules of Foursquare, in brief.")
@@ -14,7 +15,7 @@ def rules() -> None:
     """The rules of Foursquare, in brief (the specification has them in full)."""
     from ..ui.prompt import RULES
 
-    ui_output().write(RULES + "\n")
+    output.write(RULES + "\n")
 
 
 @app.command("help", short_help="This help, or a command's: foursquare help play.")
@@ -27,7 +28,7 @@ def help_command(context: typer.Context, command: str | None = typer.Argument(No
     target = chosen or group
     assert target is not None and context.parent is not None
     with typer.Context(target, info_name=command or "foursquare", parent=context.parent if chosen else None) as shown:
-        ui_output().write(target.get_help(shown) + "\n")
+        output.write(target.get_help(shown) + "\n")
 
 
 @app.command(short_help="A shell completion script: bash, zsh or fish.")
@@ -40,9 +41,7 @@ def completion(shell: Shell = typer.Argument(..., help="bash, zsh or fish.")) ->
     from typer.completion import completion_init, get_completion_script  # type: ignore[attr-defined]
 
     completion_init()
-    ui_output().write(
-        get_completion_script(prog_name="foursquare", complete_var=COMPLETE_VAR, shell=shell.value) + "\n"
-    )
+    output.write(get_completion_script(prog_name="foursquare", complete_var=COMPLETE_VAR, shell=shell.value) + "\n")
 
 
 @app.command("config", short_help="The settings in force, and where each comes from.")
@@ -52,7 +51,7 @@ def config_command() -> None:
     from ..app.settings import PLAYOUTS_IN_USE, read_settings
     from ..ui.about import settings_text
 
-    ui_output().write(settings_text(read_settings(), PLAYOUTS_IN_USE) + "\n")
+    output.write(settings_text(read_settings(), PLAYOUTS_IN_USE) + "\n")
 
 
 @app.command(short_help="One run's figures from results files of shards.")

@@ -9,11 +9,10 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..errors import EXIT_INVALID, FoursquareError, InvalidInputError
+from ..ui import output
 from ..ui.output import say
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from ..formats.records import Verdict
     from ..players.expert import Strength
     from ..rules.cards import Card
@@ -141,18 +140,11 @@ def format_option(text_help: str) -> Any:
 # -- what the commands share ----------------------------------------------------------------
 
 
-def ui_output() -> ModuleType:
-    """`ui.output`, imported when a command first prints (so `check` loads no more than it needs)."""
-    from ..ui import output
-
-    return output
-
-
 def print_result(value: object, output_format: Format, text: Callable[[], str]) -> None:
     """A command's result: its JSON on one line, or its text for people."""
     from ..formats.protocol import json_line
 
-    ui_output().write(json_line(value) if output_format is Format.json else text() + "\n")
+    output.write(json_line(value) if output_format is Format.json else text() + "\n")
 
 
 def strength_of(playouts: int | None, think: float | None) -> Strength:

@@ -4,7 +4,7 @@ A player sees what a person at the table sees: the grid (every card was seen whe
 it was placed, so a face-down card may be remembered), the card in hand
 (`state.next_card`) and, by elimination, which cards are still unseen
 (`state.unseen_cards()`). It must not read the order of the stock; when it needs
-futures, `state.redealt(rng)` gives positions whose unseen cards are shuffled anew.
+futures, it shuffles the unseen cards anew.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class ExpertPlayer:
     """Monte Carlo over what it cannot see, with successive halving of the candidates.
 
     For each candidate (every placement, and every shift with a placement on the edge
-    it opens) it deals futures: the unseen cards shuffled anew (as `State.redealt`
+    it opens) it deals futures: the unseen cards shuffled anew (as a player would picture them
     deals them), the same futures for every candidate of a round. Each future is played out by the
     greedy policy filling first (`playout.finish_from` with `fill_first`: an empty
     cell whenever one is safe; `fill_first=False` plays the plain greedy policy, as
@@ -239,7 +239,7 @@ _EXPERTS = Valuation()
 class _Futures:
     """The futures of a position for its candidates: each candidate's position after it is worked out
     once, and each future is only a new order of the unseen cards (the ranks of a stock, `playout.deal`)
-    to play them on, as `State.redealt` would deal them (suits never matter to a playout).
+    to play them on, as a player would picture them (suits never matter to a playout).
     """
 
     def __init__(self, state: State, candidates: list[Candidate], fill_first: bool = True) -> None:

@@ -7,7 +7,7 @@ There are exactly 40 `Card` objects (`CARDS`); parsing returns one of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from ..errors import InvalidInputError, UsageError
 
@@ -167,7 +167,3 @@ def check_deck(cards: tuple[Card, ...]) -> None:
         if card in seen:
             raise InvalidCardError(f"{str(card)!r} appears twice in the deck")
         seen.add(card)
-
-
-def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(card) for card in cards)

@@ -32,7 +32,7 @@ from .moves import (
 )
 
 if TYPE_CHECKING:
-    import random
+    pass
 
 MAX_PILE = 4
 MAX_FACE_DOWN = 4
@@ -294,14 +294,6 @@ class State:
             tuple(_RANK[pile[-1]] if pile else 0 for pile in piles),
             tuple(len(pile) for pile in piles),
         )
-
-    def redealt(self, rng: random.Random) -> State:
-        """A copy in which the cards not yet seen are shuffled anew: what a player may be shown."""
-        unseen = self.unseen_cards()
-        rng.shuffle(unseen)
-        future = self.copy()
-        future.deck = self.deck[: self.drawn + 1] + tuple(unseen)
-        return future
 
     # -- the rules -----------------------------------------------------------
 

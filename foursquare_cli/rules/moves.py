@@ -179,7 +179,6 @@ _MOVE_TEXT = tuple(
 )
 MOVES: tuple[Move, ...] = tuple(Move(code) for code in range(36))
 _INTERNED = True
-SHIFT_UP, SHIFT_DOWN, SHIFT_LEFT, SHIFT_RIGHT = MOVES[32:36]
 _OPENED = (CELLS[12:16], CELLS[0:4], CELLS[3:16:4], CELLS[0:16:4])
 
 
