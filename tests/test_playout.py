@@ -190,7 +190,10 @@ def test_the_plain_c_bit_counts_play_as_the_compilers_builtins(tmp_path):
     source = pathlib.Path(playout.__file__).with_name("_playout.c")
     built = tmp_path / ("_playout" + sysconfig.get_config_var("EXT_SUFFIX"))
     include = sysconfig.get_paths()["include"]
-    flags = ["-O2", "-shared", "-fPIC", "-DFOURSQUARE_PORTABLE_BITS", f"-I{include}"]
+    from foursquare_cli.rules import tables
+
+    (tmp_path / "_tables.h").write_text(tables.c_header())  # as setup.py writes it at build time
+    flags = ["-O2", "-shared", "-fPIC", "-DFOURSQUARE_PORTABLE_BITS", f"-I{include}", f"-I{tmp_path}"]
     subprocess.run([compiler, *flags, str(source), "-o", str(built)], check=True)
     loader = importlib.machinery.ExtensionFileLoader("foursquare_cli.rules._playout", str(built))
     spec = importlib.util.spec_from_loader("foursquare_cli.rules._playout", loader)
@@ -209,3 +212,37 @@ def test_the_plain_c_bit_counts_play_as_the_compilers_builtins(tmp_path):
         cards = (b"\x01\x02", bytes(range(1, 11)) * 3, seed)
         assert plain.deal(*cards) == playout._deal_c(*cards)
     assert compared > 250
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1), plies=st.integers(0, 40), shuffle=st.integers(0, 2**32), fill_first=st.booleans()
+)
+def test_the_engine_the_python_playout_and_the_c_playout_end_every_game_alike(seed, plies, shuffle, fill_first):
+    """The rules are written once (the engine's flip rule and end-of-turn check); the playouts count lines
+    their own fast way from the same tables (rules/tables.py). The greedy policy's moves played through the
+    engine, move by move, must end where both playouts end."""
+    state = _position(seed, plies, shuffle)
+    if state.is_over:
+        return
+    engine = state.copy()
+    while not engine.is_over:
+        shift, placement = playout.greedy_choice(engine, fill_first=fill_first)
+        if shift is not None:
+            engine.apply(shift)
+        engine.apply(placement)
+    outcome = engine.outcome
+    ended = (outcome.score if outcome.score is not None else -1, engine.drawn, engine.occupied, engine.down)
+    arguments = (playout.stock_of(state), *playout.start_of(state), fill_first)
+    assert playout._finish_python(*arguments) == ended
+    assert playout._finish_c is not None and playout._finish_c(*arguments) == ended
+
+
+def test_the_c_tables_are_written_from_the_python_ones():
+    import pathlib
+
+    from foursquare_cli.rules import tables
+
+    header = pathlib.Path(playout.__file__).with_name("_tables.h").read_text()
+    assert header == tables.c_header()
+    assert "static uint32_t" not in pathlib.Path(playout.__file__).with_name("_playout.c").read_text()

@@ -46,46 +46,11 @@ static inline int lowest_bit(uint32_t x) { /* x is never 0 */
 
 #define MAX_PILE 4
 #define MAX_FACE_DOWN 4
-#define FULL 0xFFFFu
 
-static uint32_t ROW_OTHERS[16], COLUMN_OTHERS[16], NEIGHBOURS[16], LINE_MASKS[8];
-static uint64_t BELOW[11], UP_TO[11];
-/* For each shift (up, down, left, right): the edge it needs empty, and the cells beside the edge it opens
- * with the line a card placed beyond each shares. */
-static uint32_t NEEDS_EMPTY[4];
-static int BESIDE_CELL[4][4], BESIDE_LINE[4][4];
-
-static void build_tables(void) {
-    for (int line = 0; line < 4; line++) {
-        LINE_MASKS[line] = 0xFu << (4 * line);
-        LINE_MASKS[4 + line] = 0x1111u << line;
-    }
-    for (int cell = 0; cell < 16; cell++) {
-        int row = cell >> 2, column = cell & 3;
-        ROW_OTHERS[cell] = LINE_MASKS[row] & ~(1u << cell);
-        COLUMN_OTHERS[cell] = LINE_MASKS[4 + column] & ~(1u << cell);
-        uint32_t near = 0;
-        if (row > 0) near |= 1u << (cell - 4);
-        if (row < 3) near |= 1u << (cell + 4);
-        if (column > 0) near |= 1u << (cell - 1);
-        if (column < 3) near |= 1u << (cell + 1);
-        NEIGHBOURS[cell] = near;
-    }
-    for (int rank = 0; rank < 11; rank++) {
-        BELOW[rank] = (uint64_t)1 << (4 * rank);
-        UP_TO[rank] = ((uint64_t)1 << (4 * rank + 4)) - 1;
-    }
-    NEEDS_EMPTY[0] = LINE_MASKS[0];
-    NEEDS_EMPTY[1] = LINE_MASKS[3];
-    NEEDS_EMPTY[2] = LINE_MASKS[4];
-    NEEDS_EMPTY[3] = LINE_MASKS[7];
-    for (int i = 0; i < 4; i++) {
-        BESIDE_CELL[0][i] = 12 + i, BESIDE_LINE[0][i] = 4 + i;
-        BESIDE_CELL[1][i] = i, BESIDE_LINE[1][i] = 4 + i;
-        BESIDE_CELL[2][i] = 3 + 4 * i, BESIDE_LINE[2][i] = i;
-        BESIDE_CELL[3][i] = 4 * i, BESIDE_LINE[3][i] = i;
-    }
-}
+/* The grid's geometry, from foursquare_cli/rules/tables.py (the engine's and the Python playout's tables too):
+ * ROW_OTHERS, COLUMN_OTHERS, NEIGHBOURS, LINE_MASKS, NEEDS_EMPTY (the edge a shift needs empty), BELOW and
+ * UP_TO (the line counts' bounds), BESIDE_CELL and BESIDE_LINE (the cells beside the edge a shift opens). */
+#include "_tables.h"
 
 static inline int flips_with(uint64_t count, uint64_t below, uint64_t up_to) {
     return count < below || !(count & up_to);
@@ -301,7 +266,4 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout", "The greedy playout in C (playout.py).",
                                     -1, methods};
 
-PyMODINIT_FUNC PyInit__playout(void) {
-    build_tables();
-    return PyModule_Create(&module);
-}
+PyMODINIT_FUNC PyInit__playout(void) { return PyModule_Create(&module); }

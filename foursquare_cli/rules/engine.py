@@ -30,6 +30,7 @@ from .moves import (
     Move,
     cells_of,
 )
+from .tables import FULL, LINES, NEIGHBOURS, RANK_OF_CARD, SHIFT_EDGE, SHIFT_EDGE_NAME
 
 if TYPE_CHECKING:
     pass
@@ -54,50 +55,23 @@ class LossReason(enum.StrEnum):
 PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
 LOST_FACE_DOWN, LOST_STOCK = LossReason.FACE_DOWN, LossReason.STOCK
 
-_FULL = 0xFFFF
-_ROW_MASKS = tuple(0xF << (4 * row) for row in range(4))
-_COLUMN_MASKS = tuple(0x1111 << column for column in range(4))
-_RANK = tuple(card % 10 + 1 for card in CARDS)
 
+def _down_after_placing(cell: int, rank: int, down: int, occupied: int, piles: list[tuple[Card, ...]]) -> int:
+    """The face-down mask after a card of `rank` goes to `cell`: the flip rule, row then column, written once
+    (`apply`, `down_after` and `face_downs_after` all come here; the playouts hold to it, tests show).
 
-def _neighbours(cell: int) -> int:
-    row, column = divmod(cell, 4)
-    mask = 0
-    for r, c in ((row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1)):
-        if 0 <= r < 4 and 0 <= c < 4:
-            mask |= 1 << (r * 4 + c)
-    return mask
-
-
-_NEIGHBOURS = tuple(_neighbours(cell) for cell in range(16))
-# For each cell: (row mask without it, the other cells of its row), then the same for its column.
-_LINES = tuple(
-    (
-        (_ROW_MASKS[cell // 4] & ~(1 << cell), tuple(c for c in range(16) if c // 4 == cell // 4 and c != cell)),
-        (_COLUMN_MASKS[cell % 4] & ~(1 << cell), tuple(c for c in range(16) if c % 4 == cell % 4 and c != cell)),
-    )
-    for cell in range(16)
-)
-# A shift fits when the edge it moves towards is empty: row 1 for up, row 4 for down, ...
-_SHIFT_EDGE = (_ROW_MASKS[0], _ROW_MASKS[3], _COLUMN_MASKS[0], _COLUMN_MASKS[3])
-_SHIFT_EDGE_NAME = ("row 1", "row 4", "column A", "column D")
-
-
-def _down_after_placing(cell: int, rank: int, down: int, up: int, occupied: int, ranks: list[int]) -> int:
-    """The face-down mask after a card of `rank` goes to `cell`: the flip rule, row then column.
-
-    `up` is the face-up tops, `ranks` the rank of each top; the placed cell's old
-    top (when placing on a pile) is neither compared nor turned.
+    The others of a line are the face-up tops of its other piles; the placed cell's old top (when placing
+    on a pile) is neither compared nor turned, and a tie is neither higher nor lower.
     """
     bit = 1 << cell
     after = down & ~bit
-    others_up = up & ~bit
+    others_up = occupied & ~down & ~bit
     line_occupied = occupied | bit
-    for mask, others in _LINES[cell]:
+    for mask, others in LINES[cell]:
         higher = lower = True
         for other in others:
             if others_up >> other & 1:
-                other_rank = ranks[other]
+                other_rank = RANK_OF_CARD[piles[other][-1]]
                 if other_rank >= rank:
                     higher = False
                 if other_rank <= rank:
@@ -291,7 +265,7 @@ class State:
             self.drawn,
             self.occupied,
             self.down,
-            tuple(_RANK[pile[-1]] if pile else 0 for pile in piles),
+            tuple(RANK_OF_CARD[pile[-1]] if pile else 0 for pile in piles),
             tuple(len(pile) for pile in piles),
         )
 
@@ -306,7 +280,7 @@ class State:
             return list(MOVES[:16])
         moves = self.legal_placements()
         for direction in range(4):
-            if not occupied & _SHIFT_EDGE[direction]:
+            if not occupied & SHIFT_EDGE[direction]:
                 moves.append(MOVES[32 + direction])
         return moves
 
@@ -318,7 +292,7 @@ class State:
         if not occupied:
             return list(MOVES[:16])
         piles = self.piles
-        moves = [MOVES[c] for c in range(16) if not occupied >> c & 1 and _NEIGHBOURS[c] & occupied]
+        moves = [MOVES[c] for c in range(16) if not occupied >> c & 1 and NEIGHBOURS[c] & occupied]
         moves += [MOVES[16 + c] for c in range(16) if 0 < len(piles[c]) < MAX_PILE]
         return moves
 
@@ -334,14 +308,14 @@ class State:
             if not occupied:
                 return "the grid is empty; there is nothing to shift"
             edge = move - 32
-            if occupied & _SHIFT_EDGE[edge]:
-                return f"a pile in {_SHIFT_EDGE_NAME[edge]} would leave the frame"
+            if occupied & SHIFT_EDGE[edge]:
+                return f"a pile in {SHIFT_EDGE_NAME[edge]} would leave the frame"
             return None
         cell = move % 16
         if move < 16:
             if occupied >> cell & 1:
                 return f"{CELLS[cell]} holds a pile; to place on it, write '{CELLS[cell]} top'"
-            if occupied and not _NEIGHBOURS[cell] & occupied:
+            if occupied and not NEIGHBOURS[cell] & occupied:
                 return f"{CELLS[cell]} shares no edge with a pile"
             return None
         height = len(self.piles[cell])
@@ -362,7 +336,7 @@ class State:
             self._refuse(move)
         occupied = self.occupied
         if move & 32:  # a shift (codes 32-35); bit tests, not comparisons: a Move compares in Python
-            if not occupied or occupied & _SHIFT_EDGE[move & 3]:
+            if not occupied or occupied & SHIFT_EDGE[move & 3]:
                 self._refuse(move)
             self._shift(move & 3)
             return _SHIFTED
@@ -370,7 +344,7 @@ class State:
         piles = self.piles
         pile = piles[cell]
         if not move & 16:  # on an empty cell (codes 0-15)
-            if pile or (occupied and not _NEIGHBOURS[cell] & occupied):
+            if pile or (occupied and not NEIGHBOURS[cell] & occupied):
                 self._refuse(move)
         elif not 0 < len(pile) < MAX_PILE:
             self._refuse(move)
@@ -379,57 +353,30 @@ class State:
         down = self.down_after(move, card)  # reads only the other piles, so before this one grows
         self.drawn += 1
         piles[cell] = pile + (card,)
-        self.occupied = occupied = occupied | 1 << cell
+        self.occupied = occupied | 1 << cell
         self.down = down
-        if occupied == _FULL and not down:
-            self.status = WON
-        elif down.bit_count() > MAX_FACE_DOWN or self.drawn == 40:
-            self.status = LOST
+        self.status = self._status_after_turn()
         return _new_effect(Effect, (card, (before ^ down) & ~(1 << cell)))
 
     def down_after(self, move: Move, card: Card) -> int:
         """The face-down mask after placing `card` by placement `move`, without playing it.
 
-        The flip rule alone, for players weighing moves and cards without copying the
-        state; `move` is assumed a legal placement.
+        The flip rule alone (`_down_after_placing`), for players weighing moves and cards
+        without copying the state; `move` is assumed a legal placement.
         """
-        cell = move & 15
-        occupied = self.occupied | 1 << cell
-        down = self.down & ~(1 << cell)
-        piles = self.piles
-        rank = _RANK[card]
-        for mask, others in _LINES[cell]:
-            higher = lower = True
-            for other in others:
-                if occupied >> other & 1 and not down >> other & 1:
-                    other_rank = _RANK[piles[other][-1]]
-                    if other_rank >= rank:
-                        higher = False
-                    if other_rank <= rank:
-                        lower = False
-            if higher or lower:
-                down ^= mask & occupied
-        return down
+        return _down_after_placing(move & 15, RANK_OF_CARD[card], self.down, self.occupied, self.piles)
 
     def face_downs_after(self, card: Card) -> list[tuple[int, Move]]:
-        """(face-down count, move) for every legal placement of `card`, in `legal_placements` order.
-
-        The flip rule of `down_after` for all placements at once, sharing the work a
-        position needs: the hot path of players weighing where a card goes.
-        """
-        occupied = self.occupied
-        up = occupied & ~self.down
-        down = self.down
-        ranks = [_RANK[pile[-1]] if pile else 0 for pile in self.piles]
-        rank = _RANK[card]
-        results = []
-        for move in self.legal_placements():
-            after = _down_after_placing(move & 15, rank, down, up, occupied, ranks)
-            results.append((after.bit_count(), move))
-        return results
+        """(face-down count, move) for every legal placement of `card`, in `legal_placements` order: the hot
+        path of players weighing where a card goes."""
+        occupied, down, piles, rank = self.occupied, self.down, self.piles, RANK_OF_CARD[card]
+        return [
+            (_down_after_placing(move & 15, rank, down, occupied, piles).bit_count(), move)
+            for move in self.legal_placements()
+        ]
 
     def _status_after_turn(self) -> Status:
-        if self.occupied == _FULL and not self.down:
+        if self.occupied == FULL and not self.down:
             return WON
         if self.down.bit_count() > MAX_FACE_DOWN or self.drawn == 40:
             return LOST
@@ -446,16 +393,16 @@ class State:
             self.down >>= 4
         elif direction == 1:
             self.piles = [()] * 4 + piles[:12]
-            self.occupied = (self.occupied << 4) & _FULL
-            self.down = (self.down << 4) & _FULL
+            self.occupied = (self.occupied << 4) & FULL
+            self.down = (self.down << 4) & FULL
         elif direction == 2:
             self.piles = piles[1:] + [()]
             self.occupied >>= 1
             self.down >>= 1
         else:
             self.piles = [()] + piles[:15]
-            self.occupied = (self.occupied << 1) & _FULL
-            self.down = (self.down << 1) & _FULL
+            self.occupied = (self.occupied << 1) & FULL
+            self.down = (self.down << 1) & FULL
 
 
 def _check_move(move: object) -> None:

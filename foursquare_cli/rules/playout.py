@@ -11,7 +11,7 @@ expert more about a position.
 
 A line's face-up top ranks are kept as one integer, 4 bits of count a rank
 (lines 0-3 the rows, 4-7 the columns), so "strictly higher than every other" is
-`count < _BELOW[rank]` and "strictly lower" is `not count & _UP_TO[rank]`.
+`count < BELOW[rank]` and "strictly lower" is `not count & UP_TO[rank]`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .cards import Card
-from .engine import _COLUMN_MASKS, _FULL, _LINES, _NEIGHBOURS, _RANK, _ROW_MASKS, MAX_FACE_DOWN, MAX_PILE, State, Status
+from .engine import MAX_FACE_DOWN, MAX_PILE, State, Status
 from .moves import MOVES, Move
+from .tables import BELOW, COLUMN_OTHERS, FULL, LINE_MASKS, NEIGHBOURS, OPENINGS, RANK_OF_CARD, ROW_OTHERS, UP_TO
 
 
 class Playout(NamedTuple):
@@ -52,10 +53,10 @@ def greedy_choice(state: State, fill_first: bool = False) -> tuple[Move | None, 
     occupied = state.occupied
     if not occupied:
         return None, MOVES[5]
-    ranks = [_RANK[pile[-1]] if pile else 0 for pile in state.piles]
+    ranks = [RANK_OF_CARD[pile[-1]] if pile else 0 for pile in state.piles]
     heights = [len(pile) for pile in state.piles]
     lines = _line_counts(occupied & ~state.down, ranks)
-    rank = _RANK[state.deck[state.drawn]]
+    rank = RANK_OF_CARD[state.deck[state.drawn]]
     _, cell, _, direction = _greedy_pick(rank, occupied, state.down, ranks, heights, lines, fill_first)
     if direction >= 0:
         return MOVES[32 + direction], MOVES[cell]  # after the shift, the opened cell has the edge cell's number
@@ -89,7 +90,7 @@ def stock_of(state: State) -> bytes:
 
 def stock_of_cards(cards: Iterable[Card]) -> bytes:
     """The ranks of `cards`, in their order."""
-    return bytes(_RANK[card] for card in cards)
+    return bytes(RANK_OF_CARD[card] for card in cards)
 
 
 def _finish_python(
@@ -134,7 +135,7 @@ def _finish_python(
         occupied |= 1 << cell
         ranks[cell] = rank
         heights[cell] += 1
-        if occupied == _FULL and not down:
+        if occupied == FULL and not down:
             return 40 - drawn, drawn, occupied, down
         if fewest > MAX_FACE_DOWN or drawn == 40:
             return -1, drawn, occupied, down
@@ -189,25 +190,11 @@ occupied, down)`: the greedy playout (`fill_first`: the expert's, see `_greedy_p
 `start_of` on the ranks of `stock_of`; the score is -1 for a loss."""
 
 
-_LINE_MASKS = _ROW_MASKS + _COLUMN_MASKS
-_ROW_OTHERS = tuple(_LINES[cell][0][0] for cell in range(16))
-_COLUMN_OTHERS = tuple(_LINES[cell][1][0] for cell in range(16))
-_BELOW = tuple(1 << 4 * rank for rank in range(11))
 # For each cell, what `_greedy_pick` looks up: the cell, its bit, its row's and column's line numbers, the other
 # cells of that row and column, and its neighbours.
 _CELLS = tuple(
-    (cell, 1 << cell, cell >> 2, 4 + (cell & 3), _ROW_OTHERS[cell], _COLUMN_OTHERS[cell], _NEIGHBOURS[cell])
+    (cell, 1 << cell, cell >> 2, 4 + (cell & 3), ROW_OTHERS[cell], COLUMN_OTHERS[cell], NEIGHBOURS[cell])
     for cell in range(16)
-)
-_UP_TO = tuple((1 << 4 * rank + 4) - 1 for rank in range(11))
-# For each shift: the edge it needs empty, and the cells beside the edge it opens,
-# each with the line a card placed beyond it shares (its column for up/down, its row
-# for left/right); the card's other line is new and holds nothing to turn.
-_OPENINGS = (
-    (_ROW_MASKS[0], tuple((cell, 4 + (cell & 3)) for cell in range(12, 16))),
-    (_ROW_MASKS[3], tuple((cell, 4 + (cell & 3)) for cell in range(0, 4))),
-    (_COLUMN_MASKS[0], tuple((cell, cell >> 2) for cell in range(3, 16, 4))),
-    (_COLUMN_MASKS[3], tuple((cell, cell >> 2) for cell in range(0, 16, 4))),
 )
 
 
@@ -245,8 +232,8 @@ def _greedy_pick(
     cell beyond an edge included, whenever it leaves at most four face down; the
     greedy placement only when none does. It wins about 69% of deals by itself.
     """
-    below = _BELOW[rank]
-    up_to = _UP_TO[rank]
+    below = BELOW[rank]
+    up_to = UP_TO[rank]
     best_key = empty_key = 1 << 30
     best_cell = best_down = empty_cell = empty_down = 0
     best_direction = empty_direction = -1
@@ -261,7 +248,7 @@ def _greedy_pick(
             if down & bit:
                 row_flips, column_flips = flips[row_line], flips[column_line]
             else:  # the covered top is not compared
-                own = _BELOW[ranks[cell]]
+                own = BELOW[ranks[cell]]
                 row = lines[row_line] - own
                 column = lines[column_line] - own
                 row_flips = row < below or not row & up_to
@@ -283,12 +270,12 @@ def _greedy_pick(
         if key < empty_key and not occupied & bit:
             empty_key, empty_cell, empty_down = key, cell, after
     for direction in range(4):
-        needs_empty, beside = _OPENINGS[direction]
+        needs_empty, beside = OPENINGS[direction]
         if occupied & needs_empty:
             continue
         for cell, line in beside:
             if occupied >> cell & 1:
-                after = down ^ (_LINE_MASKS[line] & occupied) if flips[line] else down
+                after = down ^ (LINE_MASKS[line] & occupied) if flips[line] else down
                 key = after.bit_count() * 64 + 12
                 if key < best_key:
                     best_key, best_cell, best_down, best_direction = key, cell, after, direction
@@ -307,12 +294,12 @@ def _shifted(
         return occupied >> 4, down >> 4, after >> 4, ranks[4:] + [0] * 4, heights[4:] + [0] * 4
     if direction == 1:
         return (
-            occupied << 4 & _FULL,
-            down << 4 & _FULL,
-            after << 4 & _FULL,
+            occupied << 4 & FULL,
+            down << 4 & FULL,
+            after << 4 & FULL,
             [0] * 4 + ranks[:12],
             [0] * 4 + heights[:12],
         )
     if direction == 2:
         return occupied >> 1, down >> 1, after >> 1, ranks[1:] + [0], heights[1:] + [0]
-    return occupied << 1 & _FULL, down << 1 & _FULL, after << 1 & _FULL, [0] + ranks[:15], [0] + heights[:15]
+    return occupied << 1 & FULL, down << 1 & FULL, after << 1 & FULL, [0] + ranks[:15], [0] + heights[:15]
