@@ -56,7 +56,7 @@ def test_hint_at_the_play_prompt():
 
     from foursquare_cli.app.session import Session
     from foursquare_cli.rules.game import Game
-    from foursquare_cli.ui.table import run_terminal
+    from foursquare_cli.ui.terminal import run_terminal
 
     answers = iter(["B2", "hint", "quit"])
     out = io.StringIO()

@@ -95,7 +95,7 @@ def test_the_readme_walkthrough_is_what_the_prompt_says():
 
     from foursquare_cli.app.session import Session
     from foursquare_cli.rules.game import Game
-    from foursquare_cli.ui.table import run_terminal
+    from foursquare_cli.ui.terminal import run_terminal
 
     typed = ["B2", "C2", "left", "quit"]
     out = io.StringIO()

@@ -16,7 +16,8 @@ from foursquare_cli.errors import EXIT_INVALID, EXIT_USAGE
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.moves import Move
-from foursquare_cli.runs.results import Plan, ResultsFile, read_results
+from foursquare_cli.runs.plans import Plan
+from foursquare_cli.runs.results import ResultsFile, read_results
 from foursquare_cli.runs.stats import play_deal
 from foursquare_cli.store.logs import JsonLinesLog
 

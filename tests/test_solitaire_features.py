@@ -177,14 +177,14 @@ def test_a_hint_is_counted_in_the_record_and_check_validates_the_count(tmp_path)
 
 
 def test_time_at_the_prompt_is_counted_without_long_pauses(monkeypatch):
-    from foursquare_cli.ui import table
+    from foursquare_cli.ui import terminal
 
     readings = [0.0, 40.0, 50.0, 450.0, 460.0, 470.0]  # each read: when the prompt is shown, when answered
 
     def clock() -> float:
         return readings.pop(0) if len(readings) > 1 else readings[0]
 
-    monkeypatch.setattr(table.time, "monotonic", clock)
+    monkeypatch.setattr(terminal.time, "monotonic", clock)
     game = Game.from_seed(42, meta={"started": "2026-12-01T00:00:00Z"})
     at_prompt(Session(game), "B2", "C2", "D2")
     assert game.meta["seconds"] == 50.0  # 40 s, then a pause of 400 s not counted, then 10 s

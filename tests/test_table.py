@@ -21,7 +21,7 @@ from foursquare_cli.store.files import RecordFile
 from foursquare_cli.ui.board import Style
 from foursquare_cli.ui.reports import verdict_summary
 from foursquare_cli.ui.session_text import opening_lines
-from foursquare_cli.ui.table import run_terminal
+from foursquare_cli.ui.terminal import run_terminal
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 LOST_MOVES = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")]

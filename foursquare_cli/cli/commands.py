@@ -279,7 +279,7 @@ def stats(
     per second and the deals lost. A progress bar is drawn on standard error when
     it is a terminal.
     """
-    from ..runs.plan import run_stats
+    from ..runs.run import run_stats
     from ..ui.reports import stats_text
 
     strength = strength_of(playouts, think)
@@ -384,7 +384,7 @@ def compare(
     Wins are compared with the exact McNemar test, scores (a lost game counting 0)
     with the Wilcoxon signed-rank test. Ctrl-C prints what was played so far.
     """
-    from ..runs.plan import run_compare
+    from ..runs.run import run_compare
     from ..ui.reports import compare_json, compare_text
 
     if len(players) < 2:

@@ -64,8 +64,8 @@ def summarize(
     Files that disagree on the plan (players, budget, player seed, range) or hold a
     game twice are refused with a line.
     """
-    from ..runs.plan import merged_summary
     from ..runs.results import merged
+    from ..runs.run import merged_summary
     from ..runs.stats import Summary
     from ..ui.reports import compare_json, compare_text, stats_text
 

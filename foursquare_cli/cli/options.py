@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..players.expert import Strength
     from ..rules.cards import Card
     from ..rules.game import Game, Step
-    from ..runs.results import Plan
+    from ..runs.plans import Plan
 
 
 def seed_parser(text: str) -> int:
@@ -237,7 +237,7 @@ def planned(
 ) -> Plan:
     """The plan of a `stats` or `compare` run, its players' names and its shard checked."""
     from ..players import parse_player
-    from ..runs.results import Plan, parse_shard
+    from ..runs.plans import Plan, parse_shard
 
     names = tuple(parse_player(player) for player in players)
     part = parse_shard(shard) if shard is not None else (1, 1)

@@ -27,7 +27,7 @@ would print, with the deals still missing named.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..errors import UsageError, display_name
@@ -35,112 +35,8 @@ from ..rules.cards import SEED_MAX
 from ..rules.engine import WON, State
 from ..rules.moves import InvalidMoveError, Move
 from ..store.logs import JsonLinesLog, LogError, LogLineError, read_log
+from .plans import FORMAT_VERSION, MAX_MOVES, MAX_SCORE, MAX_TEXT, PLAN_KEYS, Plan, ResultsError, is_seconds, is_whole
 from .stats import GameResult
-
-FORMAT_VERSION = 2
-_PLAN_KEYS = ("command", "players", "start", "games", "player_seed", "playouts", "think", "move_time")
-MAX_PLAYERS = 16
-MAX_MOVES = 1000  # a game draws 40 cards; shifts are free, but a line of more moves is not one of ours
-MAX_TEXT = 300  # a player's name, a forfeit's reason
-MAX_SCORE = 24  # the cards left in the stock when the grid fills: 40 - 16
-
-
-class Plan(NamedTuple):
-    """What a run of `stats` or `compare` plays: the players, the deals (a shard of a range), the settings."""
-
-    command: str
-    players: tuple[str, ...]
-    start: int
-    games: int
-    player_seed: int
-    playouts: int
-    think: float | None
-    move_time: float
-    shard: tuple[int, int] = (1, 1)
-    sealed: bool = False  # each deal from a fresh secret seed, the same for every player of it
-
-    def deals(self) -> list[int]:
-        return list(self.each_deal())
-
-    def each_deal(self) -> Iterator[int]:
-        """The deals of the plan (its shard of the range), in order, one at a time."""
-        index, count = self.shard
-        first = self.start + index - 1
-        return iter(range(first, self.start + self.games, count))
-
-    def deal_count(self) -> int:
-        index, count = self.shard
-        return max(0, (self.games - index + count) // count)
-
-    def holds(self, deal: int) -> bool:
-        index, count = self.shard
-        return self.start <= deal < self.start + self.games and (deal - self.start) % count == index - 1
-
-    def header(self) -> dict[str, Any]:
-        return {"foursquare_results": FORMAT_VERSION, **{key: _plain(getattr(self, key)) for key in _PLAN_KEYS},
-                "shard": list(self.shard), "sealed": self.sealed}  # fmt: skip
-
-    @classmethod
-    def from_header(cls, header: dict[str, Any] | None, path: str) -> Plan:
-        """The plan a results file's first line states, every field checked; ResultsError saying which."""
-        if header is None or header.get("foursquare_results") != FORMAT_VERSION or "command" not in header:
-            old = header is not None and header.get("foursquare_results") == 1
-            said = "written by an older version of the tool (its games cannot be checked); give another file"
-            raise ResultsError(said if old else "not a results file of this version (docs/formats.md)", path=path)
-        wanted = {"foursquare_results", *_PLAN_KEYS, "shard", "sealed"}
-        if set(header) != wanted:
-            raise ResultsError(f"its plan has the keys {sorted(header)}, not {sorted(wanted)}", path=path)
-        problem = _plan_problem(header)
-        if problem is not None:
-            raise ResultsError(f"its plan is not one of a run: {problem}", path=path)
-        return cls(header["command"], tuple(header["players"]), header["start"], header["games"],
-                   header["player_seed"], header["playouts"], header["think"], header["move_time"],
-                   tuple(header["shard"]), header["sealed"])  # fmt: skip
-
-
-def _plain(value: object) -> object:
-    return list(value) if isinstance(value, tuple) else value
-
-
-def _whole(value: object, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def _seconds(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
-
-
-def _plan_problem(header: dict[str, Any]) -> str | None:
-    """What is wrong with a plan's fields (their kinds and sizes), or None."""
-    players, shard = header["players"], header["shard"]
-    checks = [
-        (header["command"] in ("stats", "compare"), "command"),
-        (isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS
-         and all(isinstance(p, str) and 0 < len(p) <= MAX_TEXT for p in players), "players"),
-        (_whole(header["start"], 0, SEED_MAX), "start"),
-        (_whole(header["games"], 1, SEED_MAX + 1) and header["start"] + header["games"] - 1 <= SEED_MAX, "games"),
-        (_whole(header["player_seed"], 0, SEED_MAX), "player_seed"),
-        (_whole(header["playouts"], 1, 10**9), "playouts"),
-        (header["think"] is None or _seconds(header["think"]), "think"),
-        (_seconds(header["move_time"]), "move_time"),
-        (isinstance(shard, list) and len(shard) == 2 and _whole(shard[1], 1, 10**6) and _whole(shard[0], 1, shard[1]),
-         "shard"),
-        (isinstance(header["sealed"], bool), "sealed"),
-    ]  # fmt: skip
-    return next((name for good, name in checks if not good), None)
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """`I/N` (1 <= I <= N): the I-th of N parts of a range; UsageError otherwise."""
-    index, _, count = text.partition("/")
-    if not (index.isdigit() and count.isdigit()) or not 1 <= int(index) <= int(count) or len(text) > 20:
-        raise UsageError(f"{text[:30]!r}: a shard is I/N, the I-th of N parts (1/4 to 4/4)")
-    return int(index), int(count)
-
-
-class ResultsError(UsageError):
-    """A results file that cannot be used for this run (another plan, not a results file, unreadable)."""
-
 
 _LINE_KEYS = {"player", "deal", "seed", "won", "score", "moves", "played", "move_seconds", "seconds_per_move",
               "forfeit"}  # fmt: skip
@@ -159,11 +55,11 @@ def result_from_json(line: dict[str, Any], plan: Plan, where: str) -> tuple[str,
     seconds, forfeit, played = line["move_seconds"], line["forfeit"], line["played"]
     if player not in plan.players:
         raise refused(f"player {display_name(str(player)[:MAX_TEXT])!r} is not one of the plan's")
-    if not _whole(deal, 0, SEED_MAX) or not plan.holds(deal):
+    if not is_whole(deal, 0, SEED_MAX) or not plan.holds(deal):
         raise refused(f"deal {str(deal)[:30]} is not one of the plan's deals")
-    if not _whole(seed, 0, SEED_MAX) or (not plan.sealed and seed != deal):
+    if not is_whole(seed, 0, SEED_MAX) or (not plan.sealed and seed != deal):
         raise refused(f"seed {str(seed)[:30]} is not the seed of deal {deal}")
-    if not isinstance(won, bool) or not (score is None or _whole(score, 0, MAX_SCORE)) or won != (score is not None):
+    if not isinstance(won, bool) or not (score is None or is_whole(score, 0, MAX_SCORE)) or won != (score is not None):
         raise refused("won and score: a won game has a score of 0 to 24, a lost one none")
     if not (isinstance(played, str) and len(played) <= MAX_MOVES * 12):
         raise refused("played: the moves, as one string")
@@ -173,7 +69,7 @@ def result_from_json(line: dict[str, Any], plan: Plan, where: str) -> tuple[str,
         raise refused("move_seconds: a list of the seconds each move took")
     if not (forfeit is None or (isinstance(forfeit, str) and len(forfeit) <= MAX_TEXT)) or (forfeit and won):
         raise refused("forfeit: the reason a lost game was forfeited, or null")
-    if not _whole(line["moves"], 0, MAX_MOVES) or not _seconds(line["seconds_per_move"] or 1):
+    if not is_whole(line["moves"], 0, MAX_MOVES) or not is_seconds(line["seconds_per_move"] or 1):
         raise refused("moves and seconds_per_move: a count and a number")
     moves = played.split(",") if played else []
     if len(moves) != len(seconds) or line["moves"] != len(moves):
@@ -295,7 +191,7 @@ def merged(paths: Iterable[str]) -> Merged:
         if plan is None:
             plan, first = whole, path
         elif whole != plan:
-            differ = [key for key in (*_PLAN_KEYS, "sealed") if getattr(whole, key) != getattr(plan, key)]
+            differ = [key for key in (*PLAN_KEYS, "sealed") if getattr(whole, key) != getattr(plan, key)]
             raise ResultsError(f"another plan than {display_name(first)} ({', '.join(differ)} differ)", path=path)
         for key, result in found.items():
             if key in games:

@@ -33,7 +33,7 @@ from .output import broken_pipe, can_show
 from .prompt import pipe_answer
 from .reports import deal_potential, hint_text
 from .session_text import how_to_resume, opening_lines, say_problems
-from .table import run_terminal
+from .terminal import run_terminal
 
 
 def _saved_after_output_failed(session: Session, err: IO[str], error: OSError) -> int:

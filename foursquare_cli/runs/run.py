@@ -17,7 +17,8 @@ from typing import NamedTuple
 from ..players import Strength, closing_programs, make_player
 from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
-from .results import Merged, Plan, ResultsFile
+from .plans import Plan
+from .results import Merged, ResultsFile
 from .stats import GameResult, Summary, check_range, play_deal, summary_of
 
 

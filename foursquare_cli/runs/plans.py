@@ -1,0 +1,115 @@
+"""The plan of a run of `stats` or `compare`: its players, its deals (a shard of a range, sealed or not),
+its settings, and the first line of its results file, every field checked when read back."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from ..errors import UsageError
+from ..rules.cards import SEED_MAX
+
+FORMAT_VERSION = 2
+PLAN_KEYS = ("command", "players", "start", "games", "player_seed", "playouts", "think", "move_time")
+MAX_PLAYERS = 16
+MAX_MOVES = 1000  # a game draws 40 cards; shifts are free, but a line of more moves is not one of ours
+MAX_TEXT = 300  # a player's name, a forfeit's reason
+MAX_SCORE = 24  # the cards left in the stock when the grid fills: 40 - 16
+
+
+class Plan(NamedTuple):
+    """What a run of `stats` or `compare` plays: the players, the deals (a shard of a range), the settings."""
+
+    command: str
+    players: tuple[str, ...]
+    start: int
+    games: int
+    player_seed: int
+    playouts: int
+    think: float | None
+    move_time: float
+    shard: tuple[int, int] = (1, 1)
+    sealed: bool = False  # each deal from a fresh secret seed, the same for every player of it
+
+    def deals(self) -> list[int]:
+        return list(self.each_deal())
+
+    def each_deal(self) -> Iterator[int]:
+        """The deals of the plan (its shard of the range), in order, one at a time."""
+        index, count = self.shard
+        first = self.start + index - 1
+        return iter(range(first, self.start + self.games, count))
+
+    def deal_count(self) -> int:
+        index, count = self.shard
+        return max(0, (self.games - index + count) // count)
+
+    def holds(self, deal: int) -> bool:
+        index, count = self.shard
+        return self.start <= deal < self.start + self.games and (deal - self.start) % count == index - 1
+
+    def header(self) -> dict[str, Any]:
+        return {"foursquare_results": FORMAT_VERSION, **{key: _plain(getattr(self, key)) for key in PLAN_KEYS},
+                "shard": list(self.shard), "sealed": self.sealed}  # fmt: skip
+
+    @classmethod
+    def from_header(cls, header: dict[str, Any] | None, path: str) -> Plan:
+        """The plan a results file's first line states, every field checked; ResultsError saying which."""
+        if header is None or header.get("foursquare_results") != FORMAT_VERSION or "command" not in header:
+            old = header is not None and header.get("foursquare_results") == 1
+            said = "written by an older version of the tool (its games cannot be checked); give another file"
+            raise ResultsError(said if old else "not a results file of this version (docs/formats.md)", path=path)
+        wanted = {"foursquare_results", *PLAN_KEYS, "shard", "sealed"}
+        if set(header) != wanted:
+            raise ResultsError(f"its plan has the keys {sorted(header)}, not {sorted(wanted)}", path=path)
+        problem = _plan_problem(header)
+        if problem is not None:
+            raise ResultsError(f"its plan is not one of a run: {problem}", path=path)
+        return cls(header["command"], tuple(header["players"]), header["start"], header["games"],
+                   header["player_seed"], header["playouts"], header["think"], header["move_time"],
+                   tuple(header["shard"]), header["sealed"])  # fmt: skip
+
+
+def _plain(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def is_whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def is_seconds(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+
+
+def _plan_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with a plan's fields (their kinds and sizes), or None."""
+    players, shard = header["players"], header["shard"]
+    checks = [
+        (header["command"] in ("stats", "compare"), "command"),
+        (isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS
+         and all(isinstance(p, str) and 0 < len(p) <= MAX_TEXT for p in players), "players"),
+        (is_whole(header["start"], 0, SEED_MAX), "start"),
+        (is_whole(header["games"], 1, SEED_MAX + 1) and header["start"] + header["games"] - 1 <= SEED_MAX, "games"),
+        (is_whole(header["player_seed"], 0, SEED_MAX), "player_seed"),
+        (is_whole(header["playouts"], 1, 10**9), "playouts"),
+        (header["think"] is None or is_seconds(header["think"]), "think"),
+        (is_seconds(header["move_time"]), "move_time"),
+        (isinstance(shard, list) and len(shard) == 2 and is_whole(shard[1], 1, 10**6)
+         and is_whole(shard[0], 1, shard[1]), "shard"),
+        (isinstance(header["sealed"], bool), "sealed"),
+    ]  # fmt: skip
+    return next((name for good, name in checks if not good), None)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`I/N` (1 <= I <= N): the I-th of N parts of a range; UsageError otherwise."""
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit()) or not 1 <= int(index) <= int(count) or len(text) > 20:
+        raise UsageError(f"{text[:30]!r}: a shard is I/N, the I-th of N parts (1/4 to 4/4)")
+    return int(index), int(count)
+
+
+class ResultsError(UsageError):
+    """A results file that cannot be used for this run (another plan, not a results file, unreadable)."""
