@@ -20,6 +20,8 @@ The exit codes (documented in `foursquare --help` and docs/reference.md):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -159,6 +161,61 @@ def interrupted_by(signum: int) -> Interrupted:
     import signal
 
     return Interrupted(signum) if signum == signal.SIGINT else Terminated(signum)
+
+
+class AlreadySaid(FoursquareError):
+    """What went wrong was said where it happened (a file's problems, a game interrupted, a failed output):
+    only the exit code is left to give, by its class, and the one handler says nothing more."""
+
+
+class ProblemsSaid(AlreadySaid):
+    """Input with problems, each said as file:line (check, replay, analyze, a move refused from a pipe)."""
+
+    exit_code = EXIT_INVALID
+
+
+class UnreadableSaid(AlreadySaid):
+    """A file that could not be read, said (check goes on with the other files)."""
+
+    exit_code = EXIT_USAGE
+
+
+class InterruptedSaid(AlreadySaid):
+    """Ctrl-C during a game, said with where the game is kept."""
+
+    exit_code = EXIT_INTERRUPTED
+
+
+class WriteFailedSaid(AlreadySaid):
+    """A write that failed (a record, the output), said with where the game is kept."""
+
+    exit_code = EXIT_IO
+
+
+class BrokenPipeSaid(AlreadySaid):
+    """The reader of the output went away: nothing is said but where the game is kept."""
+
+    exit_code = EXIT_BROKEN_PIPE
+
+
+class Unwinnable(AlreadySaid):
+    """`solve`: an exhaustive search found no win (its result printed)."""
+
+    exit_code = EXIT_UNWINNABLE
+
+
+class GaveUp(AlreadySaid):
+    """`solve`: the budget or the time ran out with no win found (its result printed)."""
+
+    exit_code = EXIT_GAVE_UP
+
+
+def raise_worst(failures: Iterable[AlreadySaid | None]) -> None:
+    """Of a command's failures (one a file, None for a file that was fine), raise the one with the highest
+    exit code; nothing when there is none."""
+    found = [failure for failure in failures if failure is not None]
+    if found:
+        raise max(found, key=lambda failure: failure.exit_code)
 
 
 class Forfeit(FoursquareError):

@@ -265,3 +265,18 @@ def test_every_command_body_is_a_handful_of_lines():
                 if (lines := body[-1].end_lineno - body[0].lineno + 1) > 12:
                     long[node.name] = lines
     assert long == {}
+
+
+def test_ui_raises_and_never_hands_back_an_exit_code():
+    """The exit code is the error's class's: ui raises (an AlreadySaid kind when it said what went wrong), and
+    the one handler in cli/app.py maps every error to its code; no ui module names an exit code."""
+    named = [
+        f"{name}: {node.id}"
+        for name, path in MODULES.items()
+        if name.startswith("foursquare_cli.ui.")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Name) and node.id.startswith("EXIT_")
+    ]
+    assert named == []
+    commands = (PACKAGE / "cli" / "commands.py").read_text() + (PACKAGE / "cli" / "more.py").read_text()
+    assert "typer.Exit(" not in commands

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from foursquare_cli.app.session import Session, open_session
 from foursquare_cli.cli import app
+from foursquare_cli.errors import AlreadySaid
 from foursquare_cli.formats.records import check_record
 from foursquare_cli.formats.source import read_source
 from foursquare_cli.rules.cards import deal
@@ -41,8 +42,11 @@ def table(session: Session, *lines: str | type[BaseException], **options) -> tup
             raise answer
         return answer
 
-    code = run_terminal(session, out, read_line=read_line, **options)
-    return code, out.getvalue()
+    try:
+        run_terminal(session, out, read_line=read_line, **options)
+    except AlreadySaid as ended:  # Ctrl-C, a failed write: said already, only the exit code is left
+        return ended.exit_code, out.getvalue()
+    return 0, out.getvalue()
 
 
 def test_left_counts_the_cards_still_to_come_by_rank():

@@ -18,7 +18,15 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from ..errors import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, FoursquareError, exit_codes_text
+from ..errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_IO,
+    AlreadySaid,
+    FoursquareError,
+    exit_codes_text,
+)
 from ..ui.output import broken_pipe, say
 
 
@@ -47,6 +55,8 @@ class _OneLineErrors(TyperGroup):
             code = error.exit_code
         except typer.Exit as exit_:
             code = exit_.exit_code
+        except AlreadySaid as error:  # said where it happened: only its exit code is left
+            code = error.exit_code
         except FoursquareError as error:
             for line in error.before:
                 say(line)

@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from ..errors import EXIT_GAVE_UP, EXIT_INVALID, EXIT_OK, EXIT_UNWINNABLE, UsageError
+from ..errors import GaveUp, ProblemsSaid, Unwinnable, UsageError, raise_worst
 from ..ui import output
 from .app import app
 from .options import (
@@ -43,7 +43,7 @@ from .options import (
     strength_of,
 )
 
-SOLVE_EXIT = {"winnable": EXIT_OK, "unwinnable": EXIT_UNWINNABLE, "gave up": EXIT_GAVE_UP}
+SOLVE_ENDS = {"unwinnable": Unwinnable, "gave up": GaveUp}  # what a search that found no win ends with
 
 
 @app.command(short_help="The stock of a deal, first card first.")
@@ -78,8 +78,8 @@ def replay(
     error, and the exit code is 1.
     """
     printer = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
-    verdict = loaded(file, seed, deck, on_step=printer)
-    raise typer.Exit(EXIT_INVALID if verdict.problems else EXIT_OK)
+    if loaded(file, seed, deck, on_step=printer).problems:
+        raise ProblemsSaid()
 
 
 @app.command(short_help="Validate game records: every problem as file:line.")
@@ -95,13 +95,12 @@ def check(
     from ..formats.records import check_path
     from ..ui.reports import check_report
 
-    json_output = output_format is Format.json
-    code = EXIT_OK
+    json_output, failures = output_format is Format.json, []
     for path in files:
-        out, errors, result = check_report(path, check_path(path), json_output=json_output)
+        out, errors, failure = check_report(path, check_path(path), json_output=json_output)
         output.emit(out, errors, out_first=json_output)
-        code = max(code, result)
-    raise typer.Exit(code)
+        failures.append(failure)
+    raise_worst(failures)
 
 
 @app.command(short_help="Play a game, at the prompt or with moves piped in.")
@@ -151,10 +150,8 @@ def play(
     options = PlayOptions(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
     shown = output.style(reveal, unicode, color)
     strength = strength_of(playouts, think)
-    raise typer.Exit(
-        run_play(
-            options, json_output=output_format is Format.json, shown=shown, strength=strength, count=count, meter=meter
-        )
+    run_play(
+        options, json_output=output_format is Format.json, shown=shown, strength=strength, count=count, meter=meter
     )
 
 
@@ -246,7 +243,8 @@ def solve(
     cards = deck if deck is not None else deal_cards(seed or 0)
     solution, text = solve_deal(cards, seed, budget=budget, timeout=timeout, record=record, force=force)
     print_result(solution.to_json(seed), output_format, lambda: solve_text(solution, seed, text, timeout))
-    raise typer.Exit(SOLVE_EXIT[solution.status])
+    if (ended := SOLVE_ENDS.get(solution.status)) is not None:
+        raise ended()
 
 
 @app.command(short_help="A player over many deals, summed up.")
@@ -350,13 +348,13 @@ def analyze(
 
     if solution is not None and len(files) > 1:
         raise UsageError("--solution goes with one file")
-    strength, code = strength_of(playouts, think), EXIT_OK
+    strength, failures = strength_of(playouts, think), []
     with analysis_run(files, seed, deck, player_seed, strength, solve_budget, results) as run:
         said_already_analysed(run.already, results)
         with output.progress(len(run.requests), "analysing") as bar:
             for analysis in analyze_and_keep(run, jobs=jobs, solution=solution, force=force, progress=bar):
-                code = max(code, analysis_printed(analysis, json_output=output_format is Format.json, boards=boards))
-    raise typer.Exit(code)
+                failures.append(analysis_printed(analysis, json_output=output_format is Format.json, boards=boards))
+    raise_worst(failures)
 
 
 @app.command(short_help="Which player is better, and how sure.")

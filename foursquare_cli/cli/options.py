@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..errors import EXIT_INVALID, FoursquareError, InvalidInputError
+from ..errors import FoursquareError, InvalidInputError, ProblemsSaid
 from ..ui import output
 from ..ui.output import say
 
@@ -171,7 +171,7 @@ def playable(verdict: Verdict) -> Game:
     from ..ui.reports import verdict_summary
 
     if verdict.problems or verdict.game is None:
-        raise typer.Exit(EXIT_INVALID)
+        raise ProblemsSaid()  # its problems were said by `loaded`
     if verdict.game.state.is_over:
         name = verdict.source.display_name
         raise InvalidInputError(f"{name}: the game is over ({verdict_summary(verdict)}); there is no move to hint")

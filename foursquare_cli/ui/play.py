@@ -15,13 +15,13 @@ from typing import IO
 
 from ..app.session import PlayOptions, RecordRefused, Session, open_play
 from ..errors import (
-    EXIT_BROKEN_PIPE,
-    EXIT_INTERRUPTED,
-    EXIT_INVALID,
-    EXIT_IO,
-    EXIT_OK,
+    AlreadySaid,
+    BrokenPipeSaid,
+    InterruptedSaid,
+    ProblemsSaid,
     UsageError,
     WriteError,
+    WriteFailedSaid,
 )
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text, shorten
 from ..players.expert import Strength
@@ -36,8 +36,8 @@ from .session_text import how_to_resume, opening_lines, say_problems
 from .terminal import run_terminal
 
 
-def _saved_after_output_failed(session: Session, err: IO[str], error: OSError) -> int:
-    """Standard output failed: the game is saved; say where, on standard error."""
+def _saved_after_output_failed(session: Session, err: IO[str], error: OSError) -> AlreadySaid:
+    """Standard output failed: the game is saved; say where, on standard error. The error to end with."""
     session.save_quietly()
     broken = broken_pipe(error)
     with contextlib.suppress(OSError, ValueError):
@@ -49,7 +49,7 @@ def _saved_after_output_failed(session: Session, err: IO[str], error: OSError) -
             if session.record is not None:
                 err.write(how_to_resume(session) + "\n")
         err.flush()
-    return EXIT_BROKEN_PIPE if broken else EXIT_IO
+    return BrokenPipeSaid() if broken else WriteFailedSaid()
 
 
 def run_pipe(
@@ -61,7 +61,7 @@ def run_pipe(
     json_output: bool,
     style: Style = PLAIN,
     source_name: str = "<stdin>",
-) -> int:
+) -> None:
     """Read moves one per line (blank lines and `#` comments allowed; `undo` and `quit` too).
 
     Prints the state before the first move and after every move or undo (JSON
@@ -79,9 +79,9 @@ def run_pipe(
         out.flush()
         first = False
 
-    def refuse(message: str) -> int:
+    def refuse(message: str) -> ProblemsSaid:
         err.write(message + "\n")
-        return EXIT_INVALID
+        return ProblemsSaid()
 
     interrupts = Interrupts()
     with interrupts.installed():
@@ -94,40 +94,41 @@ def run_pipe(
                         number, line = next(reader)
                 except StopIteration:
                     err.write("End of input before the end of the game. " + how_to_resume(session) + "\n")
-                    return EXIT_OK
+                    return
                 except LineTooLong as error:
-                    return refuse(f"{source_name}:{error.number}: {error}")
+                    raise refuse(f"{source_name}:{error.number}: {error}") from None
                 except NotUtf8 as error:
-                    return refuse(f"{source_name}:{error.number}: not UTF-8 text")
+                    raise refuse(f"{source_name}:{error.number}: not UTF-8 text") from None
                 text = move_text(line)
                 command = text.lower()
                 if not text:
                     continue
                 if command == "quit":
                     err.write(how_to_resume(session) + "\n")
-                    return EXIT_OK
+                    return
                 ply = game.ply + 1
                 try:
                     step = session.undo() if command == "undo" else session.play(Move.from_str(text))
                 except IllegalMoveError as error:
                     # One line, as scripts expect; a record being kept is already saved.
-                    return refuse(f"{source_name}:{number}: move {ply} {shorten(text)}: {error.reason}")
+                    raise refuse(f"{source_name}:{number}: move {ply} {shorten(text)}: {error.reason}") from None
                 except InvalidMoveError as error:
-                    return refuse(f"{source_name}:{number}: move {ply} {shorten(text)}: {pipe_answer(text, error)}")
+                    raise refuse(
+                        f"{source_name}:{number}: move {ply} {shorten(text)}: {pipe_answer(text, error)}"
+                    ) from None
                 except NothingToUndo as error:
-                    return refuse(f"{source_name}:{number}: {error}")
+                    raise refuse(f"{source_name}:{number}: {error}") from None
                 except RecordRefused as error:
-                    return refuse(f"{source_name}:{number}: {error}")
+                    raise refuse(f"{source_name}:{number}: {error}") from None
                 show(step)
-            return EXIT_OK
         except KeyboardInterrupt:
             err.write("\nInterrupted. " + saved(session) + "\n")
-            return EXIT_INTERRUPTED
+            raise InterruptedSaid() from None
         except WriteError as error:
             err.write(f"{error}; the record holds the game up to the move before. {how_to_resume(session)}\n")
-            return EXIT_IO
+            raise WriteFailedSaid() from None
         except OSError as error:
-            return _saved_after_output_failed(session, err, error)
+            raise _saved_after_output_failed(session, err, error) from None
 
 
 def prompt_hint(strength: Strength, style: Style = PLAIN) -> Callable[[Game], str]:
@@ -158,9 +159,10 @@ def run_play(
     strength: Strength,
     count: bool = False,
     meter: bool = False,
-) -> int:
+) -> None:
     """`play`: open the session its options ask for, say what is to be said first, then play at the prompt
-    (standard input a terminal, text output) or from the pipe; the exit code."""
+    (standard input a terminal, text output) or from the pipe. An AlreadySaid error when it ends otherwise
+    than well (a move refused from the pipe, Ctrl-C, a failed write): its exit code is all that is left."""
     stdin = sys.stdin
     if stdin is None or stdin.closed:
         raise UsageError("standard input is closed; pipe moves in, or play at a terminal")
@@ -178,7 +180,7 @@ def run_play(
 
     with session:
         if at_prompt:
-            return run_terminal(
+            run_terminal(
                 session,
                 sys.stdout,
                 style=shown,
@@ -188,9 +190,15 @@ def run_play(
                 count=count,
                 meter=quick_chance if meter else None,
             )
-        return run_pipe(
-            session, stdin.buffer, sys.stdout, sys.stderr, json_output=json_output, style=shown._replace(color=False)
-        )
+        else:
+            run_pipe(
+                session,
+                stdin.buffer,
+                sys.stdout,
+                sys.stderr,
+                json_output=json_output,
+                style=shown._replace(color=False),
+            )
 
 
 METER_PLAYOUTS = 240  # the live estimate's budget: about a tenth of a second a move

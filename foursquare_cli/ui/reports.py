@@ -16,7 +16,7 @@ from .board import PLAIN, Style, render
 
 if TYPE_CHECKING:
     from ..app.actions import ExpertHint
-    from ..errors import ReadError
+    from ..errors import AlreadySaid, ReadError
     from ..formats.records import Verdict
     from ..formats.source import Problem
     from ..players.expert import Rating
@@ -48,22 +48,21 @@ def verdict_summary(verdict: Verdict) -> str:
     return game_summary(verdict.state, len(verdict.moves), verdict.source.undos)
 
 
-def check_report(path: str, verdict: Verdict | ReadError, *, json_output: bool) -> tuple[str, list[str], int]:
-    """One file as `check` prints it: its standard output, its lines for standard error, and its exit code
-    (0 valid, 1 invalid, 2 unreadable)."""
-    from ..errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, ReadError
+def check_report(
+    path: str, verdict: Verdict | ReadError, *, json_output: bool
+) -> tuple[str, list[str], AlreadySaid | None]:
+    """One file as `check` prints it: its standard output, its lines for standard error, and what it failed
+    with, once said (ProblemsSaid for an invalid file, UnreadableSaid for one that could not be read)."""
+    from ..errors import ProblemsSaid, ReadError, UnreadableSaid
 
     if isinstance(verdict, ReadError):
         unread = {"line": None, "move": None, "move_text": None, "message": verdict.message}
         out = json_line({"path": path, "valid": False, "outcome": None, "problems": [unread]}) if json_output else ""
-        return out, [str(verdict)], EXIT_USAGE
+        return out, [str(verdict)], UnreadableSaid()
     name = display_name(path)
     out = json_line(verdict.to_json()) if json_output else verdict_line(name, verdict) + "\n"
-    return (
-        out,
-        [problem_line(name, problem) for problem in verdict.problems],
-        EXIT_OK if verdict.valid else EXIT_INVALID,
-    )
+    problems = [problem_line(name, problem) for problem in verdict.problems]
+    return out, problems, None if verdict.valid else ProblemsSaid()
 
 
 def verdict_line(name: str, verdict: Verdict) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import display_name
+from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid, UsageError, display_name
 from ..formats.protocol import json_line
 from ..rules.engine import Status
 from .board import render, render_step
@@ -60,25 +60,28 @@ def analysis_summary(summary: AnalysisSummary) -> str:
     return "\n".join(lines)
 
 
-def analysis_printed(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> int:
-    """A file's analysis printed as `analyze` prints it (`analysis_report`); its exit code."""
+def analysis_printed(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> AlreadySaid | None:
+    """A file's analysis printed as `analyze` prints it (`analysis_report`); what it failed with, if it did."""
     from .output import emit
 
-    out, errors, code = analysis_report(analysis, json_output=json_output, boards=boards)
+    out, errors, failure = analysis_report(analysis, json_output=json_output, boards=boards)
     emit(out, errors, out_first=True)
-    return code
+    return failure
 
 
-def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> tuple[str, list[str], int]:
-    """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and
-    its exit code (2 a file that could not be read, 1 a file with problems, else 0)."""
+def analysis_report(
+    analysis: FileAnalysis, *, json_output: bool, boards: bool
+) -> tuple[str, list[str], AlreadySaid | None]:
+    """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and what
+    it failed with once they are said (UnreadableSaid: it could not be read; ProblemsSaid: it has problems)."""
     name = display_name(analysis.path)
     if analysis.error is not None:
-        return "", [str(analysis.error)], analysis.error.exit_code
+        failed = UnreadableSaid() if isinstance(analysis.error, UsageError) else ProblemsSaid()
+        return "", [str(analysis.error)], failed
     errors = [problem_line(name, problem) for problem in analysis.problems]
     game, summary = analysis.game, analysis.summary
     if game is None or summary is None:
-        return "", errors, 1
+        return "", errors, ProblemsSaid()
     parts: list[str] = []
     if json_output:
         parts.extend(json_line(m.to_json()) for m in analysis.moves)
@@ -93,4 +96,4 @@ def analysis_report(analysis: FileAnalysis, *, json_output: bool, boards: bool) 
             if boards:
                 parts.append(render_step(game.steps[analysed.ply]) + "\n")
         parts.append(analysis_summary(summary) + "\n")
-    return "".join(parts), errors, 1 if errors else 0
+    return "".join(parts), errors, ProblemsSaid() if errors else None

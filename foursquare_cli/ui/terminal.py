@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import IO
 
 from ..app.session import Session
-from ..errors import EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, WriteError
+from ..errors import InterruptedSaid, WriteError, WriteFailedSaid
 from ..formats.lines import shorten
 from ..rules.game import Game, NothingToUndo
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
@@ -103,7 +103,7 @@ class Table:
             self.out.write("That was not UTF-8 text; type a move like B3 (or help).\n")
             return ""
 
-    def run(self) -> int:
+    def run(self) -> None:
         if self.read_line is input:
             readline_setup(lambda: self.game.state.legal_moves())
         with self.interrupts.installed():
@@ -118,16 +118,16 @@ class Table:
                         if self.session.record is not None and self.session.record.written:
                             self.session.save()  # the time played since the last move
                         self.out.write(how_to_resume(self.session) + "\n")
-                        return EXIT_OK
+                        return
                     if text:
                         self.answer(text)
             except KeyboardInterrupt:
                 self.out.write("\nInterrupted. " + saved(self.session) + "\n")
                 self.out.flush()
-                return EXIT_INTERRUPTED
+                raise InterruptedSaid() from None
             except WriteError as error:
                 print(f"{error}; the record holds the game up to the move before.", file=sys.stderr)
-                return EXIT_IO
+                raise WriteFailedSaid() from None
             finally:
                 if self.session is not self.opened:
                     self.session.__exit__(None, None, None)
@@ -278,12 +278,12 @@ def run_terminal(
     reopen: Reopen | None = None,
     count: bool = False,
     meter: Callable[[Game], float] | None = None,
-) -> int:
-    """The game at a prompt (see the module's docstring); the exit code.
+) -> None:
+    """The game at a prompt (see the module's docstring); InterruptedSaid or WriteFailedSaid when it ends so.
 
     `hint(game)` answers `hint` (its first paragraph; `hint detail` all of it);
     `epilogue(session)` adds lines when the game ends (what the deal allowed);
     `reopen(seed, game)` opens the session of `restart` (the game's deal again) and
     `new` (game None: a new deal); `count` shows the cards to come under each board.
     """
-    return Table(session, out, style, read_line, hint, epilogue, reopen, count, meter).run()
+    Table(session, out, style, read_line, hint, epilogue, reopen, count, meter).run()
