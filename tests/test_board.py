@@ -148,7 +148,7 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
     coloured = render_step(step, Style(color=True))
     assert "\x1b[" not in plain
     assert "\x1b[2m  ##*x1 \x1b[0m" in coloured  # A2, face down: dim
-    assert "\x1b[1m\x1b[31m [AD]x2 \x1b[0m" in coloured  # the placed diamond: bold and red
+    assert "\x1b[1;31m [AD]x2 \x1b[0m" in coloured  # the placed diamond: bold and red (as rich renders it)
     import re
 
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
@@ -214,3 +214,31 @@ def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():
     assert "  shift right then A2 for the card" in moves_preview(
         position([". . . .", "5S . . .", ". . . .", ". . . ."], "AC")
     )
+
+
+def test_auto_colour_is_rich_consoles_finding(monkeypatch):
+    import io
+    import sys
+
+    from foursquare_cli.ui import output
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    for name in ("NO_COLOR", "FORCE_COLOR", "TERM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert output.style(False, False, "auto").color
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not output.style(False, False, "auto").color, "NO_COLOR: no colour (nor bold)"
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "dumb")
+    assert not output.style(False, False, "auto").color
+    assert output.style(False, False, "always").color and not output.style(False, False, "never").color
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # not a terminal
+    monkeypatch.setenv("TERM", "xterm")
+    assert not output.style(False, False, "auto").color
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert output.style(False, False, "auto").color, "FORCE_COLOR, as rich honours it"

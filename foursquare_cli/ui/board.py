@@ -38,7 +38,6 @@ from ..rules.moves import Move, cells_of
 
 _RULE = "  +" + "--------+" * 4
 _HEADER = "      A        B        C        D"
-_RED, _DIM, _BOLD, _RESET = "\x1b[31m", "\x1b[2m", "\x1b[1m", "\x1b[0m"
 
 
 class Style(NamedTuple):
@@ -79,11 +78,20 @@ def _cell_text(state: State, cell: int, style: Style, placed: int | None, turned
     text = f"{decorated:>5}x{len(pile)} "
     if not style.color:
         return text
+    return _painted(text, face_up=face_up, red=pile[-1].suit in "HD", bold=cell == placed or bool(turned >> cell & 1))
+
+
+def _painted(text: str, *, face_up: bool, red: bool, bold: bool) -> str:
+    """A cell in colour, rendered by rich (imported only when there is colour to draw): dim face down, red
+    hearts and diamonds, bold what the move just placed or turned."""
+    from rich.color import ColorSystem
+    from rich.style import Style as RichStyle
+
     if not face_up:
-        return _DIM + text + _RESET
-    colour = _RED if pile[-1].suit in "HD" else ""
-    bold = _BOLD if cell == placed or turned >> cell & 1 else ""
-    return bold + colour + text + _RESET if colour or bold else text
+        painted = RichStyle(dim=True)
+    else:
+        painted = RichStyle(color="red" if red else None, bold=bold or None)
+    return painted.render(text, color_system=ColorSystem.STANDARD) if painted else text
 
 
 def status_line(state: State, style: Style = PLAIN, *, next_unseen: bool = False) -> str:

@@ -36,15 +36,20 @@ def say(line: str) -> None:
 
 
 def style(reveal: bool, unicode: bool, color: str = "never") -> Style:
-    """How boards are drawn: colour `always`, `never`, or `auto` (a terminal, no NO_COLOR, TERM not dumb)."""
-    use_color = color == "always" or (
-        color == "auto"
-        and "NO_COLOR" not in os.environ
-        and os.environ.get("TERM") != "dumb"
-        and sys.stdout is not None
-        and sys.stdout.isatty()
-    )
-    return Style(reveal=reveal, unicode=unicode and can_show("\u2660\u2665\u2666\u2663"), color=use_color)
+    """How boards are drawn: colour `always`, `never`, or `auto`: as rich's Console finds the terminal (a
+    terminal that takes ANSI colour; NO_COLOR, FORCE_COLOR and TERM=dumb honoured; on Windows, a console
+    with virtual-terminal sequences). Rich is imported only when `auto` has to ask."""
+    return Style(reveal=reveal, unicode=unicode and can_show("\u2660\u2665\u2666\u2663"),
+                 color=color == "always" or (color == "auto" and _terminal_has_colour()))  # fmt: skip
+
+
+def _terminal_has_colour() -> bool:
+    if sys.stdout is None or (not sys.stdout.isatty() and not os.environ.get("FORCE_COLOR")):
+        return False  # what rich would find too, without importing it
+    from rich.console import Console
+
+    console = Console(file=sys.stdout)  # NO_COLOR: no colour, and none of the bold and dim either
+    return console.is_terminal and not console.no_color and console.color_system in ("standard", "256", "truecolor")
 
 
 def can_show(text: str) -> bool:
