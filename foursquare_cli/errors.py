@@ -6,16 +6,8 @@ standard error and its `exit_code`; anything else reaching it is a bug of ours
 (exit 70, the traceback kept in a crash log). The move and card errors are also
 `ValueError`s, as in python-chess, so library callers may catch either.
 
-The exit codes (documented in `foursquare --help` and docs/reference.md):
-
-  0    success (for `check`: every file valid; for `solve`: winnable)
-  1    the input is wrong: an invalid or illegal move, an invalid record, a forfeit
-  2    usage error: a bad option, a file that cannot be read or written
-  3    `solve`: unwinnable;  4  `solve`: gave up
-  70   an internal error (a bug): details in a crash log
-  74   output or a record could not be written (a full disk, a closed stream)
-  75   a worker process of a long run died (killed); what had finished is reported
-  130  interrupted (Ctrl-C);  141  the reader of the output went away;  143  terminated
+The exit codes and what each means are the table `EXIT_CODES` below, the one
+source of the list that `foursquare --help` ends with (docs/commands.md has it too).
 """
 
 from __future__ import annotations

@@ -110,3 +110,14 @@ def test_the_readme_walkthrough_is_what_the_prompt_says():
     said = out.getvalue()
     for block in re.findall(r"```\n(Move \d.*?)```", README, re.S):
         assert block in said
+
+
+def test_the_docs_list_every_exit_code_of_the_one_table():
+    import pathlib
+    import re
+
+    from foursquare_cli.errors import EXIT_CODES
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text()
+    table = text.split("### Exit codes", 1)[1].split("\n\n", 2)[1]
+    assert {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)} == set(EXIT_CODES)

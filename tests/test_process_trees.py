@@ -154,3 +154,40 @@ def test_a_slow_import_is_reported_with_the_time_it_was_given(tmp_path, monkeypa
     with pytest.raises(PlayerError) as caught:
         outside.ModulePlayer("sleepy:Bot", move_time=0.2)
     assert str(caught.value) == "sleepy:Bot: its process, before it was ready: no answer within 0.5 s"
+
+
+@pytest.mark.posix
+def test_where_there_is_no_pdeathsig_the_warden_sees_the_tool_go(tmp_path):
+    """macOS has no PR_SET_PDEATHSIG: there the warden watches its parent and ends the program's group when the
+    tool is gone. Played here by a warden that takes itself for macOS, under a stand-in for the tool."""
+    import pathlib
+
+    from foursquare_cli.players import processes
+
+    marker = f"macos-marker-{os.getpid()}"
+    warden = pathlib.Path(processes.__file__).with_name("warden.py")
+    run_warden = (
+        "import os, runpy, sys; sys.platform = 'darwin'; "
+        f"sys.argv = [{str(warden)!r}, str(os.getppid()), sys.executable, '-c', 'import time; time.sleep(60)', "
+        f"{marker[:5]!r} + {marker[5:]!r}]; runpy.run_path({str(warden)!r}, run_name='__main__')"  # in two halves:
+    )  # only the program's own command line holds the whole marker
+    assert marker not in run_warden
+    tool = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {run_warden!r}]); time.sleep(60)",
+        ],  # fmt: skip
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not processes_running(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_running(marker), "the program runs under its warden"
+        tool.kill()
+        tool.wait(timeout=10)
+        assert _gone(marker, 10) == []
+    finally:
+        with __import__("contextlib").suppress(ProcessLookupError):
+            os.killpg(tool.pid, signal.SIGKILL)

@@ -14,9 +14,10 @@ Ending a program ends everything it started, as well as each platform allows:
   warden's child, even after a double fork and `setsid`, and the warden kills
   every one when the program is stopped or exits. The warden dies with the
   process that started it (`PR_SET_PDEATHSIG`), and takes the tree with it.
-- macOS and the other POSIX systems: the program leads a process group (a session
-  of its own), and the group is killed. A descendant that starts a session of its
-  own escapes; no portable call catches it.
+- macOS and the other POSIX systems: the program runs under the same warden, which
+  ends its process group when it is stopped or the tool dies (a thread sees the
+  tool go). A descendant that starts a session of its own escapes; no portable
+  call catches it.
 - Windows: the program is put in a job object that kills its processes when it is
   closed, or when the tool's process ends; it also starts a process group of its
   own, so Ctrl-C at the console reaches the tool, not the player.
@@ -72,8 +73,8 @@ def find_program(name: str) -> str | None:
 
 
 def _uses_warden() -> bool:
-    """Linux, with the POSIX calls the warden needs (the Windows-shaped test run takes them away)."""
-    return sys.platform.startswith("linux") and hasattr(os, "killpg") and os.path.exists(_WARDEN)
+    """A POSIX system, with the calls the warden needs (the Windows-shaped test run takes them away)."""
+    return sys.platform != "win32" and hasattr(os, "killpg") and os.path.exists(_WARDEN)
 
 
 class PlayerProcess:

@@ -1,14 +1,17 @@
-"""The warden of a player's program on Linux: `python -I -S warden.py PARENT_PID PROGRAM ARGS...`.
+"""The warden of a player's program on POSIX systems: `python -I -S warden.py PARENT_PID PROGRAM ARGS...`.
 
 It runs the program and keeps its whole process tree in hand (`players/processes.py`
 starts it, as a script: it imports nothing of the tool, only the standard library,
 and starts in a few milliseconds):
 
-- it is a child subreaper (`PR_SET_CHILD_SUBREAPER`): a process the program starts
-  whose parent dies becomes the warden's child, whatever it does (fork twice,
-  `setsid`), so the warden always knows every process of the tree;
-- it dies with the tool's process (`PR_SET_PDEATHSIG`, and a check that the tool
-  had not already gone before that was set), and the program dies with the warden;
+- on Linux it is a child subreaper (`PR_SET_CHILD_SUBREAPER`): a process the
+  program starts whose parent dies becomes the warden's child, whatever it does
+  (fork twice, `setsid`), so the warden always knows every process of the tree;
+  elsewhere (macOS) it ends the program's process group, which a descendant that
+  starts a session of its own escapes;
+- it dies with the tool's process: on Linux by `PR_SET_PDEATHSIG` (and a check that
+  the tool had not already gone before that was set), elsewhere by a thread that
+  sees its parent change; and the program and its group die with the warden;
 - when the program exits, or the warden is told to stop (SIGTERM), it kills every
   process of the tree, reaps them all, and exits the way the program did (its
   exit code, or the same signal), so the tool reports the program's own end.
@@ -27,7 +30,7 @@ import signal
 import subprocess
 import sys
 
-assert sys.platform.startswith("linux")  # started on Linux only (processes._uses_warden)
+assert sys.platform != "win32"  # started on POSIX systems only (processes._uses_warden)
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -45,9 +48,30 @@ def _stop(signum: int, frame: object) -> None:
             os.killpg(group, signal.SIGKILL)
 
 
+LINUX = sys.platform.startswith("linux")
+
+
 def _prctl(option: int, value: int) -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+    if LINUX:
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+def _watch_parent(parent: int) -> None:
+    """Where there is no PR_SET_PDEATHSIG: a thread that ends the program's group once the tool is gone (the
+    warden's parent changes), then the warden itself."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        for group in _group:
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGKILL)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _die_with_warden() -> None:
@@ -97,6 +121,8 @@ def main(argv: list[str]) -> None:
     _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # the tool died before the line above: nobody to play for
         os._exit(1)
+    if not LINUX:
+        _watch_parent(parent)
     try:
         program = subprocess.Popen(command, start_new_session=True, preexec_fn=_die_with_warden)
     except OSError:
