@@ -39,7 +39,10 @@ def table_options(text: str) -> set[str]:
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_option_of_every_command_is_in_its_table(command):
-    declared = {name for param in COMMANDS[command].params for name in param.opts if name.startswith("-")}
+    params = COMMANDS[command].params
+    declared = {
+        name for param in params for name in [*param.opts, *getattr(param, "secondary_opts", [])] if name[0] == "-"
+    }
     assert table_options(section(command)) == declared
 
 

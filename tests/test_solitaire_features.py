@@ -266,3 +266,24 @@ def test_history_as_csv_has_the_columns_of_the_json(home):
     assert rows[0] == list(games[0])
     assert [row[1] for row in rows[1:]] == [str(game["seed"]) for game in games] == ["6", "5"]
     assert History(home).games()[0].moves == 2
+
+
+def test_every_setting_has_its_no_form_and_help_shows_the_value_in_force(tmp_path, monkeypatch):
+    settings = tmp_path / "config.toml"
+    settings.write_text("meter = true\nunicode = true\ncount = true\nreveal = true\nplayouts = 300\n")
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
+    piped = runner.invoke(
+        app, ["play", "--seed", "3", "--no-meter", "--no-unicode", "--no-count", "--no-reveal", "--no-record"],
+        input="B2\nquit\n",
+    )  # fmt: skip
+    assert piped.exit_code == 0, piped.stderr
+    assert "\u2660" not in piped.stdout and "\u2665" not in piped.stdout, "--no-unicode wins over the setting"
+    shown = " ".join(runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout.split())
+    assert "[default: (meter, from the settings file)]" in shown
+    assert "[default: (unicode, from the settings file)]" in shown
+    assert "[default: (300, from the settings file); x>=1]" in shown
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(tmp_path / "none.toml"))
+    plain = " ".join(runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout.split())
+    assert "[default: no-meter]" in plain and "from the settings file" not in plain
+    for command in ("replay", "auto"):
+        assert "--no-unicode" in runner.invoke(app, [command, "--help"]).stdout

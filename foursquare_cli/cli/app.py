@@ -159,6 +159,13 @@ app = typer.Typer(
 _command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for the handler's lines
 
 
+def _setting_text(param: Any, value: object) -> str:
+    """A setting's value as --help shows it: a flag by its option (`unicode`, `no-meter`), else the value."""
+    if isinstance(value, bool) and getattr(param, "secondary_opts", None):
+        return str((param.opts if value else param.secondary_opts)[0]).lstrip("-")
+    return str(value)
+
+
 def _show_version(value: bool) -> None:
     if value:
         from ..rules.playout import PLAYOUTS_IN_USE
@@ -193,3 +200,7 @@ def _root(
             name: {key: value for key, value in settings.values.items() if any(p.name == key for p in command.params)}
             for name, command in commands.items()
         }
+        for command in commands.values():  # --help shows the value in force (typer shows a flag's own default)
+            for param in command.params:
+                if param.name in settings.values:
+                    param.show_default = f"{_setting_text(param, settings.values[param.name])}, from the settings file"

@@ -12,9 +12,11 @@ from .app import app
 from .options import (
     CLUSTER_OPTION,
     COLOR_OPTION,
+    COUNT_OPTION,
     DECK_OPTION,
     FILE_HELP,
     FORCE_OPTION,
+    METER_OPTION,
     MOVE_TIME_OPTION,
     PLAYER_SEED_OPTION,
     PLAYOUTS_OPTION,
@@ -127,9 +129,9 @@ def play(
     color: Color = COLOR_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
-    count: bool = typer.Option(False, "--count", help="At the prompt, the cards still to come under each board."),
+    count: bool = COUNT_OPTION,
     level: Level | None = typer.Option(None, "--level", help="A random deal of this grade: easy, medium or hard."),
-    meter: bool = typer.Option(False, "--meter", help="At the prompt, the expert's chance to win after every move."),
+    meter: bool = METER_OPTION,
 ) -> None:
     """Play a game: at a prompt, or with moves piped in one per line.
 

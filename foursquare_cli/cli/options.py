@@ -97,10 +97,25 @@ SEED_OPTION = typer.Option(None, "--seed", "-s", parser=seed_parser, metavar="N"
 DECK_OPTION = typer.Option(
     None, "--deck", parser=deck_parser, metavar="CARDS", help="The 40 cards in draw order, in one argument."
 )
-REVEAL_OPTION = typer.Option(False, "--reveal", help="Show face-down cards on the board.")
-UNICODE_OPTION = typer.Option(False, "--unicode", help="Suit symbols instead of letters.")
+# The options that are settings (config.toml) each have their --no- form, and --help shows the value in force:
+# the settings file's, or the default.
+REVEAL_OPTION = typer.Option(
+    False, "--reveal/--no-reveal", show_default=True, help="Show face-down cards on the board."
+)
+UNICODE_OPTION = typer.Option(
+    False, "--unicode/--no-unicode", show_default=True, help="Suit symbols instead of letters."
+)
 COLOR_OPTION = typer.Option(
-    Color.auto, "--color", help="Colour on a terminal (auto; NO_COLOR turns it off), always or never."
+    Color.auto,
+    "--color",
+    show_default=True,
+    help="Colour on a terminal (auto; NO_COLOR turns it off), always or never.",
+)
+COUNT_OPTION = typer.Option(
+    False, "--count/--no-count", show_default=True, help="At the prompt, the cards still to come under each board."
+)
+METER_OPTION = typer.Option(
+    False, "--meter/--no-meter", show_default=True, help="At the prompt, the expert's chance to win after every move."
 )
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing record file.")
 PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
