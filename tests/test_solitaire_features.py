@@ -287,3 +287,54 @@ def test_every_setting_has_its_no_form_and_help_shows_the_value_in_force(tmp_pat
     assert "[default: no-meter]" in plain and "from the settings file" not in plain
     for command in ("replay", "auto"):
         assert "--no-unicode" in runner.invoke(app, [command, "--help"]).stdout
+
+
+# -- issue 34: the daily as players know it from Wordle ----------------------------------------------------
+
+
+def _attempt(day: str, started: str, status: str) -> KeptGame:
+    return KeptGame(f"p-{started}", 1, True, started, status, 5 if status == "won" else None, 30, 0, 0, None, None, day)
+
+
+def test_only_the_first_attempt_at_a_daily_counts():
+    games = [  # newest first, as the history lists them
+        _attempt("2026-12-01", "2026-12-01T10:00:00Z", "won"),  # practice: played after the first attempt
+        _attempt("2026-12-01", "2026-12-01T09:00:00Z", "lost"),
+        _attempt("2026-11-30", "2026-11-30T09:00:00Z", "won"),
+    ]
+    figures = totals(games, datetime.date(2026, 12, 1))
+    assert (figures.daily_played, figures.daily_won, figures.daily_streak) == (2, 1, 0)
+    assert figures.played == 3 and figures.won == 2, "a practice game is still a game played"
+
+
+def test_a_second_daily_is_practice_said_at_its_start_and_never_shared(home):
+    first = runner.invoke(app, ["play", "--daily"], input="B2\nC2\nquit\n")
+    assert first.exit_code == 0 and "practice" not in first.stderr
+    again = runner.invoke(app, ["play", "--daily"], input="B2\nquit\n")
+    assert again.exit_code == 0
+    assert "you have played it today already, so this game is practice" in again.stderr
+    shared = runner.invoke(app, ["history", "--share", "--no-unicode"])  # --share alone: today's
+    assert shared.exit_code == 0, shared.stderr
+    assert shared.stdout.splitlines()[1] == "2 moves, 0 undos, 0 hints", "the first attempt, not the practice"
+    today = datetime.datetime.now(datetime.UTC).date()
+    for named in ("today", today.isoformat(), today.strftime("%Y%m%d")):
+        assert runner.invoke(app, ["history", "--share", named, "--no-unicode"]).stdout == shared.stdout
+
+
+def test_a_malformed_share_day_shows_the_forms():
+    for wrong in ("2026-13-01", "yesterday", "2026121"):
+        result = runner.invoke(app, ["history", "--share", wrong])
+        assert result.exit_code == 2
+        assert result.stderr == (
+            f"foursquare history: --share {wrong!r}: not a day; give today, a date like 2026-12-01, "
+            "or the daily deal's number, like 20261201\n"
+        )
+
+
+def test_the_end_of_a_daily_shows_its_number_and_the_time_to_the_next():
+    from foursquare_cli.ui.reports import next_daily_line
+
+    moment = datetime.datetime(2026, 12, 1, 21, 30, 15, tzinfo=datetime.UTC)
+    assert next_daily_line("2026-12-01", 20261201, moment) == (
+        "Daily deal 20261201 (2026-12-01). The next one in 2 h 29 min, at 00:00 UTC."
+    )

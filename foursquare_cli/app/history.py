@@ -7,14 +7,15 @@ this layer.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, NamedTuple
 
 from ..errors import UsageError, display_name
 from ..rules.game import Game
 from ..store.history import History, KeptGame
-from ..store.totals import Totals, totals
+from ..store.totals import Totals, first_dailies, totals
 
-__all__ = ["KeptGame", "KeptHistory", "Totals", "daily_game", "kept_history"]
+__all__ = ["KeptGame", "KeptHistory", "Totals", "daily_game", "kept_history", "share_day"]
 
 
 class KeptHistory(NamedTuple):
@@ -36,12 +37,30 @@ def kept_history(deal: int | None = None) -> KeptHistory:
     return KeptHistory(games, totals(games), history.notes)
 
 
+def share_day(text: str, today: datetime.date | None = None) -> str:
+    """The day `history --share` names, as YYYY-MM-DD: `today`, a date (2026-12-01), or the daily deal's number
+    the game prints (20261201); UsageError showing the forms for anything else."""
+    day = today or datetime.datetime.now(datetime.UTC).date()
+    word = text.strip().lower()
+    if word == "today":
+        return day.isoformat()
+    if len(word) == 8 and word.isdigit():
+        word = f"{word[:4]}-{word[4:6]}-{word[6:]}"
+    try:
+        if len(word) == 10:
+            return datetime.date.fromisoformat(word).isoformat()
+    except ValueError:
+        pass
+    forms = "give today, a date like 2026-12-01, or the daily deal's number, like 20261201"
+    raise UsageError(f"--share {text[:30]!r}: not a day; {forms}")
+
+
 def daily_game(games: list[KeptGame], day: str) -> Game:
-    """The game of `day`'s daily deal (the last one played), read back from its record; UsageError when none
-    is kept or its record is no longer valid."""
+    """The game of `day`'s daily deal that counts (the first attempt: `store.totals.first_dailies`), read back
+    from its record; UsageError when none is kept or its record is no longer valid."""
     from ..formats.records import load
 
-    kept = next((game for game in games if game.day == day), None)
+    kept = first_dailies(games).get(day)
     if kept is None:
         raise UsageError(f"no daily game of {day!r} is kept; foursquare history lists the games")
     verdict = load(kept.path)

@@ -56,6 +56,7 @@ class Opening(NamedTuple):
     ply: int = 0
     path: str | None = None
     waiting: KeptGame | None = None
+    practice: bool = False  # a daily deal attempted already today: kept, not counted
 
 
 class RecordRefused(InvalidInputError):
@@ -281,6 +282,16 @@ def open_play(options: PlayOptions, *, keep: bool, mention_waiting: bool) -> tup
     return session, opening, reopen
 
 
+def _daily_played(history: History, day: str) -> bool:
+    """Whether the daily deal of `day` was attempted already (its first attempt is the one that counts)."""
+    from ..store.history import HistoryError
+
+    try:
+        return any(game.daily and game.day == day for game in history.games())
+    except HistoryError:
+        return False
+
+
 def _waiting(history: History) -> list[Opening]:
     """An unfinished game waiting, if one is (and the history can be read)."""
     from ..store.history import HistoryError
@@ -310,7 +321,8 @@ def _new_session(
     meta: dict[str, Any] = {"started": started}
     if daily:
         seed, day = daily_seed()
-        said.append(Opening("daily", seed, day=day.isoformat()))
+        practice = history is not None and _daily_played(history, day.isoformat())
+        said.append(Opening("daily", seed, day=day.isoformat(), practice=practice))
         meta["daily"] = day.isoformat()
     elif level is not None:
         import random

@@ -115,20 +115,21 @@ def _crash_log() -> str:
 
 
 def _resume_without_file(arguments: list[str]) -> list[str]:
-    """`play --resume` with no file after it means the last unfinished game: give it the sentinel value
-    (typer has no option with an optional value)."""
-    if "play" not in arguments:
-        return arguments
+    """Options whose value may be left out (typer has no option with an optional value): `play --resume` with no
+    file after it means the last unfinished game; `history --share` with no day, today's daily deal."""
     from ..app.session import LAST_GAME
 
-    for index in range(arguments.index("play") + 1, len(arguments)):
-        if arguments[index] == "--":
-            break
-        if arguments[index] == "--resume":
-            following = arguments[index + 1] if index + 1 < len(arguments) else None
-            if following is None or (following.startswith("-") and following != "-"):
-                return arguments[: index + 1] + [LAST_GAME] + arguments[index + 1 :]
-            break
+    for command, option, missing in (("play", "--resume", LAST_GAME), ("history", "--share", "today")):
+        if command not in arguments:
+            continue
+        for index in range(arguments.index(command) + 1, len(arguments)):
+            if arguments[index] == "--":
+                break
+            if arguments[index] == option:
+                following = arguments[index + 1] if index + 1 < len(arguments) else None
+                if following is None or (following.startswith("-") and following != "-"):
+                    return arguments[: index + 1] + [missing] + arguments[index + 1 :]
+                break
     return arguments
 
 

@@ -170,7 +170,10 @@ def history(
         help="text, json (one object with games and totals) or csv (a row a game).",
     ),
     share: str | None = typer.Option(
-        None, "--share", metavar="DATE", help="The result of that day's daily deal, to paste."
+        None,
+        "--share",
+        metavar="DAY",
+        help="The result of a day's daily deal, to paste: today (--share alone), 2026-12-01, or its number 20261201.",
     ),
     no_unicode: bool = typer.Option(False, "--no-unicode", help="The shared picture in ASCII, not in blocks."),
 ) -> None:
@@ -179,7 +182,7 @@ def history(
     Every game played with `play` is kept (see --no-record) in the data folder:
     $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
     """
-    from ..app.history import daily_game, kept_history
+    from ..app.history import daily_game, kept_history, share_day
     from ..ui.history_report import history_output
     from ..ui.play import shared_result
 
@@ -187,7 +190,8 @@ def history(
     for note in kept.notes:
         output.say(note)
     if share is not None:
-        output.write(shared_result(daily_game(kept.games, share), share, unicode=not no_unicode) + "\n")
+        day = share_day(share)
+        output.write(shared_result(daily_game(kept.games, day), day, unicode=not no_unicode) + "\n")
     else:
         output.write(history_output(kept, limit, output_format.value))
 

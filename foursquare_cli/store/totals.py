@@ -31,9 +31,20 @@ class Totals(NamedTuple):
         return self._asdict()
 
 
+def first_dailies(games: list[KeptGame]) -> dict[str, KeptGame]:
+    """The game that counts for each day's daily deal: the first started that day, as Wordle counts the first
+    try (a later one is practice: kept, never counted in the figures, the streaks or the share)."""
+    first: dict[str, KeptGame] = {}
+    for game in games:
+        if game.daily and game.day and (game.day not in first or game.started <= first[game.day].started):
+            first[game.day] = game
+    return first
+
+
 def totals(games: list[KeptGame], today: datetime.date | None = None) -> Totals:
     """The figures of a list of games, newest first: played, won, best and mean score, streaks, dailies, time.
-    `today` (UTC, by default) is where the daily streak ends: today or yesterday."""
+    `today` (UTC, by default) is where the daily streak ends: today or yesterday. The daily figures count each
+    day's first attempt only (`first_dailies`)."""
     finished = [game for game in games if game.status != "playing"]
     wins = [game for game in finished if game.status == "won"]
     scores = [game.score for game in wins if game.score is not None]
@@ -46,11 +57,12 @@ def totals(games: list[KeptGame], today: datetime.date | None = None) -> Totals:
     for game in reversed(finished):
         run = run + 1 if game.status == "won" else 0
         longest = max(longest, run)
-    daily = [game for game in finished if game.daily]
-    daily_streak, longest_daily = _daily_streaks(
-        {game.day for game in daily if game.status == "won" and game.day},
-        today or datetime.datetime.now(datetime.UTC).date(),
-    )
+    undated = [game for game in games if game.daily and not game.day]  # an index of an older tool's: each counts
+    daily = [game for game in [*first_dailies(games).values(), *undated] if game.status != "playing"]
+    day = today or datetime.datetime.now(datetime.UTC).date()
+    daily_streak, longest_daily = _daily_streaks({game.day for game in daily if game.status == "won" and game.day}, day)
+    if any(game.day == day.isoformat() and game.status == "lost" for game in daily):
+        daily_streak = 0  # today's attempt, the one that counts, was lost
     return Totals(
         played=len(finished),
         won=len(wins),

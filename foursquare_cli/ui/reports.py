@@ -7,6 +7,7 @@ nothing here reads, writes or decides. Tests hold them on the whole text.
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import display_name
@@ -96,6 +97,14 @@ def meter_line(chance: float, width: int = 20) -> str:
 
 SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards
 SHARE_ASCII = ".1234"
+
+
+def next_daily_line(day: str, seed: int | None, now: datetime.datetime | None = None) -> str:
+    """The end of a daily deal: its number, and the time to the next one (a new deal every day at 00:00 UTC)."""
+    moment = now or datetime.datetime.now(datetime.UTC)
+    midnight = datetime.datetime.combine(moment.date() + datetime.timedelta(days=1), datetime.time(), datetime.UTC)
+    hours, seconds = divmod(int((midnight - moment).total_seconds()), 3600)
+    return f"Daily deal {seed} ({day}). The next one in {hours} h {seconds // 60:02d} min, at 00:00 UTC."
 
 
 def share_block(day: str, state: State, moves: int, undos: int, hints: int, *, unicode: bool = True) -> str:

@@ -18,6 +18,11 @@ def opening_line(opening: Opening) -> str:
     name = program_name()
     if opening.kind == "waiting" and opening.waiting is not None:
         return waiting_line(opening.waiting, name)
+    if opening.kind == "daily" and opening.practice:
+        return (
+            f"Daily deal {opening.seed} ({opening.day}): you have played it today already, so this game is "
+            "practice: it is kept, and only your first attempt counts (history, streak, share)"
+        )
     if opening.kind == "daily":
         return f"Daily deal {opening.seed} ({opening.day}): everyone playing today gets these cards"
     if opening.kind == "level":

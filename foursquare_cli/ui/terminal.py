@@ -25,7 +25,7 @@ from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, rende
 from .interrupts import Interrupts, saved
 from .output import can_show
 from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, readline_setup, suggestion
-from .reports import SHARE_BLOCKS, meter_line, outcome_line, share_block
+from .reports import SHARE_BLOCKS, meter_line, next_daily_line, outcome_line, share_block
 from .session_text import how_to_resume, how_to_review
 
 PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time played
@@ -141,6 +141,7 @@ class Table:
         day = game.meta.get("daily") if isinstance(game.meta, dict) else None
         if day:
             unicode = self.style.unicode or can_show(SHARE_BLOCKS)
+            self.out.write(next_daily_line(str(day), game.seed) + "\n")
             self.out.write("To share (no card is named):\n")
             self.out.write(share_block(str(day), game.state, game.ply, game.undos, game.hints, unicode=unicode) + "\n")
         if self.epilogue is not None:
