@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
 import pytest
 
 from foursquare_cli.rules.cards import CARDS, Card
@@ -96,11 +104,18 @@ def pytest_configure(config: pytest.Config) -> None:
     (a machine with PYTHONDONTWRITEBYTECODE set would compile the whole package at every start)."""
     import compileall
     import os
+    import sys
     import tempfile
 
     import foursquare_cli
 
     config.stash[_own_data_folder] = os.environ[_DATA_FOLDER] = tempfile.mkdtemp(prefix="foursquare-tests-")
+    # Worker processes start with `spawn`, which imports the program's main module again: here that is pytest's
+    # own script, not the tool, so the tests' workers are spared importing pytest (the tool's own main imports
+    # nothing heavy, see foursquare_cli/__main__.py).
+    main = sys.modules.get("__main__")
+    if main is not None and getattr(main, "__spec__", None) is None and hasattr(main, "__file__"):
+        del main.__file__
     os.environ.setdefault("FOURSQUARE_CONFIG", os.path.join(os.environ[_DATA_FOLDER], "no-settings.toml"))
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     compileall.compile_dir(os.path.dirname(foursquare_cli.__file__), quiet=1)
@@ -207,3 +222,63 @@ def worker_processes(parent: int) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+@contextlib.contextmanager
+def dask_scheduler(tmp_path):
+    """A `dask scheduler` process on 127.0.0.1 (an ephemeral port), and its address; killed at the end."""
+    file = tmp_path / "scheduler.json"
+    process = subprocess.Popen(
+        [
+            str(pathlib.Path(sys.executable).parent / "dask"),
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(file),
+        ],  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.2)
+        yield process, json.loads(file.read_text())["address"]
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def dask_worker(address, nanny=False, **env):
+    """A `dask worker` process of that scheduler (with its nanny when asked), joined before it is yielded."""
+    process = subprocess.Popen(
+        [
+            str(pathlib.Path(sys.executable).parent / "dask"),
+            "worker",
+            address,
+            "--nworkers",
+            "1",
+            "--nthreads",
+            "1",
+            "--host",
+            "127.0.0.1",
+            "--no-dashboard",
+            "--nanny" if nanny else "--no-nanny",
+        ],  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=dict(os.environ, **env),
+    )
+    try:
+        with __import__("distributed").Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=60)
+        yield process
+    finally:
+        process.kill()
+        process.wait(timeout=30)

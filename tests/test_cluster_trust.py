@@ -17,6 +17,7 @@ import threading
 import time
 
 import pytest
+from conftest import dask_scheduler, dask_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.posix]
 distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
@@ -30,64 +31,6 @@ def _one_line(result) -> str:
     assert "Traceback" not in result.stderr, result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
     return result.stderr
-
-
-@contextlib.contextmanager
-def _scheduler(tmp_path):
-    file = tmp_path / "scheduler.json"
-    process = subprocess.Popen(
-        [
-            str(BIN / "dask"),
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-dashboard",
-            "--scheduler-file",
-            str(file),
-        ],  # fmt: skip
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(0.2)
-        yield process, json.loads(file.read_text())["address"]
-    finally:
-        process.kill()
-        process.wait(timeout=30)
-
-
-@contextlib.contextmanager
-def _worker(address, nanny=False, **env):
-    process = subprocess.Popen(
-        [
-            str(BIN / "dask"),
-            "worker",
-            address,
-            "--nworkers",
-            "1",
-            "--nthreads",
-            "1",
-            "--host",
-            "127.0.0.1",
-            "--no-dashboard",
-            "--nanny" if nanny else "--no-nanny",
-        ],  # fmt: skip
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=dict(os.environ, **env),
-    )
-    try:
-        with distributed.Client(address, timeout=30, set_as_default=False) as client:
-            client.wait_for_workers(1, timeout=60)
-        yield process
-    finally:
-        process.kill()
-        process.wait(timeout=30)
 
 
 def _tool(*arguments, timeout=120, **env):
@@ -138,12 +81,12 @@ def test_a_worker_without_the_tool_or_of_another_build_is_refused_by_name(tmp_pa
     shutil.copytree(ROOT / "foursquare_cli", other / "foursquare_cli", ignore=shutil.ignore_patterns("__pycache__"))
     with open(other / "foursquare_cli" / "rules" / "cards.py", "a") as changed:
         changed.write("\n# another commit\n")
-    with _scheduler(tmp_path) as (_, address):
-        with _worker(address, PYTHONPATH=str(without)):
+    with dask_scheduler(tmp_path) as (_, address):
+        with dask_worker(address, PYTHONPATH=str(without)):
             result = _tool("stats", "-n", "2", "-p", "greedy", "--cluster", address)
             assert result.returncode == 2
             assert "has no foursquare installed; install this one on every worker" in _one_line(result)
-        with _worker(address, PYTHONPATH=str(other)):
+        with dask_worker(address, PYTHONPATH=str(other)):
             result = _tool("stats", "-n", "2", "-p", "greedy", "--cluster", address)
             assert result.returncode == 2
             assert "runs another build of foursquare" in _one_line(result)
@@ -151,7 +94,7 @@ def test_a_worker_without_the_tool_or_of_another_build_is_refused_by_name(tmp_pa
 
 def test_a_scheduler_lost_mid_run_is_one_line_and_the_games_played_are_kept(tmp_path):
     results = tmp_path / "r.jsonl"
-    with _scheduler(tmp_path) as (scheduler, address), _worker(address):
+    with dask_scheduler(tmp_path) as (scheduler, address), dask_worker(address):
         run = subprocess.Popen(
             [
                 *TOOL,
@@ -190,8 +133,8 @@ def test_every_worker_gone_ends_the_run_within_a_bounded_time(tmp_path, monkeypa
     from foursquare_cli.runs import cluster
 
     monkeypatch.setattr(cluster, "NO_WORKER_SECONDS", 3.0)
-    with _scheduler(tmp_path) as (_, address):
-        with _worker(address) as worker:
+    with dask_scheduler(tmp_path) as (_, address):
+        with dask_worker(address) as worker:
             threading.Timer(4.0, worker.kill).start()
             began = time.monotonic()
             result = CliRunner().invoke(
@@ -217,7 +160,7 @@ class Killer:
 
 def test_a_player_that_kills_its_worker_is_one_line_exit_75(tmp_path):
     (tmp_path / "killer.py").write_text(KILLER)
-    with _scheduler(tmp_path) as (_, address), _worker(address, nanny=True, PYTHONPATH=str(tmp_path)):
+    with dask_scheduler(tmp_path) as (_, address), dask_worker(address, nanny=True, PYTHONPATH=str(tmp_path)):
         result = _tool("stats", "-n", "2", "-p", "killer:Killer", "--cluster", address, "--sealed", timeout=240,
                        PYTHONPATH=str(tmp_path))  # fmt: skip
     assert result.returncode == 75, result.stderr

@@ -151,58 +151,13 @@ def test_a_player_missing_on_the_workers_is_one_line(cluster, tmp_path):
 @pytest.mark.slow
 def test_a_scheduler_and_a_worker_started_as_a_user_would(tmp_path):
     pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
-    bin_dir = os.path.dirname(sys.executable)
-    scheduler = subprocess.Popen(
-        [
-            os.path.join(bin_dir, "dask"),
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-dashboard",
-            "--scheduler-file",
-            str(tmp_path / "scheduler.json"),
-        ],  # fmt: skip
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    worker = None
-    try:
-        deadline = time.monotonic() + 60
-        while not (tmp_path / "scheduler.json").exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        address = json.loads((tmp_path / "scheduler.json").read_text())["address"]
-        worker = subprocess.Popen(
-            [
-                os.path.join(bin_dir, "dask"),
-                "worker",
-                address,
-                "--nworkers",
-                "1",
-                "--nthreads",
-                "1",
-                "--host",
-                "127.0.0.1",
-                "--no-dashboard",
-            ],  # fmt: skip
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        arguments = ["stats", "-p", "greedy", "-n", "60", "-f", "json"]
-        there = None
-        while time.monotonic() < deadline:  # until the worker has joined
-            there = subprocess.run([*TOOL, *arguments, "--cluster", address], capture_output=True, text=True)
-            if there.returncode == 0:
-                break
-            time.sleep(0.5)
-        assert there is not None and there.returncode == 0, there.stderr if there else ""
-        assert figures(there.stdout) == figures(runner.invoke(app, arguments).stdout)
-    finally:
-        for process in (worker, scheduler):
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=30)
+    from conftest import dask_scheduler, dask_worker
+
+    arguments = ["stats", "-p", "greedy", "-n", "60", "-f", "json"]
+    with dask_scheduler(tmp_path) as (_, address), dask_worker(address):
+        there = subprocess.run([*TOOL, *arguments, "--cluster", address], capture_output=True, text=True)
+    assert there.returncode == 0, there.stderr
+    assert figures(there.stdout) == figures(runner.invoke(app, arguments).stdout)
 
 
 @pytest.mark.slow

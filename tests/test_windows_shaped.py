@@ -131,15 +131,21 @@ def test_hint(tmp_path):
     assert result.stdout.strip() and result.stderr == ""
 
 
-def test_stats_in_two_processes_with_a_program_and_a_module_player(tmp_path):
-    bot = f"cmd:{sys.executable} {EXAMPLES / 'greedy_bot.py'}"
-    for player in ("greedy", bot, "greedy_player:GreedyPlayer"):
-        arguments = ["stats", "-n", "6", "--jobs", "2", "-p", player, "--format", "json"]
-        shaped = _tool(arguments, tmp_path, extra_path=[EXAMPLES])
-        plain = _tool(arguments, tmp_path, shaped=False, extra_path=[EXAMPLES])
-        assert shaped.returncode == 0, shaped.stderr
-        figures, expected = json.loads(shaped.stdout), json.loads(plain.stdout)
-        for timing in ("seconds_per_move", "median_seconds_per_move", "games_per_second", "seconds"):
-            figures.pop(timing, None), expected.pop(timing, None)
-        assert figures == expected
-        assert figures["forfeits"] == {}
+@pytest.mark.parametrize(
+    "player",
+    [
+        "greedy",  # the default run: two worker processes started with spawn, in the stand-in
+        pytest.param(f"cmd:{sys.executable} {EXAMPLES / 'greedy_bot.py'}", marks=pytest.mark.slow),
+        pytest.param("greedy_player:GreedyPlayer", marks=pytest.mark.slow),
+    ],
+)
+def test_stats_in_two_processes_with_a_program_and_a_module_player(tmp_path, player):
+    arguments = ["stats", "-n", "6", "--jobs", "2", "-p", player, "--format", "json"]
+    shaped = _tool(arguments, tmp_path, extra_path=[EXAMPLES])
+    plain = _tool(arguments, tmp_path, shaped=False, extra_path=[EXAMPLES])
+    assert shaped.returncode == 0, shaped.stderr
+    figures, expected = json.loads(shaped.stdout), json.loads(plain.stdout)
+    for timing in ("seconds_per_move", "median_seconds_per_move", "games_per_second", "seconds"):
+        figures.pop(timing, None), expected.pop(timing, None)
+    assert figures == expected
+    assert figures["forfeits"] == {}
