@@ -180,3 +180,22 @@ def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_aga
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_second_ctrl_c_in_a_row_says_how_to_leave():
+    _, once = table(Session(Game.from_seed(42)), KeyboardInterrupt, "quit")
+    assert "to leave, type quit" not in once
+    _, twice = table(Session(Game.from_seed(42)), KeyboardInterrupt, KeyboardInterrupt, "quit")
+    assert twice.count("(Ctrl-C clears the line; to leave, type quit or press Ctrl-D: the game is kept)") == 1
+    _, apart = table(Session(Game.from_seed(42)), KeyboardInterrupt, "B2", KeyboardInterrupt, "quit")
+    assert "to leave, type quit" not in apart, "a line typed between two Ctrl-C starts the count again"
+
+
+def test_a_finished_game_is_offered_replay_and_analyze_never_resume(tmp_path):
+    path = tmp_path / "lost.yaml"
+    with RecordFile(str(path)) as record:
+        session = Session(Game.from_seed(1), record)
+        code, said = table(session, *LOST_MOVES, "quit")
+    assert code == 0 and session.game.state.is_over
+    after_quit = said.rsplit("> ", 1)[1]
+    assert "--resume" not in after_quit and "Replay it:" in after_quit and "analyze" in after_quit

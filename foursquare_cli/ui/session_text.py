@@ -67,6 +67,9 @@ def _quoted(path: str) -> str:
 
 
 def how_to_resume(session: Session) -> str:
+    """What is said as a game is left: where it is kept and how to go on; a finished game, how to look back."""
+    if session.game.state.is_over:
+        return how_to_review(session)
     if session.nothing_kept:
         return "No move was played, so nothing was kept."
     if session.record is not None:

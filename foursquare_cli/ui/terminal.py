@@ -64,6 +64,7 @@ class Table:
         self.count = count
         self.meter = meter
         self.interrupts = Interrupts()
+        self._interrupts_in_a_row = 0  # Ctrl-C at the prompt: the second in a row says how to leave
         self.ended = False  # the end screen of the current game has been shown
 
     @property
@@ -92,9 +93,12 @@ class Table:
             thought = time.monotonic() - started
             if thought <= PAUSE:  # a longer pause is not time played
                 self.session.add_time(thought)
+            self._interrupts_in_a_row = 0
             return text
         except KeyboardInterrupt:
-            self.out.write("\n")
+            self._interrupts_in_a_row += 1
+            said = "(Ctrl-C clears the line; to leave, type quit or press Ctrl-D: the game is kept)"
+            self.out.write("\n" + (said + "\n" if self._interrupts_in_a_row >= 2 else ""))
             return ""
         except EOFError:
             self.out.write("\n")
