@@ -151,7 +151,7 @@ class ClusterExecutor:
         self.batch = batch
         try:
             self._check(players)
-        except BaseException:
+        except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
             self.close()
             raise
 

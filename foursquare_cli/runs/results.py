@@ -145,7 +145,7 @@ class ResultsFile:
                     )
             self.done = _games_of(path, plan, self._log.entries)
             self._log.begin(plan.header())
-        except BaseException:
+        except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
             self._log.close()
             raise
 
@@ -233,7 +233,7 @@ class AnalysisResults:
                     raise LogLineError("an analysis line names the file it analysed", path=f"{path}:{number}")
                 self.done[line["path"]] = line
             self._log.begin(wanted)
-        except BaseException:
+        except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
             self._log.close()
             raise
 

@@ -81,7 +81,7 @@ class JsonLinesLog:
         except OSError as error:
             self.close()
             raise LogError(f"cannot write: {error.strerror or error}", path=path) from None
-        except BaseException:
+        except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
             self.close()
             raise
 
