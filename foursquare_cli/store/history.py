@@ -418,7 +418,7 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
     connection.execute("BEGIN IMMEDIATE")
     try:
         yield
-    except BaseException:
+    except BaseException:  # any way out of the transaction (Ctrl-C too) rolls it back; the error goes on up
         with contextlib.suppress(Exception):
             connection.execute("ROLLBACK")
         raise
