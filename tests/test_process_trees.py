@@ -191,3 +191,40 @@ def test_where_there_is_no_pdeathsig_the_warden_sees_the_tool_go(tmp_path):
     finally:
         with __import__("contextlib").suppress(ProcessLookupError):
             os.killpg(tool.pid, signal.SIGKILL)
+
+
+def test_ending_a_program_leaves_its_output_pipe_to_the_reader_so_the_next_program_keeps_its_first_line(
+    monkeypatch,
+):
+    """The race seen under load: a reader thread held up on its way into `read()` while the program was
+    ended. Had `end()` closed the pipe, the next program's pipe could take its descriptor number and the
+    stale reader would steal that program's first line (a module player's `ready`, lost: 30 s, a forfeit)."""
+    import threading
+
+    from foursquare_cli.players import processes
+
+    held_up = threading.Event()
+    original = processes.PlayerProcess._read
+
+    def late_reader(self, stream):
+        held_up.wait(10)
+        original(self, stream)
+
+    monkeypatch.setattr(processes.PlayerProcess, "_read", late_reader)
+    old = processes.PlayerProcess([sys.executable, "-c", "import time; time.sleep(30)"])
+    descriptor = old._popen.stdout.fileno()
+    pipe = os.fstat(descriptor).st_ino
+    old.end()
+    monkeypatch.setattr(processes.PlayerProcess, "_read", original)
+    new = processes.PlayerProcess([sys.executable, "-c", "print('ready', flush=True)"])
+    try:
+        assert os.fstat(descriptor).st_ino == pipe  # still the old pipe, the reader's to close
+        held_up.set()
+        first = b""
+        deadline = time.monotonic() + 20
+        while b"\n" not in first and time.monotonic() < deadline:
+            first += new.output(0.5) or b""
+        assert first == b"ready\n"
+    finally:
+        held_up.set()
+        new.end()

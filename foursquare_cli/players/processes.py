@@ -112,14 +112,22 @@ class PlayerProcess:
             thread.start()
 
     def _read(self, stream: IO[bytes]) -> None:
-        while True:
-            try:
-                chunk = stream.read(_CHUNK) or b""  # unbuffered: whatever is there, at once
-            except (OSError, ValueError):
-                chunk = b""
-            self._output.put(chunk)
-            if not chunk:
-                return
+        """The reader owns the output pipe and closes it itself, at its end. Closed from another thread, its
+        descriptor number could be handed to the next program's pipe while this thread is on its way into
+        `read()`: it would then steal that program's first line (seen under load as a host that never said
+        `ready`)."""
+        try:
+            while True:
+                try:
+                    chunk = stream.read(_CHUNK) or b""  # unbuffered: whatever is there, at once
+                except (OSError, ValueError):
+                    chunk = b""
+                self._output.put(chunk)
+                if not chunk:
+                    return
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                stream.close()
 
     def _write(self, stream: IO[bytes]) -> None:
         while True:
@@ -184,11 +192,8 @@ class PlayerProcess:
         with contextlib.suppress(OSError):
             popen.kill()
         popen.wait()
-        self._input.put(None)
-        for stream in (popen.stdout,):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
+        self._input.put(None)  # the writer closes the input, the reader the output (see `_read`)
+        self._threads[0].join(timeout=1.0)  # the tree is gone: the end of its output is there at once
 
 
 def _kill_group(pid: int) -> None:
