@@ -154,33 +154,41 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
 
 
-def test_hint_text_lists_the_best_moves_first():
+def test_hint_text_lists_the_best_moves_in_the_order_of_the_chance_it_shows(monkeypatch):
+    from foursquare_cli.players import calibration
     from foursquare_cli.players.expert import Rating
     from foursquare_cli.ui.reports import HINT_EXPLAINED, hint_figures, hint_text
 
+    # a table made up for the test: chance = 0.5 + share / 2, expected score = 1.5 x the futures'
+    monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.5], [1.0, 1.0]]] * 4)
+    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [20.0, 30.0]]] * 4)
     ratings = [
-        Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9),
-        Rating(Move.from_str("shift down"), Move.from_str("D1"), 20, 56, 9.0, 0.4),
+        Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9),  # the expert's move: worth the most
+        Rating(Move.from_str("shift down"), Move.from_str("D1"), 50, 56, 9.0, 0.4),
         Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0),
     ]
-    # chance to win 45/56 = 80%, expected score 45/56 x 14.25 = 11.45; 20/56 = 36%, 20/56 x 9 = 3.21.
+    # C2: futures won 45/56 = 80%, so 90%; their score 45/56 x 14.25 = 11.45, so 17.2.
+    # shift down: 50/56 = 89%, so 95%; 50/56 x 9 = 8.04, so 12.1. B3 top: 0%, so 50%; 0.0.
     figures = (
-        "  move              chance to win   expected score   futures    worth\n"
-        "  C2                         80%             11.5        56   0.9000\n"
-        "  shift down, D1             36%              3.2        56   0.4000\n"
-        "  B3 top                      0%              0.0         8   0.0000\n" + HINT_EXPLAINED
+        "  move              chance to win   expected score   futures won   their score   futures    worth\n"
+        "  C2                         90%             17.2           80%          11.5        56   0.9000\n"
+        "  shift down, D1             95%             12.1           89%           8.0        56   0.4000\n"
+        "  B3 top                     50%              0.0            0%           0.0         8   0.0000\n"
+        + HINT_EXPLAINED
     )
     assert hint_figures(ratings) == figures
     plain = (
         "Hint: C2\n"
-        "The expert's ranking, with the chance to win it sees after each move:\n"
-        "  C2                    80% to win; every card to come would have a safe place next\n"
-        "  shift down, then D1   36% to win; 6 of the 20 cards to come would have no safe place next\n"
-        "  B3 top                 0% to win; no card to come would have a safe place next: it loses"
+        "The best moves by the expert's chance to win after each, then the score it expects:\n"
+        "  shift down, then D1   95% to win, score 12.1; 6 of the 20 cards to come would have no safe place next\n"
+        "  C2                    90% to win, score 17.2 (the expert's move); every card to come would have a safe"
+        " place next\n"
+        "  B3 top                50% to win, score  0.0; no card to come would have a safe place next: it loses"
     )
     assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)]) == plain
     assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)], detail=True) == plain + "\n\n" + figures
-    assert hint_text([Rating(Move.from_str("A1"), None, 0, 0, None)]) == "Hint: A1 (the only move)"
+    lone = Rating(Move.from_str("A1"), None, 10, 20, 8.0)  # 50% of futures: 75%; 4.0 expected: 6.0
+    assert hint_text([lone]) == "Hint: A1 (the only move): 75% to win, expected score 6.0"
 
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():

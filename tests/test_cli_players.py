@@ -25,12 +25,20 @@ def test_hint_for_the_end_of_a_record():
     assert lines[0] == "      A        B        C        D", "the board comes first"
     hint = lines.index(next(line for line in lines if line.startswith("Hint: ")))
     assert lines[hint - 1].startswith("Next card: 9S")
-    assert lines[hint + 1] == "The expert's ranking, with the chance to win it sees after each move:"
-    assert lines[hint + 2].startswith(f"  {lines[hint].split()[1]} ") and " to win; " in lines[hint + 2]
+    assert lines[hint + 1] == "The best moves by the expert's chance to win after each, then the score it expects:"
+    listed = lines[hint + 2 : hint + 7]
+    marked = [line for line in listed if "(the expert's move)" in line]
+    assert len(marked) == 1 and marked[0].startswith(f"  {lines[hint].split()[1]} ")
+    shown = [
+        (int(line.split("%")[0].split()[-1]), float(line.split("score ")[1].split()[0].rstrip(";"))) for line in listed
+    ]
+    assert shown == sorted(shown, reverse=True), "in the order of the figures shown"
     assert "Each figure is from futures" not in result.stdout  # the figures are for those who ask
     detail = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--detail"]).stdout.splitlines()
     table = detail.index("")  # the figures follow the plain words after a blank line
-    assert detail[table + 1].split() == ["move", "chance", "to", "win", "expected", "score", "futures", "worth"]
+    assert detail[table + 1].split() == [
+        "move", "chance", "to", "win", "expected", "score", "futures", "won", "their", "score", "futures", "worth"
+    ]  # fmt: skip
     assert detail[-1].startswith("Each figure is from futures: the unseen cards shuffled anew")
 
 
@@ -39,14 +47,16 @@ def test_hint_json_and_a_finished_game():
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert report["move"] == report["ratings"][0]["move"]
-    keys = {"move", "then", "wins", "samples", "win_rate", "expected_score", "mean_score_of_wins", "worth"}
+    keys = {"move", "then", "wins", "samples", "win_rate", "expected_score", "worth"}
+    keys |= {"futures_won", "futures_expected_score", "futures_mean_score_of_wins"}  # before calibration (issue 34)
     keys |= {"unsafe_next", "cards_to_come"}  # the risk a hint says in words (issue 21)
     assert all(set(r) == keys for r in report["ratings"])
     ranks = [(-r["samples"], -r["worth"]) for r in report["ratings"]]
     assert ranks == sorted(ranks), "survivors of the halving first, then by worth"
     # a won future is worth 1 to 1 + 0.12 x 24, a lost one -2 to under 1
     assert all(-2 <= r["worth"] <= 3.88 for r in report["ratings"])
-    assert all(r["worth"] >= 1 for r in report["ratings"] if r["win_rate"] == 1)
+    assert all(r["worth"] >= 1 for r in report["ratings"] if r["futures_won"] == 1)
+    assert all(r["futures_won"] == r["wins"] / r["samples"] for r in report["ratings"])
     result = runner.invoke(app, ["hint", str(SAMPLES / "won.yaml")])
     assert result.exit_code == 1 and "the game is over (won, score 9, 31 moves)" in result.stderr
 

@@ -14,7 +14,7 @@ from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.protocol import state_line
 from foursquare_cli.players import ExpertPlayer, GreedyPlayer
-from foursquare_cli.players.expert import Strength
+from foursquare_cli.players.expert import Rating, Strength
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.game import Game, Step
 from foursquare_cli.rules.moves import Move
@@ -40,8 +40,8 @@ def _greedy_moves(deck, count: int) -> list[str]:
     return moves
 
 
-def _meter(game: Game) -> float:
-    return ExpertPlayer(0, 40).rate(game.state)[0].win_rate  # no time cap: the same on every machine
+def _meter(game: Game) -> Rating:
+    return ExpertPlayer(0, 40).rate(game.state)[0]  # no time cap: the same on every machine
 
 
 @pytest.mark.parametrize(("seed", "placed"), [(3, 0), (3, 1), (42, 5), (7, 11)])

@@ -22,6 +22,7 @@ from foursquare_cli.formats.source import read_source
 from foursquare_cli.players import grade as grading
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.history import History, KeptGame
 from foursquare_cli.store.totals import totals
 from foursquare_cli.ui.reports import share_block
@@ -204,12 +205,34 @@ def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
 # -- 5. the live estimate ----------------------------------------------------------------------------------------
 
 
-def test_the_meter_shows_the_chance_after_every_move_and_only_when_asked():
-    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "quit", meter=lambda game: 0.5)
-    assert said.count("Chance to win: [##########----------] 50%") == 2
+def test_the_meter_shows_the_chance_after_every_move_and_only_when_asked(monkeypatch):
+    from foursquare_cli.players import calibration
+    from foursquare_cli.players.expert import Rating
+
+    monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.2], [1.0, 0.8]]] * 4)  # 50% of futures: 50%
+    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [10.0, 20.0]]] * 4)  # 4.0 of the futures: 8.0
+    figures = Rating(Move.from_str("A1"), None, 10, 20, 8.0)
+    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "quit", meter=lambda game: figures)
+    assert said.count("Chance to win: [##########----------] 50%, expected score 8.0 (the expert's)") == 2
     assert "Chance to win" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
     assert "Chance to win" not in piped.stdout + piped.stderr
+
+
+def test_the_meter_shows_the_figures_the_hint_gives_its_move():
+    from foursquare_cli.players.expert import Strength
+    from foursquare_cli.ui.play import prompt_hint, prompt_meter
+
+    strength = Strength(playouts=300)
+    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "hint", "quit",
+                     meter=prompt_meter(strength), hint=prompt_hint(strength))  # fmt: skip
+    meter = [line for line in said.splitlines() if line.startswith("Chance to win: ")][-1]
+    hint = said[said.index("Hint: ") :].splitlines()
+    expert = next(line for line in hint if "(the expert's move)" in line)
+    import re
+
+    chance, score = re.search(r"(\d+%) to win, score +([\d.]+) \(the expert's move\)", expert).groups()
+    assert meter.endswith(f"] {chance}, expected score {score} (the expert's)"), (meter, expert)
 
 
 # -- 6. settings -------------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ..rules import playout
 from ..rules.engine import State, state_after
 from ..rules.moves import Move
+from .calibration import calibrated_chance, calibrated_score
 
 
 class Rating(NamedTuple):
@@ -26,16 +27,28 @@ class Rating(NamedTuple):
     samples: int
     mean_score: float | None  # over the won futures
     value: float = 0.0  # what the expert ranks by: the mean `future_worth`
+    drawn: int = 0  # cards placed in the position rated: the stage its figures are calibrated for
 
     @property
     def win_rate(self) -> float:
-        """The estimated chance to win after this move."""
+        """The share of this move's futures that were won (the playout's chance, not the expert's: `chance`)."""
         return self.wins / self.samples if self.samples else 0.0
 
     @property
     def expected_score(self) -> float:
-        """The mean score over the futures, a lost one counting 0."""
+        """The mean score over the futures, a lost one counting 0 (the playout's: `expected`)."""
         return self.win_rate * (self.mean_score or 0.0)
+
+    @property
+    def chance(self) -> float:
+        """The chance that the expert wins after this move: the futures' share mapped by the measured table
+        (`calibration`); what the meter, `hint` and `analyze` show."""
+        return calibrated_chance(self.win_rate, self.drawn)
+
+    @property
+    def expected(self) -> float:
+        """The score the expert can expect after this move, a loss counting 0 (calibrated likewise)."""
+        return calibrated_score(self.expected_score, self.drawn)
 
 
 class Candidate(NamedTuple):
@@ -51,6 +64,7 @@ SCORE_WEIGHT = 0.12  # a won future is worth 1 + 0.12 x score (`future_worth`)
 LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)...
 NEAR_LOSS_PENALTY = 2.0  # ...less 2 when the loss comes within NEAR_CARDS cards
 NEAR_CARDS = 2
+LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
 
 
 class Valuation(NamedTuple):
@@ -120,7 +134,12 @@ class ExpertPlayer:
             move = self._plan[1]
             self._plan = None
             return move
-        best = self.rate(state)[0]
+        candidates = candidates_of(state)
+        if len(candidates) == 1:  # a lone move is played unweighed
+            only = candidates[0]
+            best = Rating(only.move, only.placement if only.move.is_shift else None, 0, 0, None)
+        else:
+            best = self.rate(state)[0]
         if best.then is not None:
             self._plan = (_visible_key(state_after(state, best.move)), best.then)
         return best.move
@@ -129,9 +148,6 @@ class ExpertPlayer:
         """Every candidate, best first: the survivors of the halving first (most futures), then by value."""
         candidates = candidates_of(state)
         count = len(candidates)
-        if count == 1:
-            only = candidates[0]
-            return [Rating(only.move, only.placement if only.move.is_shift else None, 0, 0, None)]
         import time
 
         deadline = None if self.think is None else time.perf_counter() + self.think
@@ -142,7 +158,7 @@ class ExpertPlayer:
         worth = [0.0] * count
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
-        per_round = self.playouts / rounds
+        per_round = self.playouts / rounds if count > 1 else min(self.playouts, LONE_FUTURES)
         out_of_time = False
         future_worth = self.valuation.worth
         futures_of = _Futures(state, candidates, self.fill_first)
@@ -178,6 +194,7 @@ class ExpertPlayer:
                 samples[i],
                 scores[i] / wins[i] if wins[i] else None,
                 value[i],
+                state.drawn,
             )
             for i in order
         ]
@@ -206,6 +223,7 @@ class ExpertPlayer:
                 futures,
                 scores[index] / wins[index] if wins[index] else None,
                 worth[index] / futures,
+                state.drawn,
             )
             for index, candidate in enumerate(candidates)
         ]

@@ -148,7 +148,8 @@ def mark_of(best: Estimate, played: Estimate) -> Mark | None:
 
 
 def _estimate(rating: Rating) -> Estimate:
-    return Estimate(rating.move, rating.then, rating.win_rate, rating.expected_score, rating.samples)
+    """A rating's figures as the tool shows them everywhere: the expert's chance and score (`calibration`)."""
+    return Estimate(rating.move, rating.then, rating.chance, rating.expected, rating.samples)
 
 
 def _candidate_for(

@@ -24,7 +24,7 @@ from ..errors import (
     WriteFailedSaid,
 )
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text, shorten
-from ..players.expert import Strength
+from ..players.expert import Rating, Strength
 from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, state_block
@@ -188,7 +188,7 @@ def run_play(
                 epilogue=deal_epilogue,
                 reopen=reopen,
                 count=count,
-                meter=quick_chance if meter else None,
+                meter=prompt_meter(strength) if meter else None,
             )
         else:
             run_pipe(
@@ -201,15 +201,16 @@ def run_play(
             )
 
 
-METER_PLAYOUTS = 240  # the live estimate's budget: about a tenth of a second a move
-METER_SECONDS = 0.3  # and never more than this
+def prompt_meter(strength: Strength) -> Callable[[Game], Rating]:
+    """`play --meter`: the expert's figures for the position, the very ones `hint` gives its move there (the
+    same budget and seed: the same futures), so the meter and the hint never disagree."""
 
+    def meter(game: Game) -> Rating:
+        from ..app.actions import expert_hint
 
-def quick_chance(game: Game) -> float:
-    """`play --meter`: the expert's chance to win from here, on a budget that keeps the prompt responsive."""
-    from ..players import ExpertPlayer
+        return expert_hint(game.state, 0, strength, most=0).ratings[0]
 
-    return ExpertPlayer(0, METER_PLAYOUTS, METER_SECONDS).rate(game.state)[0].win_rate
+    return meter
 
 
 def shared_result(game: Game, day: str, *, unicode: bool = True) -> str:

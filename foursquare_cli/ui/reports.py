@@ -89,10 +89,12 @@ def outcome_line(state: State, moves: int, undos: int = 0, hints: int = 0, grade
     return f"You lost: {outcome.reason}; {counts}.{graded}"
 
 
-def meter_line(chance: float, width: int = 20) -> str:
-    """The live estimate under the board: `Chance to win: [##########----------] 50%`."""
-    filled = round(chance * width)
-    return f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {chance:.0%} (the expert's quick look)"
+def meter_line(rating: Rating, width: int = 20) -> str:
+    """The live estimate under the board: `Chance to win: [##########----------] 50%, score 10.2`, the
+    expert's chance and expected score from here (the figures `hint` gives its move)."""
+    filled = round(rating.chance * width)
+    return (f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {rating.chance:.0%}, "
+            f"expected score {rating.expected:.1f} (the expert's)")  # fmt: skip
 
 
 SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards
@@ -268,7 +270,9 @@ def pair_verdict(pair: Pair) -> str:
 
 HINT_EXPLAINED = (
     "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player filling "
-    "the grid first (an empty cell whenever one leaves at most four face down). "
+    "the grid first (an empty cell whenever one leaves at most four face down). That player wins less often "
+    "than the expert, so the share of futures won and their score are mapped by a table measured on deals "
+    "the expert played to the end: the chance to win and the expected score are the expert's. "
     "The moves are ranked by how far they went in the expert's halving (the better half of each round "
     "gets more futures), then by their worth: the mean over their futures of 1 + 0.12 x score for a win and "
     "1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less. A loss soon weighs more than one far off, "
@@ -292,16 +296,21 @@ def hint_text(
     if state is not None:
         lines.append(render(state, style))
     best = ratings[0]
-    if not best.samples:
-        lines.append(f"Hint: {best.move} (the only move)")
+    if len(ratings) == 1:
+        lines.append(f"Hint: {best.move} (the only move): {best.chance:.0%} to win, expected score {best.expected:.1f}")
         return "\n".join(lines)
     lines.append(f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else ""))
-    lines.append("The expert's ranking, with the chance to win it sees after each move:")
-    for index, rating in enumerate(ratings[:limit]):
+    lines.append("The best moves by the expert's chance to win after each, then the score it expects:")
+    weighed = [(rating, risks[index] if risks is not None and index < len(risks) else None)
+               for index, rating in enumerate(ratings[:limit])]  # fmt: skip
+    weighed.sort(key=lambda pair: (-round(pair[0].chance * 100), -round(pair[0].expected, 1)))  # as shown
+    for rating, risk in weighed:
         name = str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
-        said = f"  {name:<20} {rating.win_rate:>4.0%} to win"
-        if risks is not None and index < len(risks):
-            said += "; " + _risk_words(*risks[index])
+        said = f"  {name:<20} {rating.chance:>4.0%} to win, score {rating.expected:>4.1f}"
+        if rating is best:
+            said += " (the expert's move)"
+        if risk is not None:
+            said += "; " + _risk_words(*risk)
         lines.append(said)
     if len(ratings) > limit:
         lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")
@@ -322,12 +331,12 @@ def _risk_words(unsafe: int, unseen: int) -> str:
 
 def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
     """The figures behind a hint, for those who ask (`hint --detail`, `hint detail` at the prompt)."""
-    lines = ["  move              chance to win   expected score   futures    worth"]
+    lines = ["  move              chance to win   expected score   futures won   their score   futures    worth"]
     for rating in ratings[:limit]:
         name = str(rating.move) + (f", {rating.then}" if rating.then is not None else "")
         lines.append(
-            f"  {name:<17} {rating.win_rate:>12.0%}   {rating.expected_score:>14.1f}   {rating.samples:>7}"
-            f"   {rating.value:>6.4f}"
+            f"  {name:<17} {rating.chance:>12.0%}   {rating.expected:>14.1f}   {rating.win_rate:>11.0%}"
+            f"   {rating.expected_score:>11.1f}   {rating.samples:>7}   {rating.value:>6.4f}"
         )
     if len(ratings) > limit:
         lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")

@@ -19,6 +19,7 @@ from typing import IO
 from ..app.session import Session
 from ..errors import InterruptedSaid, WriteError, WriteFailedSaid
 from ..formats.lines import shorten
+from ..players.expert import Rating
 from ..rules.game import Game, NothingToUndo
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, render, render_step, would_be
@@ -51,7 +52,7 @@ class Table:
         epilogue: Callable[[Session], str] | None,
         reopen: Reopen | None,
         count: bool,
-        meter: Callable[[Game], float] | None = None,
+        meter: Callable[[Game], Rating] | None = None,
     ) -> None:
         self.session = session
         self.opened = session  # the caller's, which the caller closes
@@ -265,11 +266,11 @@ class Table:
             return
         try:
             with self.interrupts.waiting_for_input():
-                chance = self.meter(self.game)
+                rating = self.meter(self.game)
         except KeyboardInterrupt:
             self.out.write("\n")
             return
-        self.out.write(meter_line(chance) + "\n")
+        self.out.write(meter_line(rating) + "\n")
 
 
 def run_terminal(
@@ -282,7 +283,7 @@ def run_terminal(
     epilogue: Callable[[Session], str] | None = None,
     reopen: Reopen | None = None,
     count: bool = False,
-    meter: Callable[[Game], float] | None = None,
+    meter: Callable[[Game], Rating] | None = None,
 ) -> None:
     """The game at a prompt (see the module's docstring); InterruptedSaid or WriteFailedSaid when it ends so.
 
