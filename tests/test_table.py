@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import pathlib
+import re
 import time
 
 import pytest
@@ -172,7 +173,8 @@ def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_aga
     child.expect_exact("Game over (undo, restart, new, quit)> ")
     child.sendline("undo")
     child.expect_exact("Undone (undos so far: 1).")
-    child.expect_exact(f"Move {len(LOST_MOVES)}, place ")
+    placed = sum(not move.startswith("shift") for move in LOST_MOVES)  # a shift takes no number: it is free
+    child.expect_exact(f"Move {placed}, place ")
     child.sendline("restart")
     child.expect_exact("This deal again, from its start.")
     child.expect_exact("Move 1, place ")
@@ -199,3 +201,23 @@ def test_a_finished_game_is_offered_replay_and_analyze_never_resume(tmp_path):
     assert code == 0 and session.game.state.is_over
     after_quit = said.rsplit("> ", 1)[1]
     assert "--resume" not in after_quit and "Replay it:" in after_quit and "analyze" in after_quit
+
+
+def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_prints(monkeypatch):
+    from foursquare_cli.players import calibration
+    from foursquare_cli.players.expert import Rating
+    from foursquare_cli.rules.moves import Move
+
+    monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.0], [1.0, 1.0]]] * 4)
+    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [24.0, 24.0]]] * 4)
+    figures = Rating(Move.from_str("A1"), None, 3, 4, 12.0)  # 75%, 9.0
+    _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", count=True,
+                    meter=lambda game: figures)  # fmt: skip
+    prompts = re.findall(r"Move (\d+), place", said)
+    assert prompts == ["1", "2", "2", "3", "2"], "B2, then a free shift: still move 2; C1; undone: move 2 again"
+    after_c2, after_undo = said.split("Undone (undos so far: 1).")
+    last_move = after_c2[after_c2.rindex("Move 2, place") :]
+    meter = "Chance to win: [###############-----] 75%, expected score 9.0 (the expert's)"
+    assert "Face down:" in last_move and meter in last_move
+    assert after_undo.count("Face down:") == last_move.count("Face down:") and meter in after_undo
+    assert "To come:" in after_undo, "the count, as after a move"

@@ -20,7 +20,7 @@ from ..app.session import Session
 from ..errors import InterruptedSaid, WriteError, WriteFailedSaid
 from ..formats.lines import shorten
 from ..players.expert import Rating
-from ..rules.game import Game, NothingToUndo
+from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, render, render_step, would_be
 from .interrupts import Interrupts, saved
@@ -82,7 +82,8 @@ class Table:
         card = self.game.state.next_card
         if card is None:
             return "Game over (undo, restart, new, quit)> "
-        return f"Move {self.game.ply + 1}, place {card.symbol() if self.style.unicode else card}> "
+        # numbered by the cards placed: a shift is free (README), so it does not take a number
+        return f"Move {self.game.state.drawn + 1}, place {card.symbol() if self.style.unicode else card}> "
 
     def read(self) -> str | None:
         """A line typed at the prompt; None at the end of input (Ctrl-D). Ctrl-C clears the line."""
@@ -218,7 +219,8 @@ class Table:
             self.out.write(f"{error}\n")
             return
         self.ended = False
-        self.out.write(f"\nUndone (undos so far: {self.game.undos}).\n" + render_step(step, self.style) + "\n")
+        self.out.write(f"\nUndone (undos so far: {self.game.undos}).\n")
+        self.show_step(step)
 
     def start_again(self, command: str) -> None:
         if self.reopen is None:
@@ -255,7 +257,12 @@ class Table:
         except RecordRefused as error:
             self.out.write(f"{error}\n")
             return
-        self.out.write("\n" + render_step(step, self.style) + "\n")
+        self.out.write("\n")
+        self.show_step(step)
+
+    def show_step(self, step: Step) -> None:
+        """What a move prints, and an undo again: the board with its marks, the count and the meter when asked."""
+        self.out.write(render_step(step, self.style) + "\n")
         if self.count and not step.state.is_over:
             self.out.write(count_line(step.state) + "\n")
         self.show_meter()
