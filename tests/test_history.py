@@ -281,3 +281,24 @@ def test_the_index_waits_for_a_busy_writer(home):
         release.join()
         blocker.close()
     assert time.monotonic() - started >= 0.4
+
+
+def test_a_piped_game_is_kept_but_never_offered_for_resume(home):
+    from foursquare_cli.app.session import PlayOptions, open_session
+
+    piped = runner.invoke(app, ["play", "--seed", "92"], input="\n".join(WON_MOVES[:5]) + "\n")
+    assert piped.exit_code == 0, piped.stderr
+    games = history_json(home, "--deal", "92")["games"]
+    assert [(g["status"], g["moves"], g["piped"]) for g in games] == [("playing", 5, True)], "kept, marked"
+    resumed = runner.invoke(app, ["play", "--resume"], input="")
+    assert resumed.exit_code == 2 and "no unfinished game is waiting" in resumed.stderr
+    session, said = open_session(**PlayOptions(seed=3)._asdict(), history=History(), mention_waiting=True)
+    with session:
+        assert [opening.kind for opening in said if opening.kind == "waiting"] == [], "no offer at the prompt"
+    # its file goes on, at a prompt: the mark goes, and then it is offered like any game
+    path = games[0]["path"]
+    session, _ = open_session(**PlayOptions(resume=path)._asdict(), history=History())
+    with session:
+        session.save()
+    assert "piped" not in pathlib.Path(path).read_text()
+    assert History().last_unfinished().path == path

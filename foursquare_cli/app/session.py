@@ -233,12 +233,15 @@ def open_session(
     history: History | None = None,
     mention_waiting: bool = False,
     level: str | None = None,
+    piped: bool = False,
 ) -> tuple[Session, list[Opening]]:
     """A session ready to play, and what to say first (its deal, where it is kept, why not).
 
     With `history`, a game is kept in the data folder (unless `record` names its
     file) and indexed; `resume=LAST_GAME` is the last unfinished game there; with
-    `mention_waiting`, a new game first says when an unfinished one is waiting.
+    `mention_waiting`, a new game first says when an unfinished one is waiting. A game
+    `piped` (its moves from a pipe) says so in its meta (`piped: true`): it is kept,
+    but never offered for resume; a piped game resumed at a prompt loses the mark.
     PlayRequestError for contradictory options or a record that cannot be resumed
     (with the verdict's problems in `.verdict`); ReadError, WriteError, DealConflict,
     NoDeal from reading and opening the files.
@@ -255,9 +258,9 @@ def open_session(
     if history is not None and mention_waiting and resume is None and record is None:
         said.extend(_waiting(history))
     if resume is None:
-        session, opening = _new_session(seed, deck, daily, record, no_record, force, history, level)
+        session, opening = _new_session(seed, deck, daily, record, no_record, force, history, level, piped)
     else:
-        session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history)
+        session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history, piped)
     notes = [Opening("note", text=note) for note in history.notes] if history is not None else []
     return session, notes + said + opening
 
@@ -266,13 +269,16 @@ Reopen = Callable[[int | None, Game | None], tuple[Session, list[Opening]]]
 """`restart` (the game's deal again: its seed, or its game for a deck) and `new` (game None: a new deal)."""
 
 
-def open_play(options: PlayOptions, *, keep: bool, mention_waiting: bool) -> tuple[Session, list[Opening], Reopen]:
+def open_play(options: PlayOptions, *, keep: bool, at_prompt: bool) -> tuple[Session, list[Opening], Reopen]:
     """The session of `play` (kept in the history when `keep`), what to say first, and how to open the
-    sessions of `restart` and `new` at the prompt, kept like any other game (see `open_session`)."""
+    sessions of `restart` and `new` at the prompt, kept like any other game (see `open_session`). At a
+    prompt, a waiting game is mentioned; from a pipe, the game is marked piped."""
     from ..store.history import History
 
     history = History() if keep else None
-    session, opening = open_session(**options._asdict(), history=history, mention_waiting=mention_waiting)
+    session, opening = open_session(
+        **options._asdict(), history=history, mention_waiting=at_prompt, piped=not at_prompt
+    )
 
     def reopen(seed: int | None, game: Game | None) -> tuple[Session, list[Opening]]:
         deck = game.deck if game is not None and seed is None else None
@@ -312,6 +318,7 @@ def _new_session(
     force: bool,
     history: History | None,
     level: str | None = None,
+    piped: bool = False,
 ) -> tuple[Session, list[Opening]]:
     from ..players.grade import deal_of_level
     from ..store.history import HistoryError, started_now
@@ -335,6 +342,8 @@ def _new_session(
         said.append(Opening("dealt", seed))
     if level is not None:
         meta["grade"] = level
+    if piped:
+        meta["piped"] = True
     game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
     path = record
     if path is None and history is not None and not no_record:
@@ -359,6 +368,7 @@ def _resumed_session(
     no_record: bool,
     force: bool,
     history: History | None,
+    piped: bool = False,
 ) -> tuple[Session, list[Opening]]:
     from ..formats.records import NoDeal, load
     from ..formats.source import keepable_meta
@@ -389,6 +399,9 @@ def _resumed_session(
     ours = isinstance(verdict.source.meta_value, dict) and "started" in verdict.source.meta_value
     if ours:  # a game this tool started: its meta is written afresh, so the time played goes on counting
         resumed.meta = dict(verdict.source.meta_value)
+        resumed.meta.pop("piped", None)
+        if piped:
+            resumed.meta["piped"] = True
     elif verdict.source.meta_value is not None:
         resumed.meta = keepable_meta(verdict.source)
         if resumed.meta is None:

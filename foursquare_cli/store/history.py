@@ -50,10 +50,10 @@ INDEX_NAME = "history.sqlite"
 GAMES_FOLDER = "games"
 ELSEWHERE = "elsewhere.txt"
 APPLICATION_ID = 0x46535131  # "FSQ1": this file is foursquare's history index
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4  # 4: `piped`
 BUSY_SECONDS = 5.0  # how long a busy index is waited for before it is skipped
-_COLUMNS = "path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, size, mtime_ns"
-_INSERT = f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+_COLUMNS = "path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, piped, size, mtime_ns"
+_INSERT = f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS games (
     path BLOB PRIMARY KEY,
@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS games (
     hints INTEGER NOT NULL,
     seconds REAL,
     grade TEXT,
+    piped INTEGER NOT NULL DEFAULT 0,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL
 );
@@ -108,6 +109,7 @@ class KeptGame(NamedTuple):
     seconds: float | None = None  # time spent at the prompt (pauses of more than five minutes not counted)
     grade: str | None = None  # the deal's grade, when the game kept it
     day: str | None = None  # the date of a daily deal (2026-12-01)
+    piped: bool = False  # played from a pipe (`meta: piped: true`): kept, never offered for resume
 
     def to_json(self) -> dict[str, Any]:
         return self._asdict()
@@ -154,14 +156,15 @@ def _row_of(path: str) -> tuple[Any, ...] | None:
     grade = meta.get("grade") if isinstance(meta.get("grade"), str) else None
     return (
         os.fsencode(path), seed, str(daily) if daily else None, started, str(outcome.status), outcome.score,
-        len(verdict.moves), source.undos, source.hints, seconds, grade, info.st_size, info.st_mtime_ns,
+        len(verdict.moves), source.undos, source.hints, seconds, grade, int(meta.get("piped") is True),
+        info.st_size, info.st_mtime_ns,
     )  # fmt: skip
 
 
 def _game(row: tuple[Any, ...]) -> KeptGame:
-    path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, _, _ = row
+    path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, piped, _, _ = row
     return KeptGame(os.fsdecode(path), None if seed is None else int(seed), daily is not None, started, status, score,
-                moves, undos, hints, seconds, grade, daily)  # fmt: skip
+                moves, undos, hints, seconds, grade, daily, bool(piped))  # fmt: skip
 
 
 class History:
@@ -393,11 +396,12 @@ class History:
             return [_game(row) for row in self.connection.execute(query, arguments)]
 
     def last_unfinished(self) -> KeptGame | None:
-        """The unfinished game played most recently (by its file's last change), if any."""
+        """The unfinished game played most recently at a prompt (by its file's last change), if any: a game
+        played from a pipe was a script's, which gives its file to go on (`play --resume FILE`)."""
         self.refresh()
         with self._sqlite("read"):
             row = self.connection.execute(
-                f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' ORDER BY mtime_ns DESC LIMIT 1"
+                f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' AND piped = 0 ORDER BY mtime_ns DESC LIMIT 1"
             ).fetchone()
         return None if row is None else _game(row)
 

@@ -168,7 +168,7 @@ def run_play(
         raise UsageError("standard input is closed; pipe moves in, or play at a terminal")
     at_prompt = stdin.isatty() and not json_output
     keep = not (json_output or options.no_record)
-    session, opening, reopen_values = open_play(options, keep=keep, mention_waiting=at_prompt)
+    session, opening, reopen_values = open_play(options, keep=keep, at_prompt=at_prompt)
     say_problems(session)
     for line in opening_lines(opening):
         print(line, file=sys.stdout if at_prompt else sys.stderr)
