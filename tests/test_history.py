@@ -85,7 +85,8 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
         "fastest_win": report["totals"]["seconds"],
     }
     assert report["totals"]["seconds"] > 0, "the time at the prompt is counted"
-    text = subprocess.run([*TOOL, "history"], capture_output=True, text=True, env=env_for(home), timeout=60).stdout
+    wide = [*TOOL, "history", "--wide"]
+    text = subprocess.run(wide, capture_output=True, text=True, env=env_for(home), timeout=60).stdout
     assert str(kept) in text and "won" in text
     checked = subprocess.run([*TOOL, "check", str(kept)], capture_output=True, text=True, timeout=60)
     assert checked.stdout == f"{kept}: won, score 9, 31 moves\n"
@@ -222,15 +223,20 @@ def test_history_text_lists_newest_first_with_a_limit(home):
     result = runner.invoke(app, ["history", "--limit", "2"])
     lines = result.stdout.splitlines()
     assert lines[0].startswith("when (UTC)")
-    assert len(lines) == 1 + 2 + 1 + 2, lines
-    assert "elsewhere.yaml" in lines[1], "the newest first"
+    # two games, the line of the earlier ones, the line naming --wide, three lines of totals, the trend
+    assert len(lines) == 1 + 2 + 1 + 1 + 3 + 1, lines
+    assert "elsewhere.yaml" not in result.stdout and lines[1].split()[2] == "92", "the newest first: deal 92 elsewhere"
     # deal 92 won, deal 1 left unfinished (played means finished: it is counted apart, and does not break a
     # streak), deal 92 won again (issue 21, item 11)
-    assert lines[-2].startswith(
-        "Played 2, won 2 (100.0%); best score 9, mean score of wins 9.0; winning streak 2 (longest 2)"
+    assert (
+        lines[-4] == "Played 2, won 2 (100.0%); best score 9, mean score of wins 9.0; 1 unfinished game (not counted)"
     )
-    assert lines[-2].endswith("; 1 unfinished game (not counted)")
-    assert lines[-1].startswith("Won with neither hints nor undos: 2; daily streak 0 (longest 0)")
+    assert lines[-3] == "Winning streak 2 (longest 2); daily deals played 0, won 0; daily streak 0 (longest 0)"
+    assert lines[-2].startswith("Won with neither hints nor undos: 2; time played ")
+    assert lines[-1] == "Recent scores, oldest first: \u2583\u2583 (higher is better, x a loss)", "9 of 24: the third"
+    assert all(len(line) <= 100 for line in lines), "history fits 100 columns, however long the paths"
+    wide = runner.invoke(app, ["history", "--limit", "2", "--wide"]).stdout.splitlines()
+    assert wide[0].endswith("  record") and wide[1].endswith("elsewhere.yaml")
 
 
 def _game(status: str, score: int | None = None, daily: bool = False) -> KeptGame:
@@ -302,3 +308,13 @@ def test_a_piped_game_is_kept_but_never_offered_for_resume(home):
         session.save()
     assert "piped" not in pathlib.Path(path).read_text()
     assert History().last_unfinished().path == path
+
+
+def test_the_trend_of_recent_scores_oldest_first_a_loss_an_x():
+    from foursquare_cli.ui.history_report import score_trend
+
+    newest_first = [_game("won", 24), _game("playing"), _game("lost"), _game("won", 0), _game("won", 12)]
+    # 12 x 8 // 25 = 3, 0 -> 0, a loss x, 24 -> 7 (the unfinished game is left out)
+    assert score_trend(newest_first) == "Recent scores, oldest first: \u2584\u2581x\u2588 (higher is better, x a loss)"
+    assert score_trend(newest_first, unicode=False) == "Recent scores, oldest first: ~_x# (higher is better, x a loss)"
+    assert score_trend([_game("playing")]) is None

@@ -175,7 +175,8 @@ def history(
         metavar="DAY",
         help="The result of a day's daily deal, to paste: today (--share alone), 2026-12-01, or its number 20261201.",
     ),
-    no_unicode: bool = typer.Option(False, "--no-unicode", help="The shared picture in ASCII, not in blocks."),
+    no_unicode: bool = typer.Option(False, "--no-unicode", help="Pictures (shared, trend) in ASCII, not blocks."),
+    wide: bool = typer.Option(False, "--wide", help="Each game's record file too (the table passes 100 columns)."),
 ) -> None:
     """Your games, newest first, and how you are doing: won, best score, streaks, daily deals.
 
@@ -193,7 +194,7 @@ def history(
         day = share_day(share)
         output.write(shared_result(daily_game(kept.games, day), day, unicode=not no_unicode) + "\n")
     else:
-        output.write(history_output(kept, limit, output_format.value))
+        output.write(history_output(kept, limit, output_format.value, wide=wide, unicode=not no_unicode))
 
 
 @app.command(short_help="The expert's best moves for a record's position.")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import display_name
 from ..formats.protocol import json_line
+from .output import can_show
 from .reports import _count
 
 if TYPE_CHECKING:
@@ -24,50 +25,81 @@ def _duration(seconds: float | None) -> str:
     return f"{minutes}:{rest:02d}" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}"
 
 
-def history_text(games: list[KeptGame], totals: Totals, limit: int) -> str:
-    """The last games, newest first, and the totals of all of them (played means finished)."""
+TREND_BLOCKS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # a won game's score, low to high
+TREND_ASCII = "_.-~=+*#"
+TREND_GAMES = 40  # the finished games the trend shows, at most
+TOP_SCORE = 24  # the highest score a won game can have (cards left in the stock)
+
+
+def score_trend(games: list[KeptGame], *, unicode: bool = True) -> str | None:
+    """The scores of the last finished games, oldest first, one character each: a block as high as the
+    score (0 to 24) for a win, `x` for a loss; None before any game is finished."""
+    finished = [game for game in games if game.status in ("won", "lost")][:TREND_GAMES]
+    if not finished:
+        return None
+    levels = TREND_BLOCKS if unicode else TREND_ASCII
+    marks = [
+        "x" if game.score is None else levels[min(len(levels) - 1, game.score * len(levels) // (TOP_SCORE + 1))]
+        for game in reversed(finished)
+    ]
+    return f"Recent scores, oldest first: {''.join(marks)} (higher is better, x a loss)"
+
+
+def history_text(games: list[KeptGame], totals: Totals, limit: int, *, wide: bool = False, unicode: bool = True) -> str:
+    """The last games, newest first, and the totals of all of them (played means finished), in 100 columns;
+    `wide` adds each game's record file (a path, as long as it is)."""
     lines = []
     if games:
-        lines.append(
-            f"{'when (UTC)':<16}  {'deal':<20}  {'grade':<6}  {'result':<7}  {'score':>5}  {'moves':>5}  "
-            f"{'undos':>5}  {'hints':>5}  {'time':>6}  record"
+        header = (
+            f"{'when (UTC)':<16}  {'deal':<14}  {'grade':<6}  {'result':<7}  {'score':>5}  {'moves':>5}  "
+            f"{'undos':>5}  {'hints':>5}  {'time':>6}"
         )
+        lines.append(header + ("  record" if wide else ""))
         for game in games[:limit]:
             deal = ("daily " if game.daily else "") + (str(game.seed) if game.seed is not None else "(deck)")
             score = str(game.score) if game.score is not None else "-"
-            lines.append(
-                f"{_when(game.started):<16}  {deal:<20}  {game.grade or '-':<6}  {game.status:<7}  {score:>5}  "
-                f"{game.moves:>5}  {game.undos:>5}  {game.hints:>5}  {_duration(game.seconds):>6}  "
-                f"{display_name(game.path)}"
+            line = (
+                f"{_when(game.started):<16}  {deal:<14.14}  {game.grade or '-':<6}  {game.status:<7}  {score:>5}  "
+                f"{game.moves:>5}  {game.undos:>5}  {game.hints:>5}  {_duration(game.seconds):>6}"
             )
+            lines.append(line + (f"  {display_name(game.path)}" if wide else ""))
         if len(games) > limit:
             lines.append(f"... and {len(games) - limit} earlier (--limit {len(games)} shows them all)")
+        if not wide:
+            lines.append("(history --wide adds each game's record file)")
     else:
         lines.append("No games kept yet: play one with `foursquare play`.")
     share = f" ({totals.won / totals.played:.1%})" if totals.played else ""
     best = str(totals.best_score) if totals.best_score is not None else "-"
     mean = f"{totals.mean_score_of_wins:.1f}" if totals.mean_score_of_wins is not None else "-"
     lines.append(
-        f"Played {totals.played}, won {totals.won}{share}; best score {best}, mean score of wins {mean}; "
-        f"winning streak {totals.streak} (longest {totals.longest_streak}); "
-        f"daily deals played {totals.daily_played}, won {totals.daily_won}"
+        f"Played {totals.played}, won {totals.won}{share}; best score {best}, mean score of wins {mean}"
         + (f"; {_count(totals.unfinished, 'unfinished game')} (not counted)" if totals.unfinished else "")
     )
     lines.append(
-        f"Won with neither hints nor undos: {totals.clean_wins}; daily streak {totals.daily_streak} "
-        f"(longest {totals.longest_daily_streak}); time played {_duration(totals.seconds)}, "
+        f"Winning streak {totals.streak} (longest {totals.longest_streak}); "
+        f"daily deals played {totals.daily_played}, won {totals.daily_won}; "
+        f"daily streak {totals.daily_streak} (longest {totals.longest_daily_streak})"
+    )
+    lines.append(
+        f"Won with neither hints nor undos: {totals.clean_wins}; time played {_duration(totals.seconds)}, "
         f"fastest win {_duration(totals.fastest_win)}"
     )
+    trend = score_trend(games, unicode=unicode)
+    if trend is not None:
+        lines.append(trend)
     return "\n".join(lines)
 
 
-def history_output(kept: KeptHistory, limit: int, output_format: str) -> str:
+def history_output(
+    kept: KeptHistory, limit: int, output_format: str, *, wide: bool = False, unicode: bool = True
+) -> str:
     """`history` as it prints: text, one JSON object, or CSV (a row a game)."""
     if output_format == "csv":
         return history_csv(kept.games, limit)
     if output_format == "json":
         return json_line(kept.to_json(limit))
-    return history_text(kept.games, kept.totals, limit) + "\n"
+    return history_text(kept.games, kept.totals, limit, wide=wide, unicode=unicode and can_show(TREND_BLOCKS)) + "\n"
 
 
 def history_csv(games: list[KeptGame], limit: int) -> str:
