@@ -47,7 +47,7 @@ def test_14_a_busy_index_is_waited_for_then_skipped_never_rebuilt(home, monkeypa
     holder.execute("BEGIN EXCLUSIVE")
     try:
         started = time.monotonic()
-        listed = runner.invoke(app, ["history"])
+        listed = runner.invoke(app, ["history", "--wide"])  # the paths
         assert time.monotonic() - started < 5
         assert listed.exit_code == 2 and "is busy (another foursquare?)" in listed.stderr
         played = play("--seed", "43")
@@ -68,7 +68,7 @@ def test_14_someone_elses_database_is_never_deleted_or_changed(home):
     theirs.commit()
     theirs.close()
     before = (home / "history.sqlite").read_bytes()
-    listed = runner.invoke(app, ["history"])
+    listed = runner.invoke(app, ["history", "--wide"])  # the paths
     assert listed.exit_code == 2
     assert listed.stderr.endswith("is not foursquare's history index (another program's database); it is left alone, "
                                   "and the history is not kept\n")  # fmt: skip
@@ -92,7 +92,7 @@ def test_15_an_index_of_a_newer_version_or_a_folder_in_its_place_is_one_line(hom
     index.execute("PRAGMA user_version = 99")
     index.commit()
     index.close()
-    listed = runner.invoke(app, ["history"])
+    listed = runner.invoke(app, ["history", "--wide"])  # the paths
     assert listed.exit_code == 2 and "made by a newer foursquare; it is left alone" in listed.stderr
     (home / "history.sqlite").unlink()
     (home / "history.sqlite").mkdir()
@@ -198,7 +198,7 @@ def test_21_escape_sequences_in_a_path_never_reach_the_terminal(home, tmp_path):
     hostile = tmp_path / "x\x1b]0;OWNED\x07\x1b[2J.yaml"
     result = play("--record", str(hostile), moves="B2\nquit\n")
     assert result.exit_code == 0
-    listed = runner.invoke(app, ["history"])
+    listed = runner.invoke(app, ["history", "--wide"])  # the paths
     for text in (result.stdout, result.stderr, listed.stdout, listed.stderr):
         assert "\x1b" not in text and "\x07" not in text
     assert "\\x1b]0;OWNED\\x07" in result.stderr and "\\x1b]0;OWNED\\x07" in listed.stdout

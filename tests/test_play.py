@@ -131,7 +131,9 @@ def test_terminal_ctrl_c_clears_the_line_and_quit_keeps_the_game(tmp_path):
 
 @pytest.mark.posix
 def test_terminal_without_seed_shows_the_deal_number():
-    child = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=ENV)
+    child = pexpect.spawn(
+        sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=ENV, dimensions=(24, 250)
+    )  # wide: the long path of a kept game stays on its line
     child.expect(r"Deal (\d+) \(to play it again: foursquare play --seed (\d+)\)")
     seed = child.match.group(1)
     assert child.match.group(2) == seed
@@ -238,8 +240,11 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     assert states[0]["ply"] == 10 and states[0]["move"] == WON_MOVES[9]
     assert states[-1]["status"] == "won"
     text = (tmp_path / "g.yaml").read_text()
-    # the meta the game started with (a game from a pipe is not graded: issue 22, docs/commands.md)
-    assert re.search(r"result: won\nscore: 9\nmeta:\n  started: '?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'?\n$", text)
+    # the meta the game started with (a game from a pipe is not graded: issue 22, docs/commands.md), and the
+    # mark of a game from a pipe (never offered for resume: issue 34)
+    assert re.search(
+        r"result: won\nscore: 9\nmeta:\n  started: '?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'?\n  piped: true\n$", text
+    )
     assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "won, score 9, 31 moves"
     again = subprocess.run(
         [*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60, cwd=tmp_path

@@ -10,6 +10,8 @@ import time
 
 import pytest
 from conftest import deck_starting
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from foursquare_cli.app.session import Session, open_session
@@ -217,7 +219,51 @@ def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_print
     assert prompts == ["1", "2", "2", "3", "2"], "B2, then a free shift: still move 2; C1; undone: move 2 again"
     after_c2, after_undo = said.split("Undone (undos so far: 1).")
     last_move = after_c2[after_c2.rindex("Move 2, place") :]
-    meter = "Chance to win: [###############-----] 75%, expected score 9.0 (the expert's)"
+    meter = "Chance to win: [###############-----] 75%, score 9.0"
     assert "Face down:" in last_move and meter in last_move
     assert after_undo.count("Face down:") == last_move.count("Face down:") and meter in after_undo
     assert "To come:" in after_undo, "the count, as after a move"
+
+
+def test_in_60_columns_nothing_the_prompt_prints_passes_the_width(monkeypatch):
+    from foursquare_cli.players.expert import Strength
+    from foursquare_cli.ui import session_text, terminal
+    from foursquare_cli.ui.play import prompt_hint, prompt_meter
+
+    monkeypatch.setenv("COLUMNS", "60")
+    for module in (session_text, terminal):  # as when installed: the commands to copy say `foursquare`
+        monkeypatch.setattr(module, "program_name", lambda: "foursquare")
+    strength = Strength(playouts=200)
+    _, said = table(Session(Game.from_seed(42)), "B2", "hint", "hint detail", "moves", "left", "help", "try B1",
+                    "B1", "undo", "nonsense", "quit", count=True, meter=prompt_meter(strength),
+                    hint=prompt_hint(strength))  # fmt: skip
+    lines = re.sub(r"(Move \d+, place \S+|Game over \([a-z, ]+\))> ", "\n", said).splitlines()  # the prompts
+    too_wide = [line for line in lines if len(line) > 59]
+    words = " ".join(said.split())
+    assert too_wide == [] and "(the expert's move)" in words and "Legal moves for" in words
+    assert "play --resume FILE" in said, "a command to copy is never broken"
+
+
+def test_fitted_breaks_only_between_words_keeps_columns_commands_and_colours():
+    from foursquare_cli.ui.terminal import fitted
+
+    assert fitted("short line", 20) == "short line"
+    table_line = "  hint      the expert's best moves, in plain words (hint detail: its figures)"
+    assert fitted(table_line, 40) == (
+        "  hint      the expert's best moves, in\n            plain words (hint detail:\n            its figures)"
+    )
+    resume = "The game is saved in g.yaml; to go on: foursquare play --resume g.yaml"
+    assert fitted(resume, 40) == "The game is saved in g.yaml; to go on:\nfoursquare play --resume g.yaml"
+    coloured = "\x1b[1;31m[AD]x2\x1b[0m " * 5  # 35 visible columns, 90 with the colours
+    assert fitted(coloured.rstrip(), 40) == coloured.rstrip()
+
+
+@given(st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=12), min_size=1, max_size=40),
+       st.integers(min_value=20, max_value=100))  # fmt: skip
+def test_fitted_lines_never_pass_the_width_and_keep_every_word(words, width):
+    from foursquare_cli.ui.terminal import fitted
+
+    text = "  ".join(words[:2]) + " " + " ".join(words[2:])
+    out = fitted(text, width)
+    assert all(len(line) <= width for line in out.splitlines())
+    assert out.split() == text.split()

@@ -30,10 +30,10 @@ from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, state_block
 from .interrupts import Interrupts, saved
 from .output import broken_pipe, can_show
-from .prompt import pipe_answer
+from .prompt import pipe_answer, program_name
 from .reports import deal_potential, hint_text
 from .session_text import how_to_resume, opening_lines, say_problems
-from .terminal import run_terminal
+from .terminal import fitted, run_terminal, terminal_width
 
 
 def _saved_after_output_failed(session: Session, err: IO[str], error: OSError) -> AlreadySaid:
@@ -171,7 +171,10 @@ def run_play(
     session, opening, reopen_values = open_play(options, keep=keep, at_prompt=at_prompt)
     say_problems(session)
     for line in opening_lines(opening):
-        print(line, file=sys.stdout if at_prompt else sys.stderr)
+        if at_prompt:
+            print(fitted(line, terminal_width(), program_name()))  # as all the prompt says
+        else:
+            print(line, file=sys.stderr)
 
     def reopen(seed: int | None, game: Game | None) -> tuple[Session, list[str]]:
         """`restart` and `new` at the prompt: the sessions `app.session.open_play` opens, their words said."""

@@ -91,10 +91,9 @@ def outcome_line(state: State, moves: int, undos: int = 0, hints: int = 0, grade
 
 def meter_line(rating: Rating, width: int = 20) -> str:
     """The live estimate under the board: `Chance to win: [##########----------] 50%, score 10.2`, the
-    expert's chance and expected score from here (the figures `hint` gives its move)."""
+    expert's chance and expected score from here (the figures `hint` gives its move), in 60 columns."""
     filled = round(rating.chance * width)
-    return (f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {rating.chance:.0%}, "
-            f"expected score {rating.expected:.1f} (the expert's)")  # fmt: skip
+    return f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {rating.chance:.0%}, score {rating.expected:.1f}"
 
 
 SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards

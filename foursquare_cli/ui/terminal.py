@@ -9,12 +9,13 @@ last move back, even the one that lost), `restart`, `new` or `quit`.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import textwrap
 import time
 from collections.abc import Callable
-from typing import IO
+from typing import IO, cast
 
 from ..app.session import Session
 from ..errors import InterruptedSaid, WriteError, WriteFailedSaid
@@ -25,7 +26,7 @@ from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, render, render_step, would_be
 from .interrupts import Interrupts, saved
 from .output import can_show
-from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, readline_setup, suggestion
+from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, program_name, readline_setup, suggestion
 from .reports import SHARE_BLOCKS, meter_line, next_daily_line, outcome_line, share_block
 from .session_text import how_to_resume, how_to_review
 
@@ -33,10 +34,52 @@ PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time playe
 Reopen = Callable[[int | None, Game | None], tuple[Session, list[str]]]
 
 
-def wrapped(text: str) -> str:
-    """Lines for people fit the terminal's width, broken between words."""
-    width = max(40, shutil.get_terminal_size((100, 24)).columns - 1)
-    return "\n".join(textwrap.fill(line, width, break_long_words=False) if line else line for line in text.split("\n"))
+_ESCAPES = re.compile(r"\x1b\[[0-9;]*m")
+_SECOND_COLUMN = re.compile(r"\S( {2,})(?=\S)")
+_KEPT_SPACE = "\0"  # a space inside a command to copy, while the line is broken
+
+
+def fitted(text: str, width: int, program: str = "foursquare") -> str:
+    """`text` with each line that passes `width` columns broken between words (never inside one), its
+    continuation indented under the line's own text: after its first wide gap (a table's second column, as
+    in `help` and the hint) when that is in the first half, else under its first word. Colour sequences
+    take no width; a command to copy (`program play --resume FILE`, `program` as `prompt.program_name` says
+    it) is never broken, but moved whole to the next line; a line that fits is left exactly as it is."""
+    command = re.compile(rf"(?<!\S){re.escape(program)} [^;\n]*?(?=;| {{2,}}|\)|$)")
+    lines = []
+    for line in text.split("\n"):
+        if len(_ESCAPES.sub("", line)) <= width:
+            lines.append(line)
+            continue
+        gap = _SECOND_COLUMN.search(line)
+        hang = gap.end(1) if gap is not None and gap.end(1) <= width // 2 else len(line) - len(line.lstrip(" "))
+        kept = command.sub(lambda found: found.group(0).replace(" ", _KEPT_SPACE), line)
+        broken = textwrap.fill(
+            kept, width, subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False
+        )
+        lines.append(broken.replace(_KEPT_SPACE, " "))
+    return "\n".join(lines)
+
+
+def terminal_width() -> int:
+    """The columns a line may take: the terminal's, less one (a line of the full width wraps on some)."""
+    return max(20, shutil.get_terminal_size((100, 24)).columns - 1)
+
+
+class FittedOutput:
+    """The prompt's output: everything written is fitted to the terminal's width as it is then (`fitted`), so
+    a window made narrower mid-game gets lines that fit from the next one on."""
+
+    def __init__(self, out: IO[str], width: Callable[[], int] = terminal_width) -> None:
+        self._out = out
+        self._width = width
+        self._program = program_name()
+
+    def write(self, text: str) -> int:
+        return self._out.write(fitted(text, self._width(), self._program))
+
+    def flush(self) -> None:
+        self._out.flush()
 
 
 class Table:
@@ -143,7 +186,7 @@ class Table:
         grade = self.session.grade()
         if grade is not None and self.session.record is not None and self.session.record.written:
             self.session.save()  # the grade, kept in the record for the history
-        self.out.write(wrapped(outcome_line(game.state, game.ply, game.undos, game.hints, grade)) + "\n")
+        self.out.write(outcome_line(game.state, game.ply, game.undos, game.hints, grade) + "\n")
         day = game.meta.get("daily") if isinstance(game.meta, dict) else None
         if day:
             unicode = self.style.unicode or can_show(SHARE_BLOCKS)
@@ -151,14 +194,11 @@ class Table:
             self.out.write("To share (no card is named):\n")
             self.out.write(share_block(str(day), game.state, game.ply, game.undos, game.hints, unicode=unicode) + "\n")
         if self.epilogue is not None:
-            self.out.write(wrapped(self.epilogue(self.session)) + "\n")
+            self.out.write(self.epilogue(self.session) + "\n")
         self.out.write(how_to_review(self.session) + "\n")
         self.out.write(
-            wrapped(
-                "The game is over: undo takes the last move back; restart plays this deal again, new a new one; "
-                "quit leaves."
-            )
-            + "\n"  # fmt: skip
+            "The game is over: undo takes the last move back; restart plays this deal again, new a new one; "
+            "quit leaves.\n"
         )
         self.ended = True
 
@@ -299,4 +339,5 @@ def run_terminal(
     `reopen(seed, game)` opens the session of `restart` (the game's deal again) and
     `new` (game None: a new deal); `count` shows the cards to come under each board.
     """
-    Table(session, out, style, read_line, hint, epilogue, reopen, count, meter).run()
+    fitted_out = cast(IO[str], FittedOutput(out))  # all it writes fits the terminal
+    Table(session, fitted_out, style, read_line, hint, epilogue, reopen, count, meter).run()
