@@ -48,10 +48,10 @@ def test_help_lists_commands_with_descriptions():
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
     assert "Exit codes" in result.stdout
-    listed = result.stdout.split("Commands:\n")[1].splitlines()
+    listed = result.stdout.split("Commands:\n")[1].split("\n\n")[0].splitlines()
     names = [line.split()[0] for line in listed]
-    # as a player uses them (issue 21, item 13), each description whole on its line
-    assert names[:5] == ["play", "replay", "check", "hint", "history"] and "deal" in names and "rules" in names
+    # as a player meets them (issue 21, item 13; issue 34), each description whole on its line
+    assert names[:5] == ["play", "rules", "hint", "history", "replay"] and "deal" in names and "check" in names
     assert [line.split(None, 1)[1] for line in listed][0] == "Play a game, at the prompt or with moves piped in."
     assert not any(line.endswith("...") for line in listed)
     named = runner.invoke(app, ["--help"], prog_name="foursquare").stdout
@@ -87,3 +87,32 @@ def test_unknown_command_and_missing_option():
     assert process.returncode == 2 and process.stderr.count("\n") == 1 and "bogus" in process.stderr
     process = run("deal")
     assert process.returncode == 2 and "--seed" in process.stderr
+
+
+def test_the_top_level_help_says_what_the_tool_does_then_its_commands_in_order_of_use_exit_codes_last():
+    text = runner.invoke(app, ["--help"]).stdout
+    opening = text.split("\n\n")[1]
+    assert opening.lstrip().startswith("Foursquare, the one-player card game") and "Exit codes" not in opening
+    assert text.index("Commands:") < text.index("Exit codes:"), "exit codes last"
+    listed = [line.split()[0] for line in text.split("Commands:")[1].split("\n\n")[0].splitlines() if line.strip()]
+    assert listed[:4] == ["play", "rules", "hint", "history"] and listed[-1] == "help"
+
+
+def test_every_help_is_written_for_someone_who_installed_the_tool():
+    """A pip user has neither the README nor the docs folder nor the specification: help never sends there,
+    and what analyze's marks mean is in its own help, with the thresholds the analysis uses."""
+    from foursquare_cli.runs.analysis import CHANCE_MARKS, SAFE, SCORE_MARKS
+
+    names = [line.split()[0] for line in runner.invoke(app, ["--help"]).stdout.split("Commands:")[1].splitlines()
+             if line.startswith("  ") and line.split()]  # fmt: skip
+    for name in names:
+        said = " ".join(runner.invoke(app, [name, "--help"]).stdout.split())
+        for word in ("README", "docs/", "specification", "SPEC"):
+            assert word not in said, (name, word)
+    analyze = " ".join(runner.invoke(app, ["analyze", "--help"]).stdout.split())
+    assert f"under {SAFE:.0%}" in analyze
+    (blunder, b_points, _), (mistake, m_points, _), (inaccuracy, i_points, _) = CHANCE_MARKS
+    assert f"?! inaccuracy {i_points * 100:g} points" in analyze and f"? mistake {m_points * 100:g}" in analyze
+    assert f"?? blunder {b_points * 100:g}" in analyze
+    (_, sb), (_, sm), (_, si) = SCORE_MARKS
+    assert f"?! {si:g} point, ? {sm:g}, ?? {sb:g}" in analyze

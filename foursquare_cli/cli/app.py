@@ -30,10 +30,20 @@ from ..errors import (
 from ..ui.output import broken_pipe, say
 
 
+# the commands as `--help` lists them: in the order a player meets them, the tools for bots and runs after
+COMMAND_ORDER = ("play", "rules", "hint", "history", "replay", "analyze", "check", "solve", "deal", "auto",
+                 "stats", "compare", "summarize", "config", "completion", "help")  # fmt: skip
+
+
 class _OneLineErrors(TyperGroup):
     """The one handler: usage errors and the core's errors as one line on standard error with their exit
     code; a failed or broken standard output as one line (or none), exit 74 or 141; a bug as one line and a
-    crash log, exit 70."""
+    crash log, exit 70. It also lists the commands in `COMMAND_ORDER`."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands as a player meets them (`COMMAND_ORDER`), then any other."""
+        names = list(super().list_commands(ctx))
+        return [name for name in COMMAND_ORDER if name in names] + [name for name in names if name not in COMMAND_ORDER]
 
     def main(  # type: ignore[override]
         self,
@@ -71,13 +81,6 @@ class _OneLineErrors(TyperGroup):
             say(f"foursquare: internal error: {type(error).__name__}: {str(error)[:200]}; details in {_crash_log()}")
             code = EXIT_INTERNAL
         sys.exit(code if isinstance(code, int) else 0)
-
-    ORDER = ("play", "replay", "check", "hint", "history", "analyze", "solve", "auto", "stats", "compare", "deal")
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        """The commands as a player uses them, then the rest (`rules`, `help`)."""
-        names = list(super().list_commands(ctx))
-        return [name for name in self.ORDER if name in names] + [name for name in names if name not in self.ORDER]
 
     def invoke(self, ctx: Any) -> Any:
         """Ctrl-C and a broken pipe are caught here, before typer turns them into a silent exit."""
@@ -153,7 +156,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
-    help="Play, replay, check, hint and solve games of Foursquare, the one-player card game.\n\n" + exit_codes_text(),
+    help=(
+        "Foursquare, the one-player card game: each card you are dealt goes into a 4x4 grid; a card that is the "
+        "highest or the lowest of its row or column turns the others over; too many face down and the game is "
+        "lost. Play it at a prompt, with a hint from the expert when you want one; look back at your games; "
+        "replay, check and analyse records; pit players (yours too) against each other over many deals.\n\n"
+        "Start with: foursquare play. The rules: foursquare rules. A command's options: foursquare help COMMAND."
+    ),
+    epilog=exit_codes_text(),
 )
 
 

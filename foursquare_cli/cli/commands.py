@@ -180,8 +180,9 @@ def history(
 ) -> None:
     """Your games, newest first, and how you are doing: won, best score, streaks, daily deals.
 
-    Every game played with `play` is kept (see --no-record) in the data folder:
-    $FOURSQUARE_HOME, else $XDG_DATA_HOME/foursquare or ~/.local/share/foursquare.
+    Every game played with `play` is kept (see --no-record) in the data folder: $FOURSQUARE_HOME, else the
+    system's folder for an application's data (~/.local/share/foursquare on Linux, ~/Library/Application
+    Support/foursquare on macOS, %APPDATA%\\foursquare on Windows).
     """
     from ..app.history import daily_game, kept_history, share_day
     from ..ui.history_report import history_output
@@ -347,7 +348,9 @@ def analyze(
     """Where a game was won or lost, move by move: the expert's figures for each move, a mark for each
     mistake, the move that lost the game for good, and the solver's best for the deal.
 
-    Marks: ?! inaccuracy, ? mistake, ?? blunder (see the README for the thresholds).
+    Marks, by what a move lost against the expert's best: while the expert's chance is under 90%, the chance
+    to win lost: ?! inaccuracy 3 points (and an eighth of the best's chance), ? mistake 6 (a quarter),
+    ?? blunder 10 (40%); from 90% on, the expected score lost: ?! 1 point, ? 2, ?? 4.
     Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
     """
     from ..app.actions import analysis_run, analyze_and_keep

@@ -12,7 +12,7 @@ from .options import COMPLETE_VAR, Format, Shell, format_option, print_result
 
 @app.command(short_help="The rules of Foursquare, in brief.")
 def rules() -> None:
-    """The rules of Foursquare, in brief (the specification has them in full)."""
+    """The rules of Foursquare: placing a card, turning cards over, shifting, winning and losing."""
     from ..ui.prompt import RULES
 
     output.write(RULES + "\n")
@@ -46,8 +46,8 @@ def completion(shell: Shell = typer.Argument(..., help="bash, zsh or fish.")) ->
 
 @app.command("config", short_help="The settings in force, and where each comes from.")
 def config_command() -> None:
-    """The settings in force (see docs/commands.md: settings), each with where it comes from: the settings
-    file, or the default."""
+    """The settings in force, each with where it comes from: the settings file (its path is shown first: a
+    TOML file of `name = value` lines, the defaults of the options of that name), or the default."""
     from ..app.settings import PLAYOUTS_IN_USE, read_settings
     from ..ui.about import settings_text
 
