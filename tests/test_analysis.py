@@ -26,7 +26,7 @@ BUDGET = 300  # playouts a move, for the player and the analysis: far below the 
 runner = CliRunner()
 
 
-def _expert_game_with_a_blunder(seed: int = 3, at: int = 10) -> tuple[Game, int]:
+def _expert_game_with_a_blunder(seed: int = 3, at: int = 12) -> tuple[Game, int]:
     """The expert plays deal `seed`, except move `at` + 1: the placement leaving the most face-down cards
     without losing at once, while another leaves at least three fewer."""
     game = Game.from_seed(seed)
@@ -49,12 +49,12 @@ def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
     game, blunder = _expert_game_with_a_blunder()
     moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
     marked = moves[blunder - 1]
-    # With futures that fill first, three more cards face down cost chance and score, not the game at once
-    # (94% against 85% to win at this budget); priced together, the expected score lost marks it.
+    # On the expert's own scale (calibrated: issue 34), three more cards face down at move 13 leave it still
+    # winning nearly always, but cost it about 3.5 points of score: the expected score lost marks it.
     assert marked.ply == blunder and marked.mark is not None
     assert not marked.agreed and marked.best.move != marked.move
-    assert marked.best.win_rate - marked.played.win_rate >= 0.05
-    assert marked.best.expected_score - marked.played.expected_score >= 1.0
+    assert marked.best.win_rate >= marked.played.win_rate
+    assert marked.best.expected_score - marked.played.expected_score >= 2.0
     assert sum(summary.marks.values()) >= 1
 
 

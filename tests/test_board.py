@@ -250,3 +250,9 @@ def test_auto_colour_is_rich_consoles_finding(monkeypatch):
     assert not output.style(False, False, "auto").color
     monkeypatch.setenv("FORCE_COLOR", "1")
     assert output.style(False, False, "auto").color, "FORCE_COLOR, as rich honours it"
+
+
+def test_a_percentage_claims_certainty_only_when_it_is_certain():
+    from foursquare_cli.ui.reports import percent
+
+    assert [percent(c) for c in (0.0, 0.003, 0.5, 0.994, 0.9996, 1.0)] == ["0%", "1%", "50%", "99%", "99%", "100%"]

@@ -62,5 +62,6 @@ def calibrated_chance(futures_won: float, drawn: int) -> float:
 
 
 def calibrated_score(futures_expected: float, drawn: int) -> float:
-    """The score the expert can expect (a loss counting 0), for futures whose expected score is that."""
-    return max(0.0, _blended(SCORE, futures_expected, drawn))
+    """The score the expert can expect (a loss counting 0), for futures whose expected score is that; never
+    more than a win with the very next card would score (the cards left once it is placed)."""
+    return min(float(39 - drawn), max(0.0, _blended(SCORE, futures_expected, drawn)))

@@ -3,7 +3,10 @@
 For every move of a game, the expert rates the position before it (every candidate
 move, by successive halving) and then compares the move played with its own best
 move on the same futures (a fifth of the budget each, at least 100), so the two
-figures are measured alike.
+figures are measured alike. Every figure is on the expert's own scale, as the meter
+and `hint` show it (`players.calibration`): the chance that the expert, playing on,
+wins, and the score it then gets; the position's figures are the very ratings the
+meter and `hint` give there.
 The drop from the best to the move played gives the move its mark:
 
 - while the win is not safe, the drop in the chance to win: `?!` (inaccuracy) when
@@ -11,10 +14,10 @@ The drop from the best to the move played gives the move its mark:
   points and a quarter, `??` (blunder) at least 10 points and 40% of it;
 - once the win is safe (the best move's chance at least 90%), the drop in the
   expected score, a lost future counting 0, so that it prices the chance lost with
-  the score: `?!` at least 1 point, `?` at least 2, `??` at least 4. (Since the
-  expert's futures fill the grid first, most positions are safe from the middle of a
-  game on, and a move that raises the chance to lose from 6% to 15% is priced by
-  the 1.8 points of expected score it costs, not by the chance rule's share.)
+  the score: `?!` at least 1 point, `?` at least 2, `??` at least 4. (The expert
+  wins nearly every deal, so most positions are safe, and most marks are priced by
+  the points of score a move costs: three cards more face down early in a game
+  rarely cost the game, but often cost three points.)
 
 The accuracy of a game is the share of the moves with a choice (more than one
 candidate) where the player chose the expert's move. For a lost game, the solver
@@ -85,7 +88,7 @@ class Estimate(NamedTuple):
 class MoveAnalysis(NamedTuple):
     ply: int
     move: Move
-    position: Estimate  # the position before the move: its best move's figures
+    position: Estimate  # the position before the move: its best move's figures, as the meter and hint show them
     played: Estimate
     best: Estimate
     mark: Mark | None
@@ -198,7 +201,8 @@ def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
         best_estimate = _estimate(measured[0])
         played_estimate = best_estimate if agreed else _estimate(measured[1])
         mark = None if agreed or measured[0] is measured[1] else mark_of(best_estimate, played_estimate)
-        yield MoveAnalysis(step.ply, step.move, best_estimate, played_estimate, best_estimate, mark, True, agreed)
+        # the position's figures are the ones the meter and `hint` show there (the same ratings)
+        yield MoveAnalysis(step.ply, step.move, _estimate(best), played_estimate, best_estimate, mark, True, agreed)
 
 
 def lost_for_good(game: Game, budget: int = SOLVE_BUDGET // 2) -> int | None:

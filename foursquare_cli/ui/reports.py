@@ -89,11 +89,23 @@ def outcome_line(state: State, moves: int, undos: int = 0, hints: int = 0, grade
     return f"You lost: {outcome.reason}; {counts}.{graded}"
 
 
+def percent(chance: float) -> str:
+    """A chance as a whole percentage that never claims more than it knows: 99.7% is `99%`, and only a
+    certainty `100%` (likewise `0%` only for none: 0.3% is `1%`)."""
+    if 0 < chance < 0.01:
+        return "1%"
+    if 0.99 < chance < 1:
+        return "99%"
+    return f"{chance:.0%}"
+
+
 def meter_line(rating: Rating, width: int = 20) -> str:
     """The live estimate under the board: `Chance to win: [##########----------] 50%, score 10.2`, the
     expert's chance and expected score from here (the figures `hint` gives its move), in 60 columns."""
     filled = round(rating.chance * width)
-    return f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {rating.chance:.0%}, score {rating.expected:.1f}"
+    return (
+        f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {percent(rating.chance)}, score {rating.expected:.1f}"
+    )
 
 
 SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards
@@ -296,16 +308,18 @@ def hint_text(
         lines.append(render(state, style))
     best = ratings[0]
     if len(ratings) == 1:
-        lines.append(f"Hint: {best.move} (the only move): {best.chance:.0%} to win, expected score {best.expected:.1f}")
+        lines.append(
+            f"Hint: {best.move} (the only move): {percent(best.chance)} to win, expected score {best.expected:.1f}"
+        )
         return "\n".join(lines)
     lines.append(f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else ""))
     lines.append("The best moves by the expert's chance to win after each, then the score it expects:")
     weighed = [(rating, risks[index] if risks is not None and index < len(risks) else None)
                for index, rating in enumerate(ratings[:limit])]  # fmt: skip
-    weighed.sort(key=lambda pair: (-round(pair[0].chance * 100), -round(pair[0].expected, 1)))  # as shown
+    weighed.sort(key=lambda pair: (-int(percent(pair[0].chance)[:-1]), -round(pair[0].expected, 1)))  # as shown
     for rating, risk in weighed:
         name = str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
-        said = f"  {name:<20} {rating.chance:>4.0%} to win, score {rating.expected:>4.1f}"
+        said = f"  {name:<20} {percent(rating.chance):>4} to win, score {rating.expected:>4.1f}"
         if rating is best:
             said += " (the expert's move)"
         if risk is not None:
@@ -334,7 +348,7 @@ def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
     for rating in ratings[:limit]:
         name = str(rating.move) + (f", {rating.then}" if rating.then is not None else "")
         lines.append(
-            f"  {name:<17} {rating.chance:>12.0%}   {rating.expected:>14.1f}   {rating.win_rate:>11.0%}"
+            f"  {name:<17} {percent(rating.chance):>12}   {rating.expected:>14.1f}   {rating.win_rate:>11.0%}"
             f"   {rating.expected_score:>11.1f}   {rating.samples:>7}   {rating.value:>6.4f}"
         )
     if len(ratings) > limit:

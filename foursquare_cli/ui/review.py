@@ -8,14 +8,14 @@ from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid, UsageError, disp
 from ..formats.protocol import json_line
 from ..rules.engine import Status
 from .board import render, render_step
-from .reports import game_summary, problem_line
+from .reports import game_summary, percent, problem_line
 
 if TYPE_CHECKING:
     from ..runs.analysis import AnalysisSummary, Estimate, FileAnalysis, MoveAnalysis
 
 
 def _figures(estimate: Estimate) -> str:
-    return f"{estimate.win_rate:>4.0%} {estimate.expected_score:>5.1f}"
+    return f"{percent(estimate.win_rate):>4} {estimate.expected_score:>5.1f}"
 
 
 def analysis_heading(name: str, game_line: str) -> str:
@@ -41,7 +41,7 @@ def analysis_summary(summary: AnalysisSummary) -> str:
     lines = [f"Result: {summary.status}" + (f", score {summary.score}" if summary.score is not None else "")]
     if summary.start is not None:
         lines.append(
-            f"Before the first move the expert gave the deal {summary.start.win_rate:.0%} "
+            f"Before the first move the expert gave the deal {percent(summary.start.win_rate)} "
             f"(expected score {summary.start.expected_score:.1f}; {summary.start.futures} futures)."
         )
     accuracy = f"{summary.accuracy:.0%}" if summary.accuracy is not None else "-"
