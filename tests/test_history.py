@@ -318,3 +318,34 @@ def test_the_trend_of_recent_scores_oldest_first_a_loss_an_x():
     assert score_trend(newest_first) == "Recent scores, oldest first: \u2584\u2581x\u2588 (higher is better, x a loss)"
     assert score_trend(newest_first, unicode=False) == "Recent scores, oldest first: ~_x# (higher is better, x a loss)"
     assert score_trend([_game("playing")]) is None
+
+
+def test_a_won_game_is_celebrated_a_first_win_a_streak_a_new_best_a_first_win_at_a_grade(home):
+    from test_table import table
+
+    from foursquare_cli.app.session import PlayOptions, open_session
+    from foursquare_cli.players.grade import grade
+    from foursquare_cli.players.solver import solve, winning_game
+    from foursquare_cli.rules.cards import deal
+    from foursquare_cli.ui.play import deal_epilogue
+
+    def at_the_prompt(seed: int, moves: list[str]) -> str:
+        session, _ = open_session(**PlayOptions(seed=seed)._asdict(), history=History())
+        return table(session, *moves, "quit", epilogue=deal_epilogue)[1]
+
+    first = at_the_prompt(92, WON_MOVES)
+    assert "Your first win! It is kept in your history." in first and "in a row" not in first
+    second = at_the_prompt(92, WON_MOVES)  # score 9 again: no new best
+    assert "2 wins in a row - your longest streak yet!" in second
+    assert "first win" not in second.lower() and "best score:" not in second
+    better = winning_game(deal(3), 3, solve(deal(3), budget=100_000, timeout=None))
+    assert better is not None and better.state.outcome.score > 9, "the test needs a deal won with more than 9"
+    third = at_the_prompt(3, [str(step.move) for step in better.steps[1:]])
+    assert f"A new best score: {better.state.outcome.score} (your best was 9)." in third
+    assert "3 wins in a row - your longest streak yet!" in third
+    first_at_grade = grade(3).level != grade(92).level
+    assert (
+        f"Your first win on a{'n' if grade(3).level == 'easy' else ''} {grade(3).level} deal!" in third
+    ) is first_at_grade
+    lost = at_the_prompt(1, ["B2", "B2 top", "B2 top", "B2 top", "B3"])
+    assert "in a row" not in lost and "best score" not in lost

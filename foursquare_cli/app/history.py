@@ -8,14 +8,17 @@ this layer.
 from __future__ import annotations
 
 import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError, display_name
 from ..rules.game import Game
 from ..store.history import History, KeptGame
 from ..store.totals import Totals, first_dailies, totals
 
-__all__ = ["KeptGame", "KeptHistory", "Totals", "daily_game", "kept_history", "share_day"]
+if TYPE_CHECKING:
+    from .session import Session
+
+__all__ = ["Cheer", "KeptGame", "KeptHistory", "Totals", "cheers", "daily_game", "kept_history", "share_day"]
 
 
 class KeptHistory(NamedTuple):
@@ -67,3 +70,52 @@ def daily_game(games: list[KeptGame], day: str) -> Game:
     if verdict.game is None or verdict.problems:
         raise UsageError(f"the record of that game is no longer valid: {display_name(kept.path)}")
     return verdict.game
+
+
+class Cheer(NamedTuple):
+    """Something a won game earned, measured against the games kept before it (`cheers`)."""
+
+    kind: str  # "first_win", "best_score", "first_at_grade", "streak", "daily_streak"
+    value: int | str | None = None
+    before: int | None = None  # the best score before (best_score); the longest streak before (streak)
+
+
+def cheers(session: Session) -> list[Cheer]:
+    """What the game of `session`, just won, earned among the kept games: a first win, a new best score, a
+    first win at its grade, a winning streak (two or more), a daily streak (two days or more, the day's
+    first attempt only). None for a lost game, or one not kept in the history."""
+    from ..store.history import HistoryError
+
+    game, history, record = session.game, session.history, session.record
+    if game.state.outcome.score is None or history is None or record is None:
+        return []
+    session.index()
+    try:
+        games = history.games()
+    except HistoryError:
+        return []
+    import os
+
+    path = os.path.abspath(record.path)
+    this = next((kept for kept in games if kept.path == path), None)
+    if this is None or this.score is None:
+        return []
+    earlier_wins = [
+        kept for kept in games if kept.path != path and kept.status == "won" and kept.started <= this.started
+    ]
+    said: list[Cheer] = []
+    best_before = max((kept.score for kept in earlier_wins if kept.score is not None), default=None)
+    if not earlier_wins:
+        said.append(Cheer("first_win"))
+    elif best_before is not None and this.score > best_before:
+        said.append(Cheer("best_score", this.score, best_before))
+    if earlier_wins and this.grade and all(kept.grade != this.grade for kept in earlier_wins):
+        said.append(Cheer("first_at_grade", this.grade))
+    figures = totals(games)
+    if figures.streak >= 2:
+        longest_before = totals([kept for kept in games if kept.path != path]).longest_streak
+        said.append(Cheer("streak", figures.streak, longest_before))
+    counted = this.daily and this.day is not None and first_dailies(games).get(this.day) == this
+    if counted and figures.daily_streak >= 2:
+        said.append(Cheer("daily_streak", figures.daily_streak))
+    return said

@@ -29,7 +29,6 @@ from ..errors import (
 )
 from ..ui.output import broken_pipe, say
 
-
 # the commands as `--help` lists them: in the order a player meets them, the tools for bots and runs after
 COMMAND_ORDER = ("play", "rules", "hint", "history", "replay", "analyze", "check", "solve", "deal", "auto",
                  "stats", "compare", "summarize", "config", "completion", "help")  # fmt: skip

@@ -32,7 +32,7 @@ from .interrupts import Interrupts, saved
 from .output import broken_pipe, can_show
 from .prompt import pipe_answer, program_name
 from .reports import deal_potential, hint_text
-from .session_text import how_to_resume, opening_lines, say_problems
+from .session_text import cheer_lines, how_to_resume, opening_lines, say_problems
 from .terminal import fitted, run_terminal, terminal_width
 
 
@@ -145,10 +145,13 @@ def prompt_hint(strength: Strength, style: Style = PLAIN) -> Callable[[Game], st
 
 
 def deal_epilogue(session: Session) -> str:
-    """What the deal allowed, from the solver: 100,000 positions (a second or less), two seconds at most."""
+    """What a won game earned among your games (`app.history.cheers`), then what the deal allowed, from the
+    solver: 100,000 positions (a second or less), two seconds at most."""
+    from ..app.history import cheers
     from ..players.solver import solve
 
-    return deal_potential(solve(session.game.deck, budget=100_000, timeout=2.0))
+    earned = cheer_lines(cheers(session))
+    return "\n".join([*earned, deal_potential(solve(session.game.deck, budget=100_000, timeout=2.0))])
 
 
 def run_play(

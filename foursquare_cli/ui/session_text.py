@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 import sys
 
+from ..app.history import Cheer
 from ..app.session import Opening, Session, SessionProblem
 from ..errors import display_name
 from ..formats.records import format_record
@@ -91,3 +92,25 @@ def how_to_review(session: Session) -> str:
     return "The game as a record (save it to a file to replay or check it):\n" + format_record(session.game).rstrip(
         "\n"
     )
+
+
+def cheer_lines(earned: list[Cheer]) -> list[str]:
+    """What a won game earned (`app.history.cheers`), in words, a line each."""
+    lines = []
+    for cheer in earned:
+        if cheer.kind == "first_win":
+            lines.append("Your first win! It is kept in your history.")
+        elif cheer.kind == "best_score":
+            lines.append(f"A new best score: {cheer.value} (your best was {cheer.before}).")
+        elif cheer.kind == "first_at_grade":
+            lines.append(f"Your first win on {'an' if str(cheer.value)[:1] in 'aeiou' else 'a'} {cheer.value} deal!")
+        elif cheer.kind == "streak":
+            longest = (
+                " - your longest streak yet"
+                if cheer.before is not None and int(cheer.value or 0) > cheer.before
+                else ""
+            )
+            lines.append(f"{cheer.value} wins in a row{longest}!")
+        elif cheer.kind == "daily_streak":
+            lines.append(f"Daily streak: {cheer.value} days in a row.")
+    return lines

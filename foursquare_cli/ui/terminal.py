@@ -52,7 +52,9 @@ def fitted(text: str, width: int, program: str = "foursquare") -> str:
             lines.append(line)
             continue
         gap = _SECOND_COLUMN.search(line)
-        hang = gap.end(1) if gap is not None and gap.end(1) <= width // 2 else len(line) - len(line.lstrip(" "))
+        longest = max(len(word) for word in _ESCAPES.sub("", line).split())
+        column = gap.end(1) if gap is not None else width
+        hang = column if column <= width // 2 and column + longest <= width else len(line) - len(line.lstrip(" "))
         kept = command.sub(lambda found: found.group(0).replace(" ", _KEPT_SPACE), line)
         broken = textwrap.fill(
             kept, width, subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False
