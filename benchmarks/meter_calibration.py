@@ -111,16 +111,18 @@ def isotonic(points: list[tuple[float, float]]) -> list[tuple[float, float, int]
 
 
 def never_certain(knots: list[tuple[float, float, int]]) -> list[tuple[float, float, int]]:
-    """A chance a block of n positions saw come true every time (or never) is not certainty: each block's
-    share with half a win and half a loss added ((wins + 0.5) / (n + 1)), kept nondecreasing."""
+    """A chance a block of n positions saw come true every time (or never) is not certainty: such a block's
+    share gets half a win and half a loss added ((wins + 0.5) / (n + 1)); the others are left as fitted (so
+    as not to pull the middle toward a half), and the whole kept nondecreasing."""
     out, floor = [], 0.0
     for x, y, n in knots:
-        floor = max(floor, (y * n + 0.5) / (n + 1))
+        share = (y * n + 0.5) / (n + 1) if y in (0.0, 1.0) else y
+        floor = max(floor, share)
         out.append((x, round(floor, 4), n))
     return out
 
 
-def thinned(knots: list[tuple[float, float, int]], most: int = 40) -> list[tuple[float, float]]:
+def thinned(knots: list[tuple[float, float, int]], most: int = 60) -> list[tuple[float, float]]:
     """At most `most` knots, evenly spread, the first and last kept: a small table, the same curve."""
     if len(knots) > most:
         step = (len(knots) - 1) / (most - 1)
@@ -164,6 +166,14 @@ def check(path: str) -> None:
         mean_p = sum(p for p, _ in part) / len(part)
         mean_o = sum(o for _, o in part) / len(part)
         print(f"  {decile + 1:>6}   {mean_p:>8.1%}   {mean_o:>8.1%}   {len(part):>9}")
+    print("and by band of the chance predicted (most positions are safe, so the deciles crowd near 100%):")
+    print("  predicted       mean   observed   positions")
+    edges = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01)
+    for low, high in zip(edges, edges[1:], strict=False):
+        part = [(p, o) for p, o in predicted if low <= p < high]
+        if part:
+            mean_p, mean_o = sum(p for p, _ in part) / len(part), sum(o for _, o in part) / len(part)
+            print(f"  {low:>4.0%} to {min(high, 1):>4.0%}   {mean_p:>6.1%}   {mean_o:>8.1%}   {len(part):>9}")
     scores = sorted((calibrated_score(es, drawn), points) for drawn, _, es, _, points in rows)
     print("the expected score (a loss counting 0), by decile of the prediction:")
     print("  decile   predicted   observed")

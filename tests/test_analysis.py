@@ -253,3 +253,31 @@ def test_the_best_is_never_worse_than_the_move_played_on_the_same_futures(monkey
     for analysed in analyze_moves(game, expert):
         assert analysed.mark is None
         assert analysed.best.win_rate >= analysed.played.win_rate
+
+
+def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
+    """Issue 34: the player saw 95% on the meter where analyze said 82% for the same move. Now the three show
+    the expert's figures from the same ratings: analyze's `position`, hint's own move, the meter's line."""
+    from foursquare_cli.players.expert import Strength
+    from foursquare_cli.ui.play import prompt_meter
+    from foursquare_cli.ui.reports import percent
+
+    analysed = runner.invoke(app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "-f", "json"])
+    lines = [json.loads(line) for line in analysed.stdout.splitlines()][:-1]
+    moves = [line["move"] for line in lines]
+    for ply in (3, 12):
+        record = tmp_path / f"upto{ply}.yaml"
+        record.write_text("foursquare: 1\nseed: 92\nmoves: [" + ", ".join(moves[:ply]) + "]\n")
+        hint = json.loads(runner.invoke(app, ["hint", str(record), "--playouts", "200", "-f", "json"]).stdout)
+        position = lines[ply]["position"]  # the position before move ply + 1
+        first = hint["ratings"][0]
+        assert (position["move"], position["win_rate"], position["expected_score"]) == (
+            first["move"], round(first["win_rate"], 4), round(first["expected_score"], 3)
+        )  # fmt: skip
+        game = Game.from_seed(92)
+        for move in moves[:ply]:
+            game.play(Move.from_str(move))
+        meter = prompt_meter(Strength(playouts=200))(game)
+        assert (percent(meter.chance), round(meter.expected, 3)) == (
+            percent(first["win_rate"]), round(first["expected_score"], 3)
+        )  # fmt: skip
