@@ -56,3 +56,26 @@ def test_the_shipped_table_has_a_curve_for_every_band_and_claims_no_certainty():
     for curve in calibration_table.CHANCE:
         xs = [x for x, _ in curve]
         assert xs == sorted(xs) and all(0 < y < 1 for _, y in curve), "a chance seen every time is not 100%"
+
+
+@pytest.mark.parametrize(("sample", "certain"), [("lost.yaml", 0.0), ("won.yaml", 1.0)])
+def test_a_move_that_ends_the_game_is_rated_with_certainty_not_through_the_table(sample, certain):
+    """The table's lowest knot is a pooled block (0.25 in the middle bands): a move that loses at once is 0%,
+    not 25%, and a winning one 100% with its very score."""
+    from pathlib import Path
+
+    from foursquare_cli.formats.records import load
+    from foursquare_cli.players.expert import ExpertPlayer
+    from foursquare_cli.rules.engine import state_after
+
+    game = load(str(Path(__file__).parent.parent / "samples" / sample)).game
+    before, last = game.steps[-2].state, game.steps[-1]
+    rating = next(r for r in ExpertPlayer(0, 200).rate(before) if r.move == last.move and r.then is None)
+    assert rating.final and rating.chance == certain
+    assert rating.expected == (last.state.outcome.score or 0)
+    earlier = game.steps[-6].state
+    for other in ExpertPlayer(0, 200).rate(earlier):
+        after = state_after(earlier, other.move)
+        if other.then is not None:
+            after.apply(other.then)
+        assert other.final == after.is_over, other  # final only for a move that ends the game

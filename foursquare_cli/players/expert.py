@@ -28,6 +28,7 @@ class Rating(NamedTuple):
     mean_score: float | None  # over the won futures
     value: float = 0.0  # what the expert ranks by: the mean `future_worth`
     drawn: int = 0  # cards placed in the position rated: the stage its figures are calibrated for
+    final: bool = False  # the move itself ends the game: every future is the same, its figures are certain
 
     @property
     def win_rate(self) -> float:
@@ -42,12 +43,18 @@ class Rating(NamedTuple):
     @property
     def chance(self) -> float:
         """The chance that the expert wins after this move: the futures' share mapped by the measured table
-        (`calibration`); what the meter, `hint` and `analyze` show."""
+        (`calibration`); what the meter, `hint` and `analyze` show. A move that ends the game is no estimate:
+        won or lost, 1 or 0."""
+        if self.final:
+            return 1.0 if self.wins else 0.0
         return calibrated_chance(self.win_rate, self.drawn)
 
     @property
     def expected(self) -> float:
-        """The score the expert can expect after this move, a loss counting 0 (calibrated likewise)."""
+        """The score the expert can expect after this move, a loss counting 0 (calibrated likewise; the very
+        score when the move ends the game)."""
+        if self.final:
+            return self.expected_score
         return calibrated_score(self.expected_score, self.drawn)
 
 
@@ -195,6 +202,7 @@ class ExpertPlayer:
                 scores[i] / wins[i] if wins[i] else None,
                 value[i],
                 state.drawn,
+                futures_of.ends_game(i),
             )
             for i in order
         ]
@@ -224,6 +232,7 @@ class ExpertPlayer:
                 scores[index] / wins[index] if wins[index] else None,
                 worth[index] / futures,
                 state.drawn,
+                futures_of.ends_game(index),
             )
             for index, candidate in enumerate(candidates)
         ]
@@ -277,6 +286,10 @@ class _Futures:
     def stock(self, rng: random.Random) -> bytes:
         """A future: the ranks of the whole deck, the unseen cards shuffled anew."""
         return deal(self._prefix, self._unseen, rng.getrandbits(64))
+
+    def ends_game(self, index: int) -> bool:
+        """Whether candidate `index` itself ends the game (then every future of it is the same)."""
+        return self._starts[index] is None
 
     def play(self, index: int, stock: bytes) -> tuple[int, int]:
         """Candidate `index` played in the future `stock`, then the greedy policy to the end: (score or -1 for
