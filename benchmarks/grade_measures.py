@@ -113,7 +113,9 @@ def fit(path: str) -> None:
     print(f"{len(rows)} deals; Spearman's rank correlation of each measure with each player's result")
     for key in ("ease", "quick", "fill_won", "fill_mean", "plain_won", "plain_mean"):
         values = [float(row[key]) for row in rows]
-        print(f"  {key:<10} greedy won {spearman(values, greedy):+.3f}   strong's score {spearman(values, strong):+.3f}")
+        print(
+            f"  {key:<10} greedy won {spearman(values, greedy):+.3f}   strong's score {spearman(values, strong):+.3f}"
+        )
 
 
 def main() -> None:

@@ -146,12 +146,24 @@ def fit(path: str, out: str) -> None:
         f"{len(rows)} positions of {games} deals from {os.path.basename(path)}. For each band of cards placed\n"
         "(`calibration.BANDS`), the knots (futures' figure, the expert's outcome) of an isotonic fit.\n"
         '"""\n\n'
-        f"CHANCE = {json.dumps(chance)}\n"
-        f"SCORE = {json.dumps(score)}\n"
+        f"CHANCE = {table_text(chance)}\n"
+        f"SCORE = {table_text(score)}\n"
     )
     with open(out, "w", encoding="utf-8") as module:
         module.write(text)
     print(f"wrote {out}", file=sys.stderr)
+
+
+def table_text(bands: list[list[list[float]]]) -> str:
+    """The bands' knots as Python, a knot a line, as `ruff format` leaves it (the package's line length holds)."""
+    from foursquare_cli.players.calibration import BANDS
+
+    lines = ["["]
+    for (low, high), knots in zip(BANDS, bands, strict=True):
+        lines.append(f"    [  # cards placed {low}-{high}")
+        lines.extend(f"        {json.dumps(knot)}," for knot in knots)
+        lines.append("    ],")
+    return "\n".join(lines + ["]"])
 
 
 def check(path: str) -> None:
