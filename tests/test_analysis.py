@@ -19,6 +19,7 @@ from foursquare_cli.players import ExpertPlayer
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.runs.analysis import Estimate, Mark, analyze, analyze_moves, lost_for_good, mark_of
+from foursquare_cli.ui.review import chance_graph
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -107,6 +108,10 @@ def test_a_move_log_needs_its_deal(tmp_path):
     assert runner.invoke(app, ["analyze", str(log)]).exit_code == 2
     result = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100"])
     assert result.exit_code == 0 and result.stdout.startswith(f"Analysis of {log}: playing, 2 moves")
+    graph = result.stdout.split("The chance to win after each move (0 is the start")
+    assert len(graph) == 2 and graph[1].splitlines()[4].startswith(" 25% \u2502\u2588\u2588\u2588")  # 3 columns
+    as_json = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100", "-f", "json"])
+    assert "\u2588" not in as_json.stdout and all(json.loads(line) for line in as_json.stdout.splitlines())
 
 
 @pytest.mark.slow
@@ -132,6 +137,39 @@ def test_the_lost_game_names_the_move_that_lost_it_for_good():
     assert after is not None and 1 <= after <= game.ply
     result = runner.invoke(app, ["analyze", str(SAMPLES / "lost.yaml"), "--playouts", "100"])
     assert f"The game was lost for good at move {after}; the expert would have played " in result.stdout
+    # the graph: a column for the start and each move; the last move lost the game, so its column is empty
+    lines = result.stdout.splitlines()
+    heading = "The chance to win after each move (0 is the start, ? a marked move):"
+    top = next(i for i, line in enumerate(lines) if line.startswith(heading))
+    rows = [line[len("100% \u2502") :].ljust(game.ply + 1) for line in lines[top + 1 : top + 5]]
+    assert lines[top + 1].startswith("100% \u2502") and lines[top + 4].startswith(" 25% \u2502")
+    assert [row[game.ply] for row in rows] == [" "] * 4 and rows[3][0] == "\u2588"
+    assert lines[top + 5].startswith("     \u2514") and "?" in lines[top + 5]
+
+
+def test_the_chance_graph_draws_each_point_as_high_as_its_chance_in_eighths_of_a_quarter():
+    points = [(0, 1.0, False), (1, 0.5, False), (2, 0.6, True), (3, 0.0, False), (4, 0.03, False)]
+    drawn = chance_graph(points, width=80)
+    # 0.6 is 19.2 of 32 eighths: two full rows and 3 eighths of the third; 0.03 is one eighth of the bottom
+    assert drawn[:4] == [
+        "100% \u2502\u2588",
+        " 75% \u2502\u2588 \u2583",
+        " 50% \u2502\u2588\u2588\u2588",
+        " 25% \u2502\u2588\u2588\u2588 \u2581",
+    ]
+    assert drawn[4] == "     \u2514\u2500\u2500?\u2500\u2500"  # the marked move on the move axis
+    assert drawn[5] == "      0"
+
+
+def test_the_chance_graph_without_unicode_is_ascii_and_a_long_game_keeps_its_lowest_points():
+    points = [(move, 1.0 if move != 33 else 0.1, move == 20) for move in range(60)]
+    drawn = chance_graph(points, width=36, unicode=False)
+    assert all(line.isascii() and len(line) <= 36 for line in drawn)
+    bottom = drawn[3][len(" 25% |") :]
+    assert len(bottom) == 30 and bottom[16] == "-"  # moves 32 and 33 share column 16: the lower one, 10%
+    assert drawn[0][len("100% |") :][16] == " " and drawn[4][len("     +") :][10] == "?"
+    assert drawn[5].split() == ["0", "10", "20", "30", "40", "50"]
+    assert drawn[5].index("10") == len("      ") + 5  # move 10 is in column 5 (moves 10 and 11)
 
 
 @pytest.mark.parametrize(
@@ -281,3 +319,17 @@ def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
         assert (percent(meter.chance), round(meter.expected, 3)) == (
             percent(first["win_rate"]), round(first["expected_score"], 3)
         )  # fmt: skip
+
+
+def test_where_blocks_cannot_be_shown_the_graph_is_drawn_in_ascii(tmp_path):
+    log = tmp_path / "g.moves"
+    log.write_text("A1\nA1 top\n")
+    shown = subprocess.run(
+        [*TOOL, "analyze", str(log), "--seed", "92", "--playouts", "100"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii", "COLUMNS": "60"},
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout.decode("ascii")  # fails on any byte of a block or a box line
+    assert " 25% |###" in text and "     +--" in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -50,6 +51,11 @@ def _terminal_has_colour() -> bool:
 
     console = Console(file=sys.stdout)  # NO_COLOR: no colour, and none of the bold and dim either
     return console.is_terminal and not console.no_color and console.color_system in ("standard", "256", "truecolor")
+
+
+def terminal_width() -> int:
+    """The columns a line may take: the terminal's, less one (a line of the full width wraps on some)."""
+    return max(20, shutil.get_terminal_size((100, 24)).columns - 1)
 
 
 def can_show(text: str) -> bool:

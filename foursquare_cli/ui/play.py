@@ -29,11 +29,11 @@ from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, state_block
 from .interrupts import Interrupts, saved
-from .output import broken_pipe, can_show
+from .output import broken_pipe, can_show, terminal_width
 from .prompt import pipe_answer, program_name
 from .reports import deal_potential, hint_text
 from .session_text import cheer_lines, how_to_resume, opening_lines, say_problems
-from .terminal import fitted, run_terminal, terminal_width
+from .terminal import fitted, run_terminal
 
 
 def _saved_after_output_failed(session: Session, err: IO[str], error: OSError) -> AlreadySaid:

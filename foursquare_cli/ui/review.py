@@ -8,6 +8,7 @@ from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid, UsageError, disp
 from ..formats.protocol import json_line
 from ..rules.engine import Status
 from .board import render, render_step
+from .output import can_show, terminal_width
 from .reports import game_summary, percent, problem_line
 
 if TYPE_CHECKING:
@@ -36,6 +37,63 @@ def analysis_line(analysed: MoveAnalysis) -> str:
     )
 
 
+GRAPH_ROWS = 4  # rows of the chance graph, a quarter of the chance each
+GRAPH_BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a row, empty to full
+GRAPH_ASCII = " ..--==##"  # the same eighths where the blocks cannot be shown
+GRAPH_AXES = ("\u2502", "\u2514", "\u2500")  # the value axis, the corner, the move axis
+ASCII_AXES = ("|", "+", "-")
+GRAPH_LABEL = 6  # the columns before the graph: a row's label and its axis
+
+
+def chance_graph(points: list[tuple[int, float, bool]], *, width: int = 80, unicode: bool = True) -> list[str]:
+    """The chance to win across a game, drawn: one column for each (move, chance, marked) point (move 0 is
+    before the first move), as high as the chance, in `GRAPH_ROWS` rows of eighth blocks (`#`, `=`, `-`, `.`
+    without Unicode); a marked move has a `?` on the move axis, which is numbered every ten moves. A game longer
+    than the width has a column for every few moves, the lowest chance among them (so a drop is never hidden)."""
+    if not points:
+        return []
+    room = max(10, width - GRAPH_LABEL)
+    every = -(-len(points) // room)  # moves a column
+    columns = [points[at : at + every] for at in range(0, len(points), every)]
+    heights = [min(chance for _, chance, _ in column) for column in columns]
+    levels = GRAPH_BLOCKS if unicode else GRAPH_ASCII
+    upright, corner, across = GRAPH_AXES if unicode else ASCII_AXES
+    eighths = GRAPH_ROWS * 8
+    filled = [round(max(0.0, min(1.0, height)) * eighths) for height in heights]
+    lines = []
+    for row in range(GRAPH_ROWS, 0, -1):
+        label = f"{100 * row // GRAPH_ROWS}%"
+        drawn = "".join(levels[max(0, min(8, fill - (row - 1) * 8))] for fill in filled)
+        lines.append(f"{label:>4} {upright}{drawn}".rstrip())
+    axis = "".join("?" if any(marked for _, _, marked in column) else across for column in columns)
+    lines.append(f"{'':>4} {corner}{axis}")
+    numbers = [" "] * (len(columns) + 3)
+    for at, column in enumerate(columns):
+        tenth = -(-column[0][0] // 10) * 10  # the first multiple of ten among the column's moves
+        label = str(tenth)
+        free = all(mark == " " for mark in numbers[max(0, at - 1) : at + len(label)])
+        if tenth <= column[-1][0] and free:
+            numbers[at : at + len(label)] = label
+    lines.append(" " * GRAPH_LABEL + "".join(numbers).rstrip())
+    return lines
+
+
+def analysis_graph(analysis_moves: list[MoveAnalysis], start: Estimate | None, *, width: int, unicode: bool) -> str:
+    """`analyze`'s picture of a game: the expert's chance to win (playing on from there) before the first move
+    and after each one."""
+    points = [(0, start.win_rate, False)] if start is not None else []
+    points += [(analysed.ply, analysed.played.win_rate, analysed.mark is not None) for analysed in analysis_moves]
+    drawn = chance_graph(points, width=width, unicode=unicode)
+    if not drawn:
+        return ""
+    every = -(-len(points) // max(10, width - GRAPH_LABEL))
+    notes = [f"a column every {every} moves, the lowest"] if every > 1 else []
+    notes.append("0 is the start" if start is not None else "the first column is move 1")
+    if any(marked for _, _, marked in points):
+        notes.append("? a marked move")
+    return f"The chance to win after each move ({', '.join(notes)}):\n" + "\n".join(drawn) + "\n"
+
+
 def analysis_summary(summary: AnalysisSummary) -> str:
     marks = ", ".join(f"{count} {mark}" for mark, count in summary.marks.items() if count) or "no marks"
     lines = [f"Result: {summary.status}" + (f", score {summary.score}" if summary.score is not None else "")]
@@ -61,16 +119,20 @@ def analysis_summary(summary: AnalysisSummary) -> str:
 
 
 def analysis_printed(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> AlreadySaid | None:
-    """A file's analysis printed as `analyze` prints it (`analysis_report`); what it failed with, if it did."""
+    """A file's analysis printed as `analyze` prints it (`analysis_report`), the graph as wide as the
+    terminal and in blocks where they can be shown; what it failed with, if it did."""
     from .output import emit
 
-    out, errors, failure = analysis_report(analysis, json_output=json_output, boards=boards)
+    unicode = can_show(GRAPH_BLOCKS + "".join(GRAPH_AXES))
+    out, errors, failure = analysis_report(
+        analysis, json_output=json_output, boards=boards, width=terminal_width(), unicode=unicode
+    )
     emit(out, errors, out_first=True)
     return failure
 
 
 def analysis_report(
-    analysis: FileAnalysis, *, json_output: bool, boards: bool
+    analysis: FileAnalysis, *, json_output: bool, boards: bool, width: int = 80, unicode: bool = True
 ) -> tuple[str, list[str], AlreadySaid | None]:
     """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and what
     it failed with once they are said (UnreadableSaid: it could not be read; ProblemsSaid: it has problems)."""
@@ -95,5 +157,6 @@ def analysis_report(
                 parts.append(f"Before move {analysed.ply} ({analysed.move}):\n" + render(before) + "\n")
             if boards:
                 parts.append(render_step(game.steps[analysed.ply]) + "\n")
+        parts.append(analysis_graph(analysis.moves, summary.start, width=width, unicode=unicode))
         parts.append(analysis_summary(summary) + "\n")
     return "".join(parts), errors, ProblemsSaid() if errors else None

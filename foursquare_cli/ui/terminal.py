@@ -10,7 +10,6 @@ last move back, even the one that lost), `restart`, `new` or `quit`.
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 import textwrap
 import time
@@ -25,7 +24,7 @@ from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .board import PLAIN, Style, cards_to_come, count_line, moves_preview, render, render_step, would_be
 from .interrupts import Interrupts, saved
-from .output import can_show
+from .output import can_show, terminal_width
 from .prompt import COMMANDS, END_COMMANDS, HELP, is_move_attempt, program_name, readline_setup, suggestion
 from .reports import SHARE_BLOCKS, meter_line, next_daily_line, outcome_line, share_block
 from .session_text import how_to_resume, how_to_review
@@ -61,11 +60,6 @@ def fitted(text: str, width: int, program: str = "foursquare") -> str:
         )
         lines.append(broken.replace(_KEPT_SPACE, " "))
     return "\n".join(lines)
-
-
-def terminal_width() -> int:
-    """The columns a line may take: the terminal's, less one (a line of the full width wraps on some)."""
-    return max(20, shutil.get_terminal_size((100, 24)).columns - 1)
 
 
 class FittedOutput:
