@@ -56,6 +56,7 @@ def main() -> None:
     args = parser.parse_args()
     began = time.perf_counter()
     chosen: dict[str, list[int]] = {level: [] for level in LEVELS}
+    graded: dict[str, int] = {level: 0 for level in LEVELS}  # every deal graded, for each level's share
     grades: dict[int, Grade] = {}
     seed = args.start
     with ProcessPoolExecutor(args.jobs) as pool:
@@ -63,6 +64,7 @@ def main() -> None:
             batch = range(seed, seed + 200)
             seed += 200
             for number, found in pool.map(_graded, batch):
+                graded[found.level] += 1
                 if len(chosen[found.level]) < args.count:
                     chosen[found.level].append(number)
                     grades[number] = found
@@ -73,9 +75,12 @@ def main() -> None:
         with open(args.save, "w", encoding="utf-8") as saved:
             for number, (won, score) in sorted(results.items()):
                 found = grades[number]
-                row = {"seed": number, "level": found.level, "ease": found.ease, "quick_score": found.quick_score}
+                row = {"seed": number, "level": found.level, "greedy_won": found.greedy_won,
+                       "filling_won": found.filling_won, "quick_score": found.quick_score}  # fmt: skip
                 saved.write(json.dumps(row | {"greedy_won": won, "expert_score": score}) + "\n")
     print(f"deals {args.start} to {graded_until - 1} graded; {args.count} of each level; expert at {args.playouts}")
+    everything = sum(graded.values())
+    print("of all deals graded: " + ", ".join(f"{level} {graded[level] / everything:.1%}" for level in LEVELS))
     figures = {}
     for level in LEVELS:
         wins = sum(results[number][0] for number in chosen[level])

@@ -1,6 +1,6 @@
 """Measures a deal's grade could be made of, against what players then do on it (issue 34, point 7).
 
-For each deal: the measures (the grade's two, `ease` and `quick_score`, and cheaper ones played in C on the
+For each deal: the measures (the grade's `ease` and its `quick_score`, and the shares played in C on the
 real stock: games of the greedy policy filling first, and of the plain greedy policy, each after 0 to 3 random
 placements, K of each), then the results of an independent greedy player (one game, won or not) and of a
 strong searcher (the expert at a small budget: the score, a loss counting 0). One JSON line a deal, as it ends;
@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from foursquare_cli.players import ExpertPlayer, GreedyPlayer
-from foursquare_cli.players.grade import ease, quick_score
+from foursquare_cli.players.grade import grade
 from foursquare_cli.rules import playout
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
@@ -64,8 +64,9 @@ def measured(seed: int) -> dict[str, Any]:
         while not state.is_over:
             state.apply(player.choose(state))
         results[name] = state.outcome.score
+    graded = grade(seed)
     return {
-        "seed": seed, "ease": ease(seed), "quick": quick_score(seed), "fill_won": fill_won, "fill_mean": fill_mean,
+        "seed": seed, "ease": graded.ease, "quick": graded.quick_score, "fill_won": fill_won, "fill_mean": fill_mean,
         "plain_won": plain_won, "plain_mean": plain_mean,
         "greedy_won": results["greedy"] is not None, "strong_score": results["strong"] or 0,
     }  # fmt: skip

@@ -48,22 +48,21 @@ def at_prompt(session: Session, *lines: str, **options) -> str:
 
 
 def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresholds():
-    assert grading.ease(3, 40) == grading.ease(3, 40)
+    assert grading.share_won(3, False, 40) == grading.share_won(3, False, 40)
+    assert grading.share_won(3, True, 40) == grading.share_won(3, True, 40)
     assert grading.quick_score(3, 10) == grading.quick_score(3, 10)
-    easy, score = grading.EASY_EASE, grading.EASY_SCORE
-    hard, low = grading.HARD_EASE, grading.HARD_SCORE
-    assert hard < easy and low < score, "the medium band lies between the two cuts"
+    assert (grading.HARD_EASE, grading.EASY_EASE, grading.QUICK_SCALE) == (1.16, 1.68, 16)
+    # the ease is greedy won + filling won + quick score / 16, worked out by hand:
     cases = {
-        (easy, score): "easy",
-        (1.0, 24): "easy",
-        (easy - 0.001, score): "medium",
-        (easy, score - 1): "medium",
-        (hard, low - 1): "medium",
-        (hard - 0.001, low): "medium",
-        (1.0, 0): "medium",
-        (0.0, 24): "medium",
-        (hard - 0.001, low - 1): "hard",
-        (0.0, 0): "hard",
+        (0.0, 0.0, 0): "hard",
+        (1.0, 1.0, 24): "easy",
+        (0.68, 1.0, 0): "easy",  # 1.68: easy from there on
+        (0.67, 1.0, 0): "medium",
+        (0.16, 1.0, 0): "medium",  # 1.16: not below
+        (0.15, 1.0, 0): "hard",
+        (0.0, 0.0, 16): "hard",  # 1.0
+        (0.0, 0.25, 16): "medium",  # 1.25
+        (0.25, 0.25, 24): "easy",  # 0.25 + 0.25 + 1.5 = 2.0
     }
     assert {case: grading.level_of(*case) for case in cases} == cases
     import time
@@ -71,8 +70,8 @@ def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresh
     started = time.process_time()
     found = grading.grade(5)
     assert time.process_time() - started < 0.5, "a grade takes at most half a second"
-    assert 0.0 <= found.ease <= 1.0 and 0 <= found.quick_score <= 24 and found.level in grading.LEVELS
-    assert found.level == grading.level_of(found.ease, found.quick_score)
+    assert 0.0 <= found.greedy_won <= 1.0 and 0.0 <= found.filling_won <= 1.0 and 0 <= found.quick_score <= 24
+    assert found.level == grading.level_of(found.greedy_won, found.filling_won, found.quick_score)
 
 
 def test_the_quick_expert_of_a_grade_is_pinned_so_tuning_the_expert_does_not_regrade_deals():
@@ -80,16 +79,17 @@ def test_the_quick_expert_of_a_grade_is_pinned_so_tuning_the_expert_does_not_reg
 
     assert tuple(grading.QUICK_VALUATION) == (0.01, 0.8, 0.0, 2)  # spelled out: the expert's own may move
     assert isinstance(grading.QUICK_VALUATION, Valuation)
-    assert (grading.PLAYOUTS, grading.NOISE, grading.QUICK_PLAYOUTS) == (100, 0.1, 30)
+    assert (grading.GAMES, grading.OPENINGS, grading.QUICK_PLAYOUTS) == (200, 4, 30)
 
 
 def test_a_search_that_finds_no_deal_of_the_level_returns_the_true_grade_of_its_last_draw(monkeypatch):
-    monkeypatch.setattr(grading, "ease", lambda seed: 0.5)
-    monkeypatch.setattr(grading, "quick_score", lambda seed: 20)
+    monkeypatch.setattr(grading, "share_won", lambda seed, fill_first: 0.5)
+    monkeypatch.setattr(grading, "quick_score", lambda seed: 20)  # 0.5 + 0.5 + 20 / 16 = 2.25: easy
     drawn = random.Random(1)
     draws = [drawn.randrange(2**32) for _ in range(3)]
-    assert grading.deal_of_level("hard", random.Random(1), tries=3) == (draws[-1], grading.Grade(0.5, 20, "easy"))
-    assert grading.deal_of_level("easy", random.Random(1), tries=3) == (draws[0], grading.Grade(0.5, 20, "easy"))
+    expected = grading.Grade(0.5, 0.5, 20, "easy")
+    assert grading.deal_of_level("hard", random.Random(1), tries=3) == (draws[-1], expected)
+    assert grading.deal_of_level("easy", random.Random(1), tries=3) == (draws[0], expected)
     with pytest.raises(ValueError, match="levels are easy, medium, hard"):
         grading.deal_of_level("trivial", random.Random(1))
 
