@@ -21,6 +21,7 @@ from foursquare_cli.formats.records import check_record
 from foursquare_cli.formats.source import read_source
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.game import Game
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.files import RecordFile
 from foursquare_cli.ui.board import Style
 from foursquare_cli.ui.reports import verdict_summary
@@ -217,6 +218,13 @@ def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_print
                     meter=lambda game: figures)  # fmt: skip
     prompts = re.findall(r"Move (\d+), place", said)
     assert prompts == ["1", "2", "2", "3", "2"], "B2, then a free shift: still move 2; C1; undone: move 2 again"
+    headings = re.findall(r"^(Move \d+: \S+|Shift up .*)$|^(Move \d+): ", said, re.M)
+    assert [a or b for a, b in headings] == [
+        "Move 1",
+        "Shift up (free: move 2 is still to play)",
+        "Move 2",  # C1: the second card, as its prompt said, not the third move of the record
+        "Shift up (free: move 2 is still to play)",  # undone: the position after the shift again
+    ]
     after_c2, after_undo = said.split("Undone (undos so far: 1).")
     last_move = after_c2[after_c2.rindex("Move 2, place") :]
     meter = "Chance to win: [###############-----] 75%, score 9.0"
@@ -267,3 +275,28 @@ def test_fitted_lines_never_pass_the_width_and_keep_every_word(words, width):
     out = fitted(text, width)
     assert all(len(line) <= width for line in out.splitlines())
     assert out.split() == text.split()
+
+
+def test_the_end_of_a_game_counts_the_cards_placed_as_moves_and_the_shifts_apart():
+    from foursquare_cli.ui.reports import outcome_line
+
+    game = Game.from_seed(42)
+    for move in ("B2", "shift up", "C1"):
+        game.play(Move.from_str(move))
+    line = outcome_line(game.state, game.state.drawn, 1, 0, shifts=game.ply - game.state.drawn)
+    assert line.endswith("; 2 moves and 1 shift, 1 undo.")
+
+
+@pytest.mark.parametrize(
+    ("found", "proven", "said"),
+    [
+        (20, False, "could have scored at least your 22 (a quick search found no more;"),
+        (23, False, "could have scored at least 23 (a quick search;"),
+        (24, True, "could have scored 24."),
+    ],
+)
+def test_what_the_deal_allowed_is_never_less_than_the_score_just_won(found, proven, said):
+    from foursquare_cli.players.solver import Solution, SolveStatus
+    from foursquare_cli.ui.reports import deal_potential
+
+    assert said in deal_potential(Solution(SolveStatus.WINNABLE, found, proven, [], 0, 0.0), 22)

@@ -146,23 +146,32 @@ def joined(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def step_heading(step: Step, style: Style = PLAIN) -> str:
-    """`Start`, `Move 4: shift up`, or `Move 7: D3 places 10D; turns B3 and D2 face down, C1 face up`."""
+def step_heading(step: Step, style: Style = PLAIN, *, by_cards: bool = False) -> str:
+    """`Start`, `Move 4: shift up`, or `Move 7: D3 places 10D; turns B3 and D2 face down, C1 face up`.
+
+    A move's number is its place in the record (shifts count, as in the JSON's `ply` and the problems'
+    lines); `by_cards`, as the prompt numbers them, the number of the card placed, a shift taking none
+    (it is free): `Move 6: D3 places 10D`, `Shift up (free: move 7 is still to play)`."""
     if step.move is None:
         return "Start"
     if step.card is None:
+        if by_cards:
+            return f"{str(step.move).capitalize()} (free: move {step.state.drawn + 1} is still to play)"
         return f"Move {step.ply}: {step.move}"
-    heading = f"Move {step.ply}: {step.move} places {card_text(step.card, style)}"
+    number = step.state.drawn if by_cards else step.ply
+    heading = f"Move {number}: {step.move} places {card_text(step.card, style)}"
     down = [str(cell) for cell in step.turned_cells if not step.state.is_face_up(cell)]
     up = [str(cell) for cell in step.turned_cells if step.state.is_face_up(cell)]
     parts = [f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
     return heading + ("; turns " + ", ".join(parts) if parts else "")
 
 
-def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False, next_unseen: bool = False) -> str:
-    """A heading naming the move and what it turned, over the board that marks them."""
+def render_step(
+    step: Step, style: Style = PLAIN, *, with_legend: bool = False, next_unseen: bool = False, by_cards: bool = False
+) -> str:
+    """A heading naming the move and what it turned, over the board that marks them (`step_heading`)."""
     board = render(step.state, style, step=step, with_legend=with_legend, next_unseen=next_unseen)
-    return step_heading(step, style) + "\n" + board
+    return step_heading(step, style, by_cards=by_cards) + "\n" + board
 
 
 def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, first: bool = False) -> str:

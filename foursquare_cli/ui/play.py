@@ -151,7 +151,8 @@ def deal_epilogue(session: Session) -> str:
     from ..players.solver import solve
 
     earned = cheer_lines(cheers(session))
-    return "\n".join([*earned, deal_potential(solve(session.game.deck, budget=100_000, timeout=2.0))])
+    solution = solve(session.game.deck, budget=100_000, timeout=2.0)
+    return "\n".join([*earned, deal_potential(solution, session.game.state.outcome.score)])
 
 
 def run_play(

@@ -78,10 +78,14 @@ def problem_line(name: str, problem: Problem) -> str:
     return problem.located(name)
 
 
-def outcome_line(state: State, moves: int, undos: int = 0, hints: int = 0, grade: str | None = None) -> str:
-    """What the player reads when a game at the prompt ends: the outcome, score, moves, undos, hints, grade."""
+def outcome_line(
+    state: State, moves: int, undos: int = 0, hints: int = 0, grade: str | None = None, *, shifts: int = 0
+) -> str:
+    """What the player reads when a game at the prompt ends: the outcome, score, moves (the cards placed, as
+    the prompt numbers them) and the free shifts, undos, hints, grade."""
     outcome = state.outcome
-    counts = _count(moves, "move") + (f", {_count(undos, 'undo')}" if undos else "")
+    counts = _count(moves, "move") + (f" and {_count(shifts, 'shift')}" if shifts else "")
+    counts += f", {_count(undos, 'undo')}" if undos else ""
     counts += f", {_count(hints, 'hint')}" if hints else ""
     graded = f" The deal was {grade}." if grade else ""
     if outcome.status is Status.WON:
@@ -364,13 +368,20 @@ def other_hint(player: str, step: Step, *, json_output: bool) -> str:
     return f"Hint from {player}: {step.move}\n"
 
 
-def deal_potential(solution: Solution) -> str:
-    """What the deal allowed, for the end of a game: the solver's best score, said as plainly as it is known."""
+def deal_potential(solution: Solution, played: int | None = None) -> str:
+    """What the deal allowed, for the end of a game: the solver's best score, said as plainly as it is known;
+    `played`, the score of the game just won, is a bound as good as the solver's (a quick search may find
+    less than the player did: then the player's score is the bound, and said so)."""
     from ..players.solver import SolveStatus
 
     if solution.status is SolveStatus.WINNABLE:
         if solution.proven:
             return f"A player who knew the stock could have scored {solution.score}."
+        if played is not None and solution.score is not None and played >= solution.score:
+            return (
+                f"A player who knew the stock could have scored at least your {played} "
+                "(a quick search found no more; analyze searches longer and may find more)."
+            )
         return (
             f"A player who knew the stock could have scored at least {solution.score} "
             "(a quick search; analyze searches longer and may find more)."

@@ -182,7 +182,7 @@ class Table:
         grade = self.session.grade()
         if grade is not None and self.session.record is not None and self.session.record.written:
             self.session.save()  # the grade, kept in the record for the history
-        self.out.write(outcome_line(game.state, game.ply, game.undos, game.hints, grade) + "\n")
+        self.out.write(outcome_line(game.state, game.state.drawn, game.undos, game.hints, grade, shifts=game.ply - game.state.drawn) + "\n")
         day = game.meta.get("daily") if isinstance(game.meta, dict) else None
         if day:
             unicode = self.style.unicode or can_show(SHARE_BLOCKS)
@@ -298,7 +298,7 @@ class Table:
 
     def show_step(self, step: Step) -> None:
         """What a move prints, and an undo again: the board with its marks, the count and the meter when asked."""
-        self.out.write(render_step(step, self.style) + "\n")
+        self.out.write(render_step(step, self.style, by_cards=True) + "\n")  # numbered as the prompt numbers
         if self.count and not step.state.is_over:
             self.out.write(count_line(step.state) + "\n")
         self.show_meter()
