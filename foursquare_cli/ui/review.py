@@ -45,6 +45,11 @@ ASCII_AXES = ("|", "+", "-")
 GRAPH_LABEL = 6  # the columns before the graph: a row's label and its axis
 
 
+def moves_a_column(points: int, width: int) -> int:
+    """How many moves a column of the graph stands for: one, unless the game is wider than the room."""
+    return -(-points // max(10, width - GRAPH_LABEL))
+
+
 def chance_graph(points: list[tuple[int, float, bool]], *, width: int = 80, unicode: bool = True) -> list[str]:
     """The chance to win across a game, drawn: one column for each (move, chance, marked) point (move 0 is
     before the first move), as high as the chance, in `GRAPH_ROWS` rows of eighth blocks (`#`, `=`, `-`, `.`
@@ -52,8 +57,7 @@ def chance_graph(points: list[tuple[int, float, bool]], *, width: int = 80, unic
     than the width has a column for every few moves, the lowest chance among them (so a drop is never hidden)."""
     if not points:
         return []
-    room = max(10, width - GRAPH_LABEL)
-    every = -(-len(points) // room)  # moves a column
+    every = moves_a_column(len(points), width)
     columns = [points[at : at + every] for at in range(0, len(points), every)]
     heights = [min(chance for _, chance, _ in column) for column in columns]
     levels = GRAPH_BLOCKS if unicode else GRAPH_ASCII
@@ -86,7 +90,7 @@ def analysis_graph(analysis_moves: list[MoveAnalysis], start: Estimate | None, *
     drawn = chance_graph(points, width=width, unicode=unicode)
     if not drawn:
         return ""
-    every = -(-len(points) // max(10, width - GRAPH_LABEL))
+    every = moves_a_column(len(points), width)
     notes = [f"a column every {every} moves, the lowest"] if every > 1 else []
     notes.append("0 is the start" if start is not None else "the first column is move 1")
     if any(marked for _, _, marked in points):
