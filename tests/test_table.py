@@ -204,6 +204,10 @@ def test_a_finished_game_is_offered_replay_and_analyze_never_resume(tmp_path):
     assert code == 0 and session.game.state.is_over
     after_quit = said.rsplit("> ", 1)[1]
     assert "--resume" not in after_quit and "Replay it:" in after_quit and "analyze" in after_quit
+    from foursquare_cli.ui.session_text import how_to_review
+
+    review = how_to_review(session).splitlines()  # a line each, so a narrow terminal never splits a label
+    assert [line.split(" ", 2)[:2] for line in review] == [["Replay", "it:"], ["Check", "it:"], ["Where", "was"]]
 
 
 def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_prints(monkeypatch):

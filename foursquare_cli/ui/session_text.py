@@ -86,7 +86,7 @@ def how_to_review(session: Session) -> str:
     if session.record is not None:
         path, name = _quoted(session.record.path), program_name()
         return (
-            f"Replay it: {name} replay {path}    Check it: {name} check {path}\n"
+            f"Replay it: {name} replay {path}\nCheck it: {name} check {path}\n"
             f"Where was it won or lost? {name} analyze {path}"
         )
     return "The game as a record (save it to a file to replay or check it):\n" + format_record(session.game).rstrip(
