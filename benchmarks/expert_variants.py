@@ -6,7 +6,7 @@ figures are published for.
 A variant is `key=value` pairs joined by commas: `n` playouts a move (1500), `w` the score weight (0.01),
 `d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2), `F` 1 for
 futures played filling first (0); `T` the expert's best T moves looked at two plies deep (0: off; see
-`TwoPlyExpert`), with `m` playouts for each reply (1000). A key left out takes the value of the expert
+`ExpertPlayer`'s second_ply), with `m` playouts for each reply (1000). A key left out takes the value of the expert
 before issue 25 (in brackets), so the commands in docs/figures.md repeat their runs; the expert now is
 n=20000,w=0.12,P=2,F=1.
 
@@ -25,10 +25,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
-from foursquare_cli.players.expert import ExpertPlayer, Rating, Valuation
-from foursquare_cli.rules.cards import Card, deal
-from foursquare_cli.rules.engine import State, state_after
-from foursquare_cli.rules.moves import Move
+from foursquare_cli.players.expert import ExpertPlayer, Valuation
+from foursquare_cli.rules.cards import deal
+from foursquare_cli.rules.engine import State
 
 KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int, "T": int, "m": int}
 
@@ -49,63 +48,18 @@ class Game(NamedTuple):
     moves: int = 0  # moves played (shifts too), for the CPU a move
 
 
-class TwoPlyExpert:
-    """The expert with a second ply over the next card (issue 35, a direction to measure; not in the package).
-
-    The expert rates every candidate as usual; its best `top` are then looked at again: for each rank the
-    next card may have (weighted by how many unseen cards have it), the position after the candidate with
-    a card of that rank in hand is rated by a second expert (`reply_playouts`), and the best reply's worth
-    is taken. So a candidate is worth what the expert will make of the next card, not what the greedy
-    playout would. Ties to the first expert's order. A lone candidate, or a candidate that ends the game,
-    is not looked at again."""
-
-    def __init__(self, expert: ExpertPlayer, reply: ExpertPlayer, top: int) -> None:
-        self.expert, self.reply, self.top = expert, reply, top
-        self._then: tuple[tuple[object, ...], Move] | None = None
-
-    def choose(self, state: State) -> Move:
-        if self._then is not None and self._then[0] == state.key():
-            move = self._then[1]
-            self._then = None
-            return move
-        ratings = self.expert.rate(state)
-        if len(ratings) == 1:
-            best = ratings[0]
-        else:
-            best = max(ratings[: self.top], key=lambda rating: self._two_ply_worth(state, rating))
-        if best.then is not None:
-            self._then = (state_after(state, best.move).key(), best.then)
-        return best.move
-
-    def _two_ply_worth(self, state: State, rating: Rating) -> float:
-        after = state_after(state, rating.move)
-        if rating.then is not None:
-            after.apply(rating.then)
-        if after.is_over:
-            return rating.value
-        unseen = after.unseen_cards() + [after.next_card]  # the card now in hand is one the player has not seen
-        by_rank: dict[int, list[Card]] = {}
-        for card in unseen:
-            by_rank.setdefault(card.rank, []).append(card)
-        worth = 0.0
-        placed = after.deck[: after.drawn]
-        for cards in by_rank.values():
-            others = [card for card in unseen if card is not cards[0]]
-            supposed = after.copy()
-            supposed.deck = (*placed, cards[0], *others)
-            worth += len(cards) / len(unseen) * self.reply.rate(supposed)[0].value
-        return worth
-
-
 def play(task: tuple[str, int]) -> Game:
     variant, seed = task
     p = parsed(variant)
     valuation = Valuation(p.get("w", 0.01), p.get("d", 0.8), p.get("P", 0.0), int(p.get("K", 2)))
-    expert = ExpertPlayer(seed, int(p.get("n", 1500)), valuation=valuation, fill_first=bool(p.get("F", 0)))
-    player: ExpertPlayer | TwoPlyExpert = expert
-    if p.get("T", 0):
-        reply = ExpertPlayer(seed + 1, int(p.get("m", 1000)), valuation=valuation, fill_first=bool(p.get("F", 0)))
-        player = TwoPlyExpert(expert, reply, int(p["T"]))
+    player = ExpertPlayer(
+        seed,
+        int(p.get("n", 1500)),
+        valuation=valuation,
+        fill_first=bool(p.get("F", 0)),
+        second_ply=int(p.get("T", 0)),
+        reply_playouts=int(p.get("m", 1000)),
+    )
     state = State(deal(seed))
     began = time.process_time()
     moves = 0

@@ -12,7 +12,7 @@ from foursquare_cli.players.expert import Candidate, _Futures, candidates_of, fu
 from foursquare_cli.players.simple import greedy_move
 from foursquare_cli.rules import playout
 from foursquare_cli.rules.cards import Card, deal
-from foursquare_cli.rules.engine import WON, State
+from foursquare_cli.rules.engine import WON, State, state_after
 from foursquare_cli.rules.game import Game, play_out
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.runs.stats import GameResult, play_and_summarize, play_deals, summary_of, wilson_interval
@@ -288,3 +288,30 @@ def test_the_settings_default_budget_is_the_experts():
     from foursquare_cli.ui.about import SETTING_DEFAULTS
 
     assert SETTING_DEFAULTS["playouts"] == DEFAULT_PLAYOUTS
+
+
+def test_a_second_ply_never_reads_the_order_of_the_stock_and_reranks_only_the_best():
+    state = played(deal(11), "B2", "C2", "B3")
+    other = redealt(state, random.Random(7))
+    looking = ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60)
+    plain = ExpertPlayer(seed=3, playouts=QUICK).rate(state)
+    ratings = looking.rate(state)
+    assert ratings == ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60).rate(other)
+    assert {r.move for r in ratings[:3]} == {r.move for r in plain[:3]} and ratings[3:] == plain[3:]
+    reply = ExpertPlayer(3, 60)
+    # each of the three is worth the mean of the reply's best over the next card's ranks, by hand
+    for rating in ratings[:3]:
+        after = state_after(state, rating.move)
+        unseen = [*after.unseen_cards(), after.next_card]
+        expected = 0.0
+        for rank in {card.rank for card in unseen}:
+            card = next(card for card in unseen if card.rank == rank)
+            supposed = State([*after.deck[: after.drawn], card, *(c for c in unseen if c != card)])
+            for move in [*map(Move.from_str, ("B2", "C2", "B3")), rating.move, rating.then]:
+                if move is not None:
+                    supposed.apply(move)  # the same game on a deck whose next card is `card`
+            share = sum(c.rank == rank for c in unseen) / len(unseen)
+            expected += share * reply.rate(supposed)[0].value
+        assert rating.value == pytest.approx(expected)
+    assert [r.value for r in ratings[:3]] == sorted((r.value for r in ratings[:3]), reverse=True)
+    assert looking.choose(state) == ratings[0].move

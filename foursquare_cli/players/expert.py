@@ -13,6 +13,7 @@ import random
 from typing import NamedTuple
 
 from ..rules import playout
+from ..rules.cards import Card
 from ..rules.engine import State, state_after
 from ..rules.moves import Move
 from .calibration import calibrated_chance, calibrated_score
@@ -72,6 +73,8 @@ LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the lo
 NEAR_LOSS_PENALTY = 2.0  # ...less 2 when the loss comes within NEAR_CARDS cards
 NEAR_CARDS = 2
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
+SECOND_PLY = 0  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
+REPLY_PLAYOUTS = 1000  # the playouts of each reply a second ply rates
 
 
 class Valuation(NamedTuple):
@@ -114,6 +117,12 @@ class ExpertPlayer:
     hand and the cards drawn so far; never the order of the stock. Its futures are
     seeded by its own seed and the visible position, so with no time cap its moves
     are deterministic. Choosing a shift, it remembers the placement it was played for.
+
+    With `second_ply` at 2 or more, its best `second_ply` moves are then looked at over
+    the next card (`worth_over_next_card`): what a second expert (`reply_playouts`)
+    makes of each rank the next card may have, not what the greedy playout would; they
+    are ranked by that, ahead of the rest. The figures (`chance`, `expected`) stay
+    those of the futures.
     """
 
     name = "expert"
@@ -125,6 +134,8 @@ class ExpertPlayer:
         think: float | None = None,
         valuation: Valuation = Valuation(),
         fill_first: bool = True,
+        second_ply: int = SECOND_PLY,
+        reply_playouts: int = REPLY_PLAYOUTS,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"{playouts}: the expert needs at least one playout a move")
@@ -133,6 +144,8 @@ class ExpertPlayer:
         self.think = think
         self.valuation = valuation
         self.fill_first = fill_first
+        self.second_ply = second_ply
+        self.reply_playouts = reply_playouts
         self._plan: tuple[object, Move] | None = None
 
     def choose(self, state: State) -> Move:
@@ -193,7 +206,7 @@ class ExpertPlayer:
         if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
             order.remove(alive[0])
             order.insert(0, alive[0])
-        return [
+        ratings = [
             Rating(
                 candidates[i].move,
                 candidates[i].placement if candidates[i].move.is_shift else None,
@@ -206,6 +219,23 @@ class ExpertPlayer:
             )
             for i in order
         ]
+        if self.second_ply > 1 and count > 1 and not out_of_time:
+            return self._looked_at_over_next_card(state, ratings, deadline)
+        return ratings
+
+    def _looked_at_over_next_card(self, state: State, ratings: list[Rating], deadline: float | None) -> list[Rating]:
+        """The best `second_ply` ratings ranked by their worth over the next card (as their `value`), then the
+        rest as they were; all as they were if the time cap comes first (two scales are never mixed)."""
+        import time
+
+        reply = ExpertPlayer(self.seed, self.reply_playouts, valuation=self.valuation, fill_first=self.fill_first)
+        looked = []
+        for rating in ratings[: self.second_ply]:
+            if deadline is not None and time.perf_counter() > deadline:
+                return ratings
+            looked.append(rating._replace(value=worth_over_next_card(state, rating, reply)))
+        looked.sort(key=lambda rating: -rating.value)  # stable: a tie keeps the first ranking's order
+        return looked + ratings[len(looked) :]
 
     def compare(self, state: State, candidates: list[Candidate], futures: int) -> list[Rating]:
         """The given candidates measured on the same `futures` futures each, in the order given."""
@@ -236,6 +266,31 @@ class ExpertPlayer:
             )
             for index, candidate in enumerate(candidates)
         ]
+
+
+def worth_over_next_card(state: State, rating: Rating, reply: ExpertPlayer) -> float:
+    """What `rating`'s move is worth to a player who rates the next card's move again: for each rank the next
+    card may have, weighted by how many unseen cards have it, the worth of `reply`'s best move with a card of
+    that rank in hand. The position supposed for a rank is the real one with its unseen cards put in another
+    order (the supposed card first): only what a player sees is used, never the stock's order."""
+    after = state_after(state, rating.move)
+    if rating.then is not None:
+        after.apply(rating.then)
+    if after.is_over:
+        return rating.value  # every future of a move that ends the game is the same
+    unseen = [*after.unseen_cards(), after.deck[after.drawn]]  # the card now drawn is not seen yet
+    by_rank: dict[int, Card] = {}
+    counts: dict[int, int] = {}
+    for card in unseen:
+        by_rank.setdefault(card.rank, card)
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    placed = after.deck[: after.drawn]
+    worth = 0.0
+    for rank, card in by_rank.items():
+        supposed = after.copy()
+        supposed.deck = (*placed, card, *(other for other in unseen if other != card))
+        worth += counts[rank] / len(unseen) * reply.rate(supposed)[0].value
+    return worth
 
 
 def _means(totals: list[float], samples: list[int]) -> list[float]:
