@@ -6,9 +6,9 @@ figures are published for.
 A variant is `key=value` pairs joined by commas: `n` playouts a move (1500), `w` the score weight (0.01),
 `d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2), `F` 1 for
 futures played filling first (0); `T` the expert's best T moves looked at two plies deep (0: off; see
-`ExpertPlayer`'s second_ply), with `m` playouts for each reply (1000). A key left out takes the value of the expert
-before issue 25 (in brackets), so the commands in docs/figures.md repeat their runs; the expert now is
-n=20000,w=0.12,P=2,F=1.
+`ExpertPlayer`'s second_ply), with `m` playouts for each reply (n / 20). A key left out takes the value
+of the expert before issue 25 (in brackets), so the commands in docs/figures.md repeat their runs; the
+expert now is n=20000,w=0.12,P=2,F=1,T=2.
 
 Run: python benchmarks/expert_variants.py --start 20350 --count 200 n=1500 n=1500,w=0.05,P=1 [--jobs 2]
 Prints figures (and with --save, one JSON line a game as it ends: the same command resumes a stopped run);
@@ -58,7 +58,7 @@ def play(task: tuple[str, int]) -> Game:
         valuation=valuation,
         fill_first=bool(p.get("F", 0)),
         second_ply=int(p.get("T", 0)),
-        reply_playouts=int(p.get("m", 1000)),
+        reply_playouts=int(p["m"]) if "m" in p else None,
     )
     state = State(deal(seed))
     began = time.process_time()

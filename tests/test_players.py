@@ -294,15 +294,15 @@ def test_a_second_ply_never_reads_the_order_of_the_stock_and_reranks_only_the_be
     state = played(deal(11), "B2", "C2", "B3")
     other = redealt(state, random.Random(7))
     looking = ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60)
-    plain = ExpertPlayer(seed=3, playouts=QUICK).rate(state)
+    plain = ExpertPlayer(seed=3, playouts=QUICK, second_ply=0).rate(state)
     ratings = looking.rate(state)
     assert ratings == ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60).rate(other)
     assert {r.move for r in ratings[:3]} == {r.move for r in plain[:3]} and ratings[3:] == plain[3:]
-    reply = ExpertPlayer(3, 60)
+    reply = ExpertPlayer(3, 60, second_ply=0)  # a reply is rated on one ply
     # each of the three is worth the mean of the reply's best over the next card's ranks, by hand
     for rating in ratings[:3]:
         after = state_after(state, rating.move)
-        unseen = [*after.unseen_cards(), after.next_card]
+        unseen = state.unseen_cards()
         expected = 0.0
         for rank in {card.rank for card in unseen}:
             card = next(card for card in unseen if card.rank == rank)

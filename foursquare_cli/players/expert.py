@@ -73,8 +73,8 @@ LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the lo
 NEAR_LOSS_PENALTY = 2.0  # ...less 2 when the loss comes within NEAR_CARDS cards
 NEAR_CARDS = 2
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
-SECOND_PLY = 0  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
-REPLY_PLAYOUTS = 1000  # the playouts of each reply a second ply rates
+SECOND_PLY = 2  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
+REPLY_SHARE = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
 
 
 class Valuation(NamedTuple):
@@ -118,11 +118,12 @@ class ExpertPlayer:
     seeded by its own seed and the visible position, so with no time cap its moves
     are deterministic. Choosing a shift, it remembers the placement it was played for.
 
-    With `second_ply` at 2 or more, its best `second_ply` moves are then looked at over
-    the next card (`worth_over_next_card`): what a second expert (`reply_playouts`)
-    makes of each rank the next card may have, not what the greedy playout would; they
-    are ranked by that, ahead of the rest. The figures (`chance`, `expected`) stay
-    those of the futures.
+    Then its best `second_ply` moves (2) are looked at again over the next card
+    (`worth_over_next_card`): what a second expert (`reply_playouts`, a twentieth of
+    the budget unless given) makes of each rank the next card may have, not what the
+    greedy playout would; they are ranked by that, ahead of the rest. With ten ranks
+    that costs about the budget again. The figures (`chance`, `expected`) stay those
+    of the futures. `second_ply=0` turns it off (docs/figures.md: what it bought).
     """
 
     name = "expert"
@@ -135,7 +136,7 @@ class ExpertPlayer:
         valuation: Valuation = Valuation(),
         fill_first: bool = True,
         second_ply: int = SECOND_PLY,
-        reply_playouts: int = REPLY_PLAYOUTS,
+        reply_playouts: int | None = None,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"{playouts}: the expert needs at least one playout a move")
@@ -145,7 +146,7 @@ class ExpertPlayer:
         self.valuation = valuation
         self.fill_first = fill_first
         self.second_ply = second_ply
-        self.reply_playouts = reply_playouts
+        self.reply_playouts = reply_playouts if reply_playouts is not None else max(1, playouts // REPLY_SHARE)
         self._plan: tuple[object, Move] | None = None
 
     def choose(self, state: State) -> Move:
@@ -228,7 +229,9 @@ class ExpertPlayer:
         rest as they were; all as they were if the time cap comes first (two scales are never mixed)."""
         import time
 
-        reply = ExpertPlayer(self.seed, self.reply_playouts, valuation=self.valuation, fill_first=self.fill_first)
+        reply = ExpertPlayer(
+            self.seed, self.reply_playouts, valuation=self.valuation, fill_first=self.fill_first, second_ply=0
+        )  # one ply: a reply's reply is the greedy playout's
         looked = []
         for rating in ratings[: self.second_ply]:
             if deadline is not None and time.perf_counter() > deadline:
@@ -278,7 +281,8 @@ def worth_over_next_card(state: State, rating: Rating, reply: ExpertPlayer) -> f
         after.apply(rating.then)
     if after.is_over:
         return rating.value  # every future of a move that ends the game is the same
-    unseen = [*after.unseen_cards(), after.deck[after.drawn]]  # the card now drawn is not seen yet
+    unseen = state.unseen_cards()  # after the move, the card drawn next is one of these: in the deck's order,
+    # never the stock's (which card of a rank stands for it, and so the reply's futures, must not tell)
     by_rank: dict[int, Card] = {}
     counts: dict[int, int] = {}
     for card in unseen:
