@@ -20,9 +20,9 @@ maps through (`foursquare_cli/players/calibration_table.py`):
     check:   predicted against observed by decile, on deals the fit never saw.
 
 Run (the commands of docs/figures.md):
-    python benchmarks/meter_calibration.py collect --start 4000000 --count 600 --save fit.jsonl --jobs 2
+    python benchmarks/meter_calibration.py collect --start 4000000 --count 1000 --save fit.jsonl --jobs 2
     python benchmarks/meter_calibration.py fit fit.jsonl --out foursquare_cli/players/calibration_table.py
-    python benchmarks/meter_calibration.py collect --start 4100000 --count 300 --save check.jsonl --jobs 2
+    python benchmarks/meter_calibration.py collect --start 4100000 --count 500 --save check.jsonl --jobs 2
     python benchmarks/meter_calibration.py check check.jsonl
 
 The deals 4000000 and up were never used to tune anything. Asserts nothing; prints figures.

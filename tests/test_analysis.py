@@ -47,11 +47,13 @@ def _expert_game_with_a_blunder(seed: int = 3, at: int = 12) -> tuple[Game, int]
 
 @pytest.mark.slow
 def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
-    game, blunder = _expert_game_with_a_blunder()
+    game, blunder = _expert_game_with_a_blunder(seed=1, at=14)
     moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
     marked = moves[blunder - 1]
-    # On the expert's own scale (calibrated: issue 34), three more cards face down at move 13 leave it still
-    # winning nearly always, but cost it about 3.5 points of score: the expected score lost marks it.
+    # On the expert's own scale (calibrated: issue 34), three more cards face down at move 15 of deal 1 leave
+    # it still winning nearly always, but cost it about 4 points of score: the expected score lost marks it.
+    # (The expert with a second ply, issue 35, mends most such blunders for under a point: deal 3 at move 13
+    # now costs half a point, so the test moved.)
     assert marked.ply == blunder and marked.mark is not None
     assert not marked.agreed and marked.best.move != marked.move
     assert marked.best.win_rate >= marked.played.win_rate
