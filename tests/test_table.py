@@ -287,7 +287,7 @@ def test_the_end_of_a_game_counts_the_cards_placed_as_moves_and_the_shifts_apart
     game = Game.from_seed(42)
     for move in ("B2", "shift up", "C1"):
         game.play(Move.from_str(move))
-    line = outcome_line(game.state, game.state.drawn, 1, 0, shifts=game.ply - game.state.drawn)
+    line = outcome_line(game.state, game.ply, 1, 0)
     assert line.endswith("; 2 moves and 1 shift, 1 undo.")
 
 

@@ -10,6 +10,7 @@ futures, it shuffles the unseen cards anew.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import NamedTuple
 
 from ..rules import playout
@@ -283,11 +284,10 @@ def worth_over_next_card(state: State, rating: Rating, reply: ExpertPlayer) -> f
         return rating.value  # every future of a move that ends the game is the same
     unseen = state.unseen_cards()  # after the move, the card drawn next is one of these: in the deck's order,
     # never the stock's (which card of a rank stands for it, and so the reply's futures, must not tell)
+    counts = Counter(card.rank for card in unseen)
     by_rank: dict[int, Card] = {}
-    counts: dict[int, int] = {}
     for card in unseen:
-        by_rank.setdefault(card.rank, card)
-        counts[card.rank] = counts.get(card.rank, 0) + 1
+        by_rank.setdefault(card.rank, card)  # the first unseen card of each rank stands for it
     placed = after.deck[: after.drawn]
     worth = 0.0
     for rank, card in by_rank.items():

@@ -78,13 +78,12 @@ def problem_line(name: str, problem: Problem) -> str:
     return problem.located(name)
 
 
-def outcome_line(
-    state: State, moves: int, undos: int = 0, hints: int = 0, grade: str | None = None, *, shifts: int = 0
-) -> str:
+def outcome_line(state: State, ply: int, undos: int = 0, hints: int = 0, grade: str | None = None) -> str:
     """What the player reads when a game at the prompt ends: the outcome, score, moves (the cards placed, as
-    the prompt numbers them) and the free shifts, undos, hints, grade."""
+    the prompt numbers them) and the free shifts (the rest of the `ply` moves), undos, hints, grade."""
     outcome = state.outcome
-    counts = _count(moves, "move") + (f" and {_count(shifts, 'shift')}" if shifts else "")
+    shifts = ply - state.drawn
+    counts = _count(state.drawn, "move") + (f" and {_count(shifts, 'shift')}" if shifts else "")
     counts += f", {_count(undos, 'undo')}" if undos else ""
     counts += f", {_count(hints, 'hint')}" if hints else ""
     graded = f" The deal was {grade}." if grade else ""

@@ -182,9 +182,7 @@ class Table:
         grade = self.session.grade()
         if grade is not None and self.session.record is not None and self.session.record.written:
             self.session.save()  # the grade, kept in the record for the history
-        placed = game.state.drawn
-        ended = outcome_line(game.state, placed, game.undos, game.hints, grade, shifts=game.ply - placed)
-        self.out.write(ended + "\n")
+        self.out.write(outcome_line(game.state, game.ply, game.undos, game.hints, grade) + "\n")
         day = game.meta.get("daily") if isinstance(game.meta, dict) else None
         if day:
             unicode = self.style.unicode or can_show(SHARE_BLOCKS)
