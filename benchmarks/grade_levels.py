@@ -77,7 +77,7 @@ def main() -> None:
                 found = grades[number]
                 row = {"seed": number, "level": found.level, "greedy_won": found.greedy_won,
                        "filling_won": found.filling_won, "quick_score": found.quick_score}  # fmt: skip
-                saved.write(json.dumps(row | {"greedy_won": won, "expert_score": score}) + "\n")
+                saved.write(json.dumps(row | {"greedy_player_won": won, "expert_score": score}) + "\n")
     print(f"deals {args.start} to {graded_until - 1} graded; {args.count} of each level; expert at {args.playouts}")
     everything = sum(graded.values())
     print("of all deals graded: " + ", ".join(f"{level} {graded[level] / everything:.1%}" for level in LEVELS))
