@@ -19,7 +19,10 @@ from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, format_record
 from foursquare_cli.formats.source import read_source
+from foursquare_cli.players import expert as expert_module
 from foursquare_cli.players import grade as grading
+from foursquare_cli.players.expert import ExpertPlayer
+from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
@@ -37,6 +40,13 @@ def home(tmp_path, monkeypatch):
     return tmp_path / "home"
 
 
+def _game_score(player: ExpertPlayer, seed: int) -> int:
+    state = State(deal(seed))
+    while not state.is_over:
+        state.apply(player.choose(state))
+    return state.outcome.score or 0
+
+
 def at_prompt(session: Session, *lines: str, **options) -> str:
     """What the prompt printed for `lines` (test_table's `table`, its exit code left aside)."""
     from test_table import table
@@ -51,6 +61,11 @@ def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresh
     assert grading.share_won(3, False, 40) == grading.share_won(3, False, 40)
     assert grading.share_won(3, True, 40) == grading.share_won(3, True, 40)
     assert grading.quick_score(3, 10) == grading.quick_score(3, 10)
+    # the quick expert is pinned as the cuts were measured with it: one ply, whatever the expert's default
+    assert expert_module.SECOND_PLY > 0
+    assert grading.quick_score(3) == _game_score(
+        ExpertPlayer(3, grading.QUICK_PLAYOUTS, valuation=grading.QUICK_VALUATION, fill_first=False, second_ply=0), 3
+    )
     assert (grading.HARD_EASE, grading.EASY_EASE, grading.QUICK_SCALE) == (1.16, 1.68, 16)
     # the ease is greedy won + filling won + quick score / 16, worked out by hand:
     cases = {

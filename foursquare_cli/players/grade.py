@@ -13,9 +13,9 @@ grade is the same on every machine:
   expert's futures). Its rank is the other way about: nothing of the greedy
   player's wins (-0.01), much of a strong player's score (0.31).
 - the **quick score**: the score of one game of the expert at `QUICK_PLAYOUTS`
-  playouts a move, with the valuation pinned here (`QUICK_VALUATION`) and the plain
-  greedy playouts, so tuning the expert does not regrade the deals; a lost game
-  scores 0. Also a strong player's (0.20).
+  playouts a move, with the valuation pinned here (`QUICK_VALUATION`), the plain
+  greedy playouts and one ply (no second look over the next card), so tuning the
+  expert does not regrade the deals; a lost game scores 0. Also a strong player's (0.20).
 
 The grade cuts their sum, greedy won + filling won + quick score / `QUICK_SCALE`
 (`Grade.ease`): `hard` under `HARD_EASE`, `easy` from `EASY_EASE` on, `medium`
@@ -100,7 +100,7 @@ def share_won(seed: int, fill_first: bool, games: int = GAMES) -> float:
 
 def quick_score(seed: int, playouts: int = QUICK_PLAYOUTS) -> int:
     """The score of one game of a quick expert on deal `seed` (0 when it is lost)."""
-    expert = ExpertPlayer(seed, playouts, valuation=QUICK_VALUATION, fill_first=False)
+    expert = ExpertPlayer(seed, playouts, valuation=QUICK_VALUATION, fill_first=False, second_ply=0)
     state = State(deal(seed))
     while not state.is_over:
         state.apply(expert.choose(state))
