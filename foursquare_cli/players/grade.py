@@ -109,7 +109,11 @@ def quick_score(seed: int, playouts: int = QUICK_PLAYOUTS) -> int:
 
 def grade(seed: int) -> Grade:
     """The grade of deal `seed` (see the module's docstring)."""
-    greedy, filling = share_won(seed, False), share_won(seed, True)
+    return _graded(seed, share_won(seed, False), share_won(seed, True))
+
+
+def _graded(seed: int, greedy: float, filling: float) -> Grade:
+    """The grade of deal `seed` once its two shares are known: the quick expert's game decides the rest."""
     score = quick_score(seed)
     return Grade(greedy, filling, score, level_of(greedy, filling, score))
 
@@ -125,7 +129,7 @@ def deal_of_level(level: str, rng: random.Random, tries: int = 100) -> tuple[int
         greedy, filling = share_won(seed, False), share_won(seed, True)
         if level not in (level_of(greedy, filling, 0), "medium", level_of(greedy, filling, BEST_SCORE)):
             continue  # no quick score could give these shares the level
-        score = quick_score(seed)
-        if level_of(greedy, filling, score) == level:
-            return seed, Grade(greedy, filling, score, level)
+        found = _graded(seed, greedy, filling)
+        if found.level == level:
+            return seed, found
     return seed, grade(seed)
