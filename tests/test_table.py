@@ -202,8 +202,9 @@ def test_a_finished_game_is_offered_replay_and_analyze_never_resume(tmp_path):
         session = Session(Game.from_seed(1), record)
         code, said = table(session, *LOST_MOVES, "quit")
     assert code == 0 and session.game.state.is_over
-    after_quit = said.rsplit("> ", 1)[1]
-    assert "--resume" not in after_quit and "Replay it:" in after_quit and "analyze" in after_quit
+    end_screen, after_quit = said.rsplit("> ", 1)
+    assert "--resume" not in said and said.count("Replay it:") == 1 and "analyze" in end_screen
+    assert "Replay it:" not in after_quit, "the end screen just said how to look back; quitting does not repeat it"
     from foursquare_cli.ui.session_text import how_to_review
 
     review = how_to_review(session).splitlines()  # a line each, so a narrow terminal never splits a label

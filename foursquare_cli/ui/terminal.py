@@ -162,7 +162,7 @@ class Table:
                     if text is None or text.lower() == "quit":
                         if self.session.record is not None and self.session.record.written:
                             self.session.save()  # the time played since the last move
-                        self.out.write(how_to_resume(self.session) + "\n")
+                        self.say_how_to_resume()
                         return
                     if text:
                         self.answer(text)
@@ -248,6 +248,12 @@ class Table:
         said = f"If you played {step.move}: the board would be (nothing is played; undo is not needed)"
         self.out.write(f"\n{said}\n{heading}\n")
 
+    def say_how_to_resume(self) -> None:
+        """Where the game is kept and how to go on, as it is left; not again for a game whose end screen,
+        just shown, said how to look back."""
+        if not (self.game.state.is_over and self.ended):
+            self.out.write(how_to_resume(self.session) + "\n")
+
     def undo(self) -> None:
         try:
             step = self.session.undo()
@@ -263,7 +269,7 @@ class Table:
             self.out.write(f"'{command}' needs a new game to be kept; leave with quit and play again.\n")
             return
         game = self.game
-        self.out.write(how_to_resume(self.session) + "\n")
+        self.say_how_to_resume()
         if self.session is not self.opened:
             self.session.__exit__(None, None, None)
         else:
