@@ -8,6 +8,7 @@ import pytest
 from conftest import deck_starting, played, redealt
 
 from foursquare_cli.players import ExpertPlayer, GreedyPlayer, RandomPlayer, make_player
+from foursquare_cli.players import expert as expert_module
 from foursquare_cli.players.expert import Candidate, _Futures, candidates_of, future_worth
 from foursquare_cli.players.simple import greedy_move
 from foursquare_cli.rules import playout
@@ -124,7 +125,7 @@ def test_expert_plays_the_placement_it_shifted_for():
 def test_expert_rates_every_candidate_survivors_first_then_by_value():
     state = played(deal(3), "B2")
     candidates = candidates_of(state)
-    ratings = ExpertPlayer(0, 120).rate(state)
+    ratings = ExpertPlayer(0, 120, second_ply=0).rate(state)  # the halving alone (the second ply: below)
     assert sorted(str(r.move) + str(r.then) for r in ratings) == sorted(
         str(c.move) + (str(c.placement) if c.move.is_shift else "None") for c in candidates
     )
@@ -135,6 +136,12 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
     assert [str(c.move) for c in candidates] == ["B1", "A2", "C2", "B3", "B2 top"]
     assert sorted(r.samples for r in ratings) == [8, 8, 21, 41, 41]
     assert all(0 <= r.win_rate <= 1 and r.expected_score <= 24 for r in ratings)
+    # by default the best SECOND_PLY of them are looked at again and lead, in their new order; the rest stay
+    looked = ExpertPlayer(0, 120).rate(state)
+    top = expert_module.SECOND_PLY
+    assert {(r.move, r.then, r.samples) for r in looked[:top]} == {(r.move, r.then, r.samples) for r in ratings[:top]}
+    assert [r.value for r in looked[:top]] == sorted((r.value for r in looked[:top]), reverse=True)
+    assert looked[top:] == ratings[top:]
 
 
 def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
