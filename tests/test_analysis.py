@@ -56,7 +56,8 @@ def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
     # now costs half a point, so the test moved.)
     assert marked.ply == blunder and marked.mark is not None
     assert not marked.agreed and marked.best.move != marked.move
-    assert marked.best.win_rate >= marked.played.win_rate
+    # the better move is not bought with the chance (both are about 99.9% here: a hair either way is no trade)
+    assert marked.best.win_rate >= marked.played.win_rate - 0.005
     assert marked.best.expected_score - marked.played.expected_score >= 2.0
     assert sum(summary.marks.values()) >= 1
 

@@ -74,7 +74,7 @@ LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the lo
 NEAR_LOSS_PENALTY = 2.0  # ...less 2 when the loss comes within NEAR_CARDS cards
 NEAR_CARDS = 2
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
-SECOND_PLY = 2  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
+SECOND_PLY = 3  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
 REPLY_SHARE = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
 
 
@@ -119,11 +119,11 @@ class ExpertPlayer:
     seeded by its own seed and the visible position, so with no time cap its moves
     are deterministic. Choosing a shift, it remembers the placement it was played for.
 
-    Then its best `second_ply` moves (2) are looked at again over the next card
+    Then its best `second_ply` moves (3) are looked at again over the next card
     (`worth_over_next_card`): what a second expert (`reply_playouts`, a twentieth of
     the budget unless given) makes of each rank the next card may have, not what the
     greedy playout would; they are ranked by that, ahead of the rest. With ten ranks
-    that costs about the budget again. The figures (`chance`, `expected`) stay those
+    that costs about one and a half budgets more. The figures (`chance`, `expected`) stay those
     of the futures. `second_ply=0` turns it off (docs/figures.md: what it bought).
     """
 
