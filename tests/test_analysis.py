@@ -51,14 +51,15 @@ def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
     moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
     marked = moves[blunder - 1]
     # On the expert's own scale (calibrated: issue 34), three more cards face down at move 15 of deal 1 leave
-    # it still winning nearly always, but cost it about 4 points of score: the expected score lost marks it.
+    # it still winning nearly always, but cost it points of score (about 1.7 on the table remade for the
+    # three-move expert, 2.3 on the one before): the expected score lost marks it.
     # (The expert with a second ply, issue 35, mends most such blunders for under a point: deal 3 at move 13
     # now costs half a point, so the test moved.)
     assert marked.ply == blunder and marked.mark is not None
     assert not marked.agreed and marked.best.move != marked.move
     # the better move is not bought with the chance (both are about 99.9% here: a hair either way is no trade)
     assert marked.best.win_rate >= marked.played.win_rate - 0.005
-    assert marked.best.expected_score - marked.played.expected_score >= 2.0
+    assert marked.best.expected_score - marked.played.expected_score >= 1.5
     assert sum(summary.marks.values()) >= 1
 
 
