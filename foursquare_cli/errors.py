@@ -1,13 +1,14 @@
-"""Every error the tool reports, each carrying the exit code it ends the tool with.
+"""The kinds of error the tool reports, and the one table that gives each kind its exit code.
 
-The bottom layer: it imports nothing of the package, and every layer above raises
-these. `cli.py` has the one handler that turns a `FoursquareError` into one line on
-standard error and its `exit_code`; anything else reaching it is a bug of ours
-(exit 70, the traceback kept in a crash log). The move and card errors are also
-`ValueError`s, as in python-chess, so library callers may catch either.
-
-The exit codes and what each means are the table `EXIT_CODES` below, the one
-source of the list that `foursquare --help` ends with (docs/commands.md has it too).
+The bottom layer: it imports nothing of the package. As in python-chess, the errors
+are plain exceptions (the input kinds are `ValueError`s, so a library caller may
+catch either) and know nothing of exit codes: every layer raises a subclass of one of
+the kinds below, and `exit_code_of` reads the code off the kind, through the class's
+ancestry, from `EXIT_CODE_OF_KIND`, the one table. The handler in `cli/app.py` is its
+only reader: one line on standard error, then that code. So hierarchy and code agree
+by construction: a usage error exits 2 because it is a `UsageError`, never because a
+raise site says so. `EXIT_CODES` says what each code means, for `foursquare --help`
+and docs/commands.md.
 """
 
 from __future__ import annotations
@@ -58,16 +59,14 @@ def display_name(path: str) -> str:
 
 
 class FoursquareError(Exception):
-    """The base of every error of the package: a message, where it applies (a path, a line, a move
-    number), and the exit code it ends the tool with.
+    """The base of every error of the package: a message, and where it applies (a path, a line, a move
+    number), each None when it does not.
 
-    `str` is the message, after the path when there is one (`game.yaml: cannot read: ...`).
-    `exit_code` is the class's, always: a kind of error with another exit code is a
-    subclass of its own. `before` are lines to say ahead of the message (a file's
-    problems, each `file:line: ...`).
+    `str` is the message, after the path when there is one (`game.yaml: cannot read: ...`). `before` are
+    lines to say ahead of the message (a file's problems, each `file:line: ...`). Its kind, and so its exit
+    code, is its class's ancestry (`exit_code_of`).
     """
 
-    exit_code: int = EXIT_USAGE
     before: tuple[str, ...] = ()
 
     def __init__(
@@ -99,53 +98,73 @@ def _rebuilt(kind: type[FoursquareError], message: str, state: dict[str, object]
     return error
 
 
-class InvalidInputError(FoursquareError):
-    """The input is wrong: a card, a move, a record, a line of a pipe (exit 1)."""
-
-    exit_code = EXIT_INVALID
+# -- the kinds, one for each exit code ---------------------------------------------------------------
 
 
-class UsageError(FoursquareError):
-    """Options that cannot be carried out, or a file that cannot be used (exit 2)."""
-
-    exit_code = EXIT_USAGE
+class InvalidInput(FoursquareError, ValueError):
+    """The input is wrong: a card, a move, a record, a line of a pipe, a player that forfeits."""
 
 
-class ReadError(UsageError):
-    """A path that cannot be read as a file: missing, a FIFO or a device, closed standard input."""
+class UsageError(FoursquareError, ValueError):
+    """Options that cannot be carried out, or a file that cannot be used."""
+
+
+class Unwinnable(FoursquareError):
+    """`solve`: an exhaustive search found no win."""
+
+
+class GaveUp(FoursquareError):
+    """`solve`: the budget or the time ran out with no win found."""
 
 
 class WriteError(FoursquareError):
-    """A file cannot be written; the message is one line that names the path and says why: a write that
-    fails (a full disk) ends with exit 74."""
-
-    exit_code = EXIT_IO
+    """A file or the output could not be written (a full disk); the message names the path and says why."""
 
 
-class PathRefused(WriteError):
-    """A path refused before anything is written (it exists, it is not a regular file, it is locked): a
-    usage error (exit 2)."""
-
-    exit_code = EXIT_USAGE
+class RunFailed(FoursquareError):
+    """A worker process or a cluster failed in the middle of a run."""
 
 
 class Interrupted(FoursquareError):
-    """A run stopped by a signal: SIGINT (Ctrl-C, exit 130); `Terminated` for the others."""
+    """A run stopped by Ctrl-C (SIGINT); `Terminated` for the signals that end a run for good."""
 
-    exit_code = EXIT_INTERRUPTED
-
-    def __init__(self, signum: int, message: str = "interrupted") -> None:
+    def __init__(self, signum: int = 2, message: str = "interrupted") -> None:
         super().__init__(message)
         self.signum = signum
 
 
 class Terminated(Interrupted):
-    """A run stopped by SIGTERM or SIGHUP (exit 143)."""
+    """A run stopped by SIGTERM or SIGHUP (the terminal closed)."""
 
-    exit_code = EXIT_TERMINATED
-
-    def __init__(self, signum: int) -> None:
+    def __init__(self, signum: int = 15) -> None:
         super().__init__(signum, "terminated")
+
+
+class BrokenPipe(FoursquareError):
+    """The reader of the output went away: nothing more can be said to it."""
+
+
+EXIT_CODE_OF_KIND: dict[type[BaseException], int] = {
+    InvalidInput: EXIT_INVALID,
+    UsageError: EXIT_USAGE,
+    Unwinnable: EXIT_UNWINNABLE,
+    GaveUp: EXIT_GAVE_UP,
+    WriteError: EXIT_IO,
+    RunFailed: EXIT_WORKER_LOST,
+    Terminated: EXIT_TERMINATED,
+    Interrupted: EXIT_INTERRUPTED,
+    BrokenPipe: EXIT_BROKEN_PIPE,
+}
+"""The one table: each kind of error and the code the tool exits with (the nearest kind in a class's ancestry
+decides; anything that is none of these is a bug of ours, `EXIT_INTERNAL`)."""
+
+
+def exit_code_of(error: BaseException) -> int:
+    """The exit code `error` ends the tool with: its nearest kind's in `EXIT_CODE_OF_KIND`."""
+    for kind in type(error).__mro__:
+        if kind in EXIT_CODE_OF_KIND:
+            return EXIT_CODE_OF_KIND[kind]
+    return EXIT_INTERNAL
 
 
 def interrupted_by(signum: int) -> Interrupted:
@@ -155,51 +174,44 @@ def interrupted_by(signum: int) -> Interrupted:
     return Interrupted(signum) if signum == signal.SIGINT else Terminated(signum)
 
 
+# -- said already --------------------------------------------------------------------------------------
+
+
 class AlreadySaid(FoursquareError):
     """What went wrong was said where it happened (a file's problems, a game interrupted, a failed output):
-    only the exit code is left to give, by its class, and the one handler says nothing more."""
+    only the exit code is left to give, by its other kind, and the one handler says nothing more."""
 
 
-class ProblemsSaid(AlreadySaid):
+class ProblemsSaid(AlreadySaid, InvalidInput):
     """Input with problems, each said as file:line (check, replay, analyze, a move refused from a pipe)."""
 
-    exit_code = EXIT_INVALID
 
-
-class UnreadableSaid(AlreadySaid):
+class UnreadableSaid(AlreadySaid, UsageError):
     """A file that could not be read, said (check goes on with the other files)."""
 
-    exit_code = EXIT_USAGE
 
-
-class InterruptedSaid(AlreadySaid):
+class InterruptedSaid(AlreadySaid, Interrupted):
     """Ctrl-C during a game, said with where the game is kept."""
 
-    exit_code = EXIT_INTERRUPTED
+
+class TerminatedSaid(AlreadySaid, Terminated):
+    """SIGTERM or SIGHUP during a game, said with where the game is kept."""
 
 
-class WriteFailedSaid(AlreadySaid):
+class WriteFailedSaid(AlreadySaid, WriteError):
     """A write that failed (a record, the output), said with where the game is kept."""
 
-    exit_code = EXIT_IO
 
-
-class BrokenPipeSaid(AlreadySaid):
+class BrokenPipeSaid(AlreadySaid, BrokenPipe):
     """The reader of the output went away: nothing is said but where the game is kept."""
 
-    exit_code = EXIT_BROKEN_PIPE
+
+class UnwinnableSaid(AlreadySaid, Unwinnable):
+    """`solve`: no win, its result printed."""
 
 
-class Unwinnable(AlreadySaid):
-    """`solve`: an exhaustive search found no win (its result printed)."""
-
-    exit_code = EXIT_UNWINNABLE
-
-
-class GaveUp(AlreadySaid):
-    """`solve`: the budget or the time ran out with no win found (its result printed)."""
-
-    exit_code = EXIT_GAVE_UP
+class GaveUpSaid(AlreadySaid, GaveUp):
+    """`solve`: gave up, its result printed."""
 
 
 def raise_worst(failures: Iterable[AlreadySaid | None]) -> None:
@@ -207,18 +219,16 @@ def raise_worst(failures: Iterable[AlreadySaid | None]) -> None:
     exit code; nothing when there is none."""
     found = [failure for failure in failures if failure is not None]
     if found:
-        raise max(found, key=lambda failure: failure.exit_code)
+        raise max(found, key=exit_code_of)
 
 
-class Forfeit(FoursquareError):
+class Forfeit(InvalidInput):
     """A player lost a game by what it did, not by the cards: the reason, as reported (`no answer within 2 s`)."""
-
-    exit_code = EXIT_INVALID
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
 
 
-class PlayerError(UsageError, ValueError):
+class PlayerError(UsageError):
     """A `--player` that names no player, or one that cannot be built: the message says why."""

@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import EXIT_INVALID, InvalidInputError, UsageError, WriteError
+from ..errors import InvalidInput, UsageError, WriteError
 from ..formats.records import format_record, meta_nodes, unreadable_reason
 from ..rules.cards import Card
 from ..rules.game import Game, Step
@@ -59,7 +59,7 @@ class Opening(NamedTuple):
     practice: bool = False  # a daily deal attempted already today: kept, not counted
 
 
-class RecordRefused(InvalidInputError):
+class RecordRefused(InvalidInput):
     """A move whose record could not be read back; the move was taken back."""
 
 
@@ -178,14 +178,12 @@ class Session:
         return self.record is not None and not (self.record.written or self.resumed)
 
 
-class PlayRequestError(UsageError, ValueError):
+class PlayRequestError(UsageError):
     """`play` options that cannot be carried out together, or a record that cannot be resumed."""
 
 
-class UnresumableRecord(PlayRequestError):
+class UnresumableRecord(InvalidInput):
     """A record to resume that is not valid: its problems are said first, each file:line (exit 1)."""
-
-    exit_code = EXIT_INVALID
 
     def __init__(self, message: str, verdict: Verdict, path: str | None = None) -> None:
         super().__init__(message, path=path)

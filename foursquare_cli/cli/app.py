@@ -23,8 +23,10 @@ from ..errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_IO,
+    EXIT_USAGE,
     AlreadySaid,
     FoursquareError,
+    exit_code_of,
     exit_codes_text,
 )
 from ..ui.output import broken_pipe, say
@@ -61,16 +63,16 @@ class _OneLineErrors(TyperGroup):
             context = getattr(error, "ctx", None)
             where = context.command_path if context is not None else "foursquare"
             say(f"{where}: {error.format_message()} (see '{where} --help')")
-            code = error.exit_code
+            code = EXIT_USAGE
         except typer.Exit as exit_:
             code = exit_.exit_code
         except AlreadySaid as error:  # said where it happened: only its exit code is left
-            code = error.exit_code
+            code = exit_code_of(error)
         except FoursquareError as error:
             for line in error.before:
                 say(line)
             say(str(error) if error.path is not None else f"{_command[0]}: {error}")
-            code = error.exit_code
+            code = exit_code_of(error)
         except (typer.Abort, KeyboardInterrupt):  # before a command is invoked
             say(f"{_command[0]}: interrupted")
             code = EXIT_INTERRUPTED

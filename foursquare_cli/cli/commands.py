@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from ..errors import GaveUp, ProblemsSaid, Unwinnable, UsageError, raise_worst
+from ..errors import GaveUpSaid, ProblemsSaid, UnwinnableSaid, UsageError, raise_worst
 from ..ui import output
 from .app import app
 from .options import (
@@ -45,7 +45,7 @@ from .options import (
     strength_of,
 )
 
-SOLVE_ENDS = {"unwinnable": Unwinnable, "gave up": GaveUp}  # what a search that found no win ends with
+SOLVE_ENDS = {"unwinnable": UnwinnableSaid, "gave up": GaveUpSaid}  # what a search that found no win ends with
 
 
 @app.command(short_help="The stock of a deal, first card first.")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..errors import FoursquareError, InvalidInputError, ProblemsSaid
+from ..errors import FoursquareError, InvalidInput, ProblemsSaid
 from ..ui import output
 from ..ui.output import say
 
@@ -189,7 +189,7 @@ def playable(verdict: Verdict) -> Game:
         raise ProblemsSaid()  # its problems were said by `loaded`
     if verdict.game.state.is_over:
         name = verdict.source.display_name
-        raise InvalidInputError(f"{name}: the game is over ({verdict_summary(verdict)}); there is no move to hint")
+        raise InvalidInput(f"{name}: the game is over ({verdict_summary(verdict)}); there is no move to hint")
     return verdict.game
 
 

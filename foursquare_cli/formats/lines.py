@@ -13,13 +13,17 @@ import sys
 from collections.abc import Iterator
 from typing import IO
 
-from ..errors import InvalidInputError, ReadError, display_name
+from ..errors import InvalidInput, UsageError, display_name
 
 MAX_BYTES = 1 << 20
 MAX_LINE_BYTES = 4096
 STDIN = "-"
 
 __all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "STDIN", "ReadError", "display_name", "shorten"]
+
+
+class ReadError(UsageError):
+    """A path that cannot be read as a file: missing, a FIFO or a device, closed standard input."""
 
 
 def shorten(text: str, limit: int = 40) -> str:
@@ -91,13 +95,13 @@ def read_bytes(path: str) -> bytes:
             stream.close()
 
 
-class LineTooLong(InvalidInputError, ValueError):
+class LineTooLong(InvalidInput):
     def __init__(self, number: int) -> None:
         super().__init__(f"line {number} is longer than {MAX_LINE_BYTES:,} bytes; refused", line=number)
         self.number = number
 
 
-class NotUtf8(InvalidInputError, ValueError):
+class NotUtf8(InvalidInput):
     def __init__(self, number: int) -> None:
         super().__init__("not UTF-8 text", line=number)
         self.number = number

@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ReadError, UsageError
+from ..errors import UsageError
 from ..rules.cards import Card, deal
 from ..rules.engine import WON, State
 from ..rules.game import Game, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from . import safe_yaml
-from .lines import MAX_BYTES, shorten
+from .lines import MAX_BYTES, ReadError, shorten
 from .safe_yaml import MAX_NODES
 from .source import FORMAT_VERSION, MoveLine, Problem, RawMeta, Source, SourceKind, read_source
 
@@ -62,7 +62,7 @@ class Verdict:
         }
 
 
-class DealConflict(UsageError, ValueError):
+class DealConflict(UsageError):
     """A --seed or --deck given on the command line that the record contradicts."""
 
 
@@ -236,7 +236,7 @@ def unreadable_reason(text: str, moves: int, meta: int, hints: int = 0) -> str |
     return None
 
 
-class NoDeal(UsageError, ValueError):
+class NoDeal(UsageError):
     """A move log given with no deal to play it on."""
 
 

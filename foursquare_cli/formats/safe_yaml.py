@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInput
 from .lines import shorten
 
 MAX_NODES = 10_000
@@ -56,7 +56,7 @@ class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
         return mapping
 
 
-class Refused(InvalidInputError):
+class Refused(InvalidInput):
     """A document refused before it is built (or a key the loader will not take), with its line."""
 
     def __init__(self, line: int | None, message: str) -> None:

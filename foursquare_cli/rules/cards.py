@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..errors import InvalidInputError, UsageError
+from ..errors import InvalidInput
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣, in the order of SUITS
@@ -19,11 +19,11 @@ SEED_MAX = 2**64 - 1
 _MASK64 = 2**64 - 1
 
 
-class InvalidCardError(InvalidInputError, ValueError):
+class InvalidCardError(InvalidInput):
     """Text that is not a card; the message quotes the text and says what a card is."""
 
 
-class InvalidSeedError(UsageError, ValueError):
+class InvalidSeedError(InvalidInput):
     """A deal number that is not an integer from 0 to 2^64-1."""
 
 

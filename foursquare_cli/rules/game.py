@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, Protocol
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInput
 from .cards import Card, deal
 from .engine import State
 from .moves import Cell, Move, cells_of
 
 
-class NothingToUndo(InvalidInputError, ValueError):
+class NothingToUndo(InvalidInput):
     """`undo` at the start of a game."""
 
 

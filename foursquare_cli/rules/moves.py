@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInput
 from .cards import Value
 
 COLUMNS = "ABCD"
@@ -23,7 +23,7 @@ class MoveKind(enum.StrEnum):
     SHIFT = "shift"
 
 
-class _MoveError(InvalidInputError, ValueError):
+class _MoveError(InvalidInput):
     """`str` is the quoted input and the reason; both are kept for callers that say where."""
 
     def __init__(self, text: str, reason: str) -> None:

@@ -31,8 +31,8 @@ import enum
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ..errors import FoursquareError, ReadError
-from ..formats.lines import STDIN, read_bytes
+from ..errors import FoursquareError
+from ..formats.lines import STDIN, ReadError, read_bytes
 from ..formats.records import load
 from ..formats.source import Problem
 from ..players import Strength

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from ..errors import EXIT_WORKER_LOST, FoursquareError, UsageError
+from ..errors import RunFailed, UsageError
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
@@ -50,10 +50,8 @@ class ClusterError(UsageError):
     """The cluster cannot be used: the extra is missing, it cannot be reached, its workers differ."""
 
 
-class ClusterLost(FoursquareError):
+class ClusterLost(RunFailed):
     """The cluster failed in the middle of a run: the scheduler lost, no worker left, workers killed."""
-
-    exit_code = EXIT_WORKER_LOST
 
 
 def build_identity() -> str:

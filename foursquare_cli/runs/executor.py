@@ -24,7 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
-from ..errors import EXIT_WORKER_LOST, FoursquareError, Interrupted, UsageError, interrupted_by
+from ..errors import Interrupted, RunFailed, UsageError, interrupted_by
 
 __all__ = ["Interrupted", "WorkerLost", "WorkersError", "run_in_order", "workers_for"]
 
@@ -38,10 +38,8 @@ class WorkersError(UsageError):
     """Worker processes could not be started."""
 
 
-class WorkerLost(FoursquareError):
+class WorkerLost(RunFailed):
     """A worker process died in the middle of a run (killed, or ended by a player's own code)."""
-
-    exit_code = EXIT_WORKER_LOST
 
 
 def workers_for(jobs: int, count: int) -> int:

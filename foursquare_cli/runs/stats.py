@@ -124,7 +124,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-class RangeError(UsageError, ValueError):
+class RangeError(UsageError):
     """A range of deals that runs past the deal numbers."""
 
 

@@ -26,8 +26,8 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import ReadError, UsageError, display_name
-from ..formats.lines import read_bytes
+from ..errors import UsageError, display_name
+from ..formats.lines import ReadError, read_bytes
 
 CHOICES = {"color": ("auto", "always", "never")}
 KINDS: dict[str, type] = {

@@ -34,10 +34,15 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 
-from ..errors import PathRefused, WriteError
+from ..errors import UsageError, WriteError
 from .locking import ExclusiveLock
 
-__all__ = ["RecordFile", "WriteError", "opened_record"]
+__all__ = ["PathRefused", "RecordFile", "WriteError", "opened_record"]
+
+
+class PathRefused(UsageError):
+    """A path refused before anything is written: it exists, it is not a regular file, it is locked, its
+    folder refuses a file (a usage error, exit 2; a write that fails later is a `WriteError`, exit 74)."""
 
 
 def _umask() -> int:
@@ -66,7 +71,7 @@ class RecordFile:
     """The file a game is recorded to, checked, locked and ready for atomic writes."""
 
     def __init__(self, path: str, *, replace: bool = False) -> None:
-        """WriteError (a usage error, exit 2) unless `path` can hold a record; `replace` allows an existing
+        """PathRefused (a usage error, exit 2) unless `path` can hold a record; `replace` allows an existing
         non-empty file."""
         self.path = path
         self.target = os.path.realpath(path)

@@ -40,8 +40,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import ReadError, UsageError, display_name
-from ..formats.lines import read_bytes
+from ..errors import UsageError, display_name
+from ..formats.lines import ReadError, read_bytes
 
 if TYPE_CHECKING:
     import sqlite3

@@ -27,7 +27,7 @@ import stat
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..errors import EXIT_IO, InvalidInputError, UsageError
+from ..errors import InvalidInput, UsageError, WriteError
 from ..formats.lines import file_kind
 from .locking import ExclusiveLock
 
@@ -40,13 +40,11 @@ class LogError(UsageError):
     """A log file that cannot be used (not a regular file, held by another run, unreadable, read-only)."""
 
 
-class LogWriteError(LogError):
+class LogWriteError(WriteError):
     """A line could not be appended (a full disk): the work done so far is in the file (exit 74)."""
 
-    exit_code = EXIT_IO
 
-
-class LogLineError(InvalidInputError):
+class LogLineError(InvalidInput):
     """A line of a log that is not what it must be; the message names the file and the line (exit 1)."""
 
 

@@ -17,7 +17,8 @@ from .board import PLAIN, Style, render
 
 if TYPE_CHECKING:
     from ..app.actions import ExpertHint
-    from ..errors import AlreadySaid, ReadError
+    from ..errors import AlreadySaid
+    from ..formats.lines import ReadError
     from ..formats.records import Verdict
     from ..formats.source import Problem
     from ..players.expert import Rating
@@ -54,7 +55,8 @@ def check_report(
 ) -> tuple[str, list[str], AlreadySaid | None]:
     """One file as `check` prints it: its standard output, its lines for standard error, and what it failed
     with, once said (ProblemsSaid for an invalid file, UnreadableSaid for one that could not be read)."""
-    from ..errors import ProblemsSaid, ReadError, UnreadableSaid
+    from ..errors import ProblemsSaid, UnreadableSaid
+    from ..formats.lines import ReadError
 
     if isinstance(verdict, ReadError):
         unread = {"line": None, "move": None, "move_text": None, "message": verdict.message}
