@@ -24,10 +24,10 @@ def _graded(seed: int) -> tuple[int, Grade]:
 
 def _played(args: tuple[int, int]) -> tuple[int, bool, int]:
     seed, playouts = args
-    from foursquare_cli.players import Strength
+    from foursquare_cli.players import PlayerSpec, Strength
 
-    greedy = play_deal("greedy", 0, seed)
-    expert = play_deal("expert", 0, seed, Strength(playouts))
+    greedy = play_deal(PlayerSpec("greedy"), seed)
+    expert = play_deal(PlayerSpec("expert", strength=Strength(playouts)), seed)
     return seed, greedy.won, (expert.score or 0) if expert.won else 0
 
 

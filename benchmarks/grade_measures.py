@@ -21,8 +21,9 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from foursquare_cli.players import ExpertPlayer, GreedyPlayer
+from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.players.grade import grade
+from foursquare_cli.players.greedy import GreedyPlayer
 from foursquare_cli.rules import playout
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State

@@ -39,7 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from foursquare_cli.players.expert import ExpertPlayer
-from foursquare_cli.players.simple import GreedyPlayer
+from foursquare_cli.players.greedy import GreedyPlayer
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 

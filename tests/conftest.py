@@ -282,3 +282,41 @@ def dask_worker(address, nanny=False, **env):
     finally:
         process.kill()
         process.wait(timeout=30)
+
+
+def at_the_table(session, *lines, style=None, cards_to_come=False, meter=False, player=None, looking_back=False,
+                 reopen=None, width=None, echo=False) -> tuple[int, str]:  # fmt: skip
+    """Play `lines` at the prompt (an exception class is raised there, as Ctrl-C is), then the end of input: the
+    exit code the game ended with (0 when it ended well) and all it printed, the prompts included (and what
+    was typed after each, as a terminal echoes it, with `echo`)."""
+    import io
+
+    from foursquare_cli.app.table import Table
+    from foursquare_cli.errors import AlreadySaid, exit_code_of
+    from foursquare_cli.players import PlayerSpec, Strength
+    from foursquare_cli.ui.board import PLAIN
+    from foursquare_cli.ui.output import Screen
+    from foursquare_cli.ui.terminal import PromptScreen
+
+    answers = list(lines)
+    out = io.StringIO()
+
+    def read_line(prompt: str) -> str:
+        out.write(prompt)
+        if not answers:
+            raise EOFError
+        answer = answers.pop(0)
+        if isinstance(answer, type):
+            raise answer
+        if echo:
+            out.write(answer + "\n")
+        return answer
+
+    screen = Screen(style or PLAIN, out=out, prompt=True, **({"width": lambda: width} if width else {}))
+    table = Table(session, PromptScreen(screen, read_line), player or PlayerSpec(strength=Strength(200)),
+                  reopen=reopen, cards_to_come=cards_to_come, meter=meter, looking_back=looking_back)  # fmt: skip
+    try:
+        table.run()
+    except AlreadySaid as ended:  # Ctrl-C, a failed write: said already, only the exit code is left
+        return exit_code_of(ended), out.getvalue()
+    return 0, out.getvalue()

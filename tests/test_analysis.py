@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, format_record, read_source
-from foursquare_cli.players import ExpertPlayer
+from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.runs.analysis import Estimate, Mark, analyze, analyze_moves, lost_for_good, mark_of
-from foursquare_cli.ui.review import chance_graph
+from foursquare_cli.ui.analyze_text import chance_graph
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -300,9 +300,9 @@ def test_the_best_is_never_worse_than_the_move_played_on_the_same_futures(monkey
 def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
     """Issue 34: the player saw 95% on the meter where analyze said 82% for the same move. Now the three show
     the expert's figures from the same ratings: analyze's `position`, hint's own move, the meter's line."""
-    from foursquare_cli.players.expert import Strength
-    from foursquare_cli.ui.play import prompt_meter
-    from foursquare_cli.ui.reports import percent
+    from foursquare_cli.app.hint import expert_hint
+    from foursquare_cli.players import PlayerSpec, Strength
+    from foursquare_cli.ui.hint_text import percent
 
     analysed = runner.invoke(app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "-f", "json"])
     lines = [json.loads(line) for line in analysed.stdout.splitlines()][:-1]
@@ -319,7 +319,7 @@ def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
         game = Game.from_seed(92)
         for move in moves[:ply]:
             game.play(Move.from_str(move))
-        meter = prompt_meter(Strength(playouts=200))(game)
+        meter = expert_hint(game.state, PlayerSpec(strength=Strength(playouts=200)), most=0).ratings[0]  # the meter's
         assert (percent(meter.chance), round(meter.expected, 3)) == (
             percent(first["win_rate"]), round(first["expected_score"], 3)
         )  # fmt: skip

@@ -1,5 +1,7 @@
 """The plan of the house, held: layers that import only downward, no circles, no big files, the core free
-of terminal libraries, every error a FoursquareError, and value types that never collide."""
+of terminal libraries, cli that reaches only the application layer and the ui, every error a kind that the one
+table maps to its exit code, JSON made only by a value's `to_json`, names defined once, no private name taken
+from another module, a player that is one module and one line, and value types that never collide."""
 
 from __future__ import annotations
 
@@ -15,10 +17,9 @@ from foursquare_cli.errors import EXIT_INTERNAL, FoursquareError
 from foursquare_cli.rules import Card, Cell, Move
 
 PACKAGE = pathlib.Path(foursquare_cli.__file__).parent
-LAYERS = ("errors", "rules", "formats", "store", "players", "runs", "app", "ui", "agents", "cli")
-# The old path of the Gymnasium environment, a deprecation shim kept for a release: it re-exports
-# agents.environment, so it belongs to that layer wherever it sits.
-SHIMS = {"foursquare_cli.ui.environment": "agents"}
+LAYERS = ("errors", "rules", "formats", "store", "players", "agents", "runs", "app", "ui", "cli")
+# `agents` (the Gymnasium environment) stands apart above the players: it imports the layers below it, and no
+# module imports it (`test_nothing_imports_the_agents`).
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -55,7 +56,7 @@ def _layer(name: str) -> int:
         return -1  # the package's own __init__: the version, importing nothing
     if parts[1] == "__main__":
         return len(LAYERS)
-    return LAYERS.index(SHIMS.get(name, parts[1]))
+    return LAYERS.index(parts[1])
 
 
 def test_every_module_is_in_a_layer():
@@ -76,7 +77,130 @@ def test_imports_run_only_downward():
 
 def test_the_layer_test_sees_imports_inside_functions_and_under_type_checking():
     assert "foursquare_cli.store.history" in GRAPH["foursquare_cli.app.session"]  # imported inside functions
-    assert "foursquare_cli.runs.compare" in GRAPH["foursquare_cli.ui.reports"]  # under TYPE_CHECKING
+    assert "foursquare_cli.players.expert" in GRAPH["foursquare_cli.app.events"]  # under TYPE_CHECKING
+
+
+def test_nothing_imports_the_agents():
+    reaching = [f"{name} imports {target}" for name, targets in GRAPH.items() if not name.startswith(
+        "foursquare_cli.agents") for target in targets if target.startswith("foursquare_cli.agents")]  # fmt: skip
+    assert reaching == []
+
+
+def test_cli_reaches_only_the_application_layer_and_the_ui():
+    """cli parses, calls `app`, and emits through `ui`: it never reaches the core below `app` (the handler
+    reads the exit codes' table of `errors`)."""
+    allowed = ("foursquare_cli.app", "foursquare_cli.ui", "foursquare_cli.cli", "foursquare_cli.errors")
+    reaching = [f"{name} imports {target}" for name, targets in GRAPH.items() if name.startswith("foursquare_cli.cli")
+                for target in targets if target != "foursquare_cli" and not target.startswith(allowed)]  # fmt: skip
+    assert reaching == []
+
+
+def test_no_private_name_is_taken_from_another_module():
+    taken = []
+    for name, path in MODULES.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("foursquare_cli")):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                source = ".".join(base + ([node.module] if node.module else []))
+                private = [alias.name for alias in node.names if alias.name.startswith("_")
+                           and not alias.name.endswith("__")]  # fmt: skip
+                taken += [f"{name} takes {source}.{alias}" for alias in private if source != name]
+    assert taken == []
+
+
+def _definitions(path: pathlib.Path) -> list[str]:
+    names = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            names += [target.id for target in node.targets if isinstance(target, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.append(node.target.id)
+    return [name for name in names if not name.startswith("_")]
+
+
+def test_every_name_is_defined_once_in_the_package():
+    """A public name (a function, a class, a constant) means one thing: two modules never define the same one
+    (re-exports aside: `from x import name` defines nothing)."""
+    where: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        for defined in _definitions(path):
+            where.setdefault(defined, []).append(name)
+    assert {name: modules for name, modules in where.items() if len(modules) > 1} == {}
+
+
+def test_json_is_made_only_by_a_values_to_json():
+    """JSON is written by `formats.jsonl.json_line` alone, and what reaches it is a value's own `to_json()`:
+    `emit` and the results log take values' JSON and write it; every other caller hands a `to_json()` over."""
+    dumps = [name for name, path in MODULES.items() if name != "foursquare_cli.formats.jsonl"
+             and any(isinstance(node, ast.Attribute) and node.attr in ("dump", "dumps")
+                     and isinstance(node.value, ast.Name) and node.value.id == "json"
+                     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]  # fmt: skip
+    assert dumps == []
+    # emit and the results log write what values' to_json() made; the history's `elsewhere.txt` keeps a path a
+    # line as a JSON string (no value's JSON, a file of its own)
+    carriers = {"foursquare_cli.ui.output": "emit", "foursquare_cli.store.logs": "append",
+                "foursquare_cli.store.history": "remember"}  # fmt: skip
+    loose = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef) or carriers.get(name) == function.name:
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                    "json_line", "append", "begin") and name != "foursquare_cli.formats.jsonl":  # fmt: skip
+                    if getattr(node.func, "id", None) == "json_line" or _is_a_log(node):
+                        argument = node.args[0] if node.args else None
+                        if not (isinstance(argument, ast.Call) and getattr(argument.func, "attr", "") == "to_json"):
+                            loose.append(f"{name}:{node.lineno}")
+    assert loose == []
+    named = [f"{name}: {node.name}" for name, path in MODULES.items()
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.FunctionDef)
+             and node.name.endswith("_json") and node.name != "to_json"]  # fmt: skip
+    assert named == []
+
+
+def _is_a_log(call: ast.Call) -> bool:
+    """A call to a results log's `append` or `begin` (`self._log.append(...)`)."""
+    target = call.func
+    return isinstance(target, ast.Attribute) and ast.unparse(target.value).endswith("_log")
+
+
+def test_a_new_built_in_player_is_one_module_and_one_line():
+    """A player added to the registry is in `--player`'s help and choices, the error for an unknown name, and
+    the docs' table, with nothing else written."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys, types\n"
+        "from foursquare_cli.players import registry\n"
+        "module = types.ModuleType('foursquare_cli.players.patient')\n"
+        "exec('from foursquare_cli.players.greedy import GreedyPlayer as PatientPlayer', module.__dict__)\n"
+        "sys.modules[module.__name__] = module\n"
+        "patient = registry.BuiltInPlayer('patient', 'waits for the right card', 'patient:PatientPlayer')\n"
+        "registry.BUILT_IN_PLAYERS += (patient,)\n"
+        "if sys.argv[1] == 'table':\n"
+        "    print(registry.players_table())\n"
+        "else:\n"
+        "    from foursquare_cli.cli import main\n"
+        "    main()\n"
+    )
+
+    def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", program, *arguments], capture_output=True, text=True,
+                              env={**__import__("os").environ, "COLUMNS": "200"}, timeout=60)  # fmt: skip
+
+    helped = run("stats", "--help")
+    assert "random, greedy, expert, patient, cmd:COMMAND" in " ".join(helped.stdout.split())
+    played = run("stats", "--games", "3", "--player", "patient", "--format", "json")
+    assert played.returncode == 0 and '"player":"patient"' in played.stdout, played.stderr
+    unknown = run("stats", "--games", "3", "--player", "wizard")
+    assert "players are random, greedy, expert, patient, cmd:COMMAND" in unknown.stderr
+    assert "| `patient` | waits for the right card |" in run("table").stdout
 
 
 def test_ui_reaches_the_store_only_through_the_application_layer():
@@ -125,7 +249,6 @@ def test_no_file_is_over_500_lines():
 # extra installed, so each is checked there).
 NEEDS_EXTRA = {
     "foursquare_cli.agents.environment": ("gymnasium", "numpy"),
-    "foursquare_cli.ui.environment": ("gymnasium", "numpy"),
 }
 
 
@@ -137,15 +260,12 @@ def _extra_missing(name: str) -> bool:
 
 def test_every_exception_class_of_the_package_is_a_foursquare_error():
     import importlib
-    import warnings
 
     classes = []
     for name in MODULES:
         if name.endswith("__main__") or _extra_missing(name):
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # the shim of the old environment path
-            module = importlib.import_module(name)
+        module = importlib.import_module(name)
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == name:
                 classes.append(value)
@@ -184,13 +304,11 @@ def test_cards_cells_and_moves_never_compare_equal_to_one_another():
 
 
 def test_a_bug_is_one_line_a_crash_log_and_exit_70(monkeypatch, tmp_path):
-    from foursquare_cli.rules import cards
-
     def broken(seed: int) -> tuple[Card, ...]:
         raise RuntimeError("a bug of ours")
 
     monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path))
-    monkeypatch.setattr(cards, "deal", broken)
+    monkeypatch.setattr("foursquare_cli.app.deal.deal", broken)
     result = CliRunner().invoke(app, ["deal", "--seed", "3"])
     assert result.exit_code == EXIT_INTERNAL
     lines = result.stderr.splitlines()
@@ -212,7 +330,7 @@ def test_an_error_of_the_core_is_one_line_with_its_own_exit_code(tmp_path):
 
 def test_a_player_name_is_parsed_without_building_it_and_building_reports_one_line(tmp_path, monkeypatch):
     from foursquare_cli.errors import EXIT_USAGE, PlayerError
-    from foursquare_cli.players import parse_player
+    from foursquare_cli.players.registry import parse_player_name as parse_player
 
     (tmp_path / "brokenbots.py").write_text(
         "class Raises:\n    def __init__(self):\n        raise RuntimeError('no luck')\n"
@@ -260,14 +378,15 @@ def test_the_help_lists_every_exit_code_from_the_one_table():
 
 
 def test_every_command_body_is_a_handful_of_lines():
-    """A command loads its input, makes one call into the core, prints (sqlite-utils' way): 12 lines at most,
-    its docstring aside."""
+    """A command (and the root callback) loads its input, makes one call into the application layer, emits
+    (sqlite-utils' way): 12 lines at most, its docstring aside."""
     long = {}
     for name, path in MODULES.items():
         if not name.startswith("foursquare_cli.cli."):
             continue
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef) and any("command" in ast.unparse(d) for d in node.decorator_list):
+            decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
+            if isinstance(node, ast.FunctionDef) and any("command" in d or "callback" in d for d in decorators):
                 body = node.body[1:] if isinstance(node.body[0], ast.Expr) else node.body
                 if (lines := body[-1].end_lineno - body[0].lineno + 1) > 12:
                     long[node.name] = lines

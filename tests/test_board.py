@@ -157,7 +157,7 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
 def test_hint_text_lists_the_best_moves_in_the_order_of_the_chance_it_shows(monkeypatch):
     from foursquare_cli.players import calibration
     from foursquare_cli.players.expert import Rating
-    from foursquare_cli.ui.reports import HINT_EXPLAINED, hint_figures, hint_text
+    from foursquare_cli.ui.hint_text import HINT_EXPLAINED, hint_figures, hint_text
 
     # a table made up for the test: chance = 0.5 + share / 2, expected score = 1.5 x the futures'
     monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.5], [1.0, 1.0]]] * 4)
@@ -193,7 +193,7 @@ def test_hint_text_lists_the_best_moves_in_the_order_of_the_chance_it_shows(monk
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():
     from foursquare_cli.players.expert import LOSS_DECAY, NEAR_CARDS, NEAR_LOSS_PENALTY, SCORE_WEIGHT
-    from foursquare_cli.ui.reports import HINT_EXPLAINED
+    from foursquare_cli.ui.hint_text import HINT_EXPLAINED
 
     # board does not import players (check's start-up), so the sentence spells the constants out
     assert f"1 + {SCORE_WEIGHT} x score for a win" in HINT_EXPLAINED
@@ -253,6 +253,6 @@ def test_auto_colour_is_rich_consoles_finding(monkeypatch):
 
 
 def test_a_percentage_claims_certainty_only_when_it_is_certain():
-    from foursquare_cli.ui.reports import percent
+    from foursquare_cli.ui.hint_text import percent
 
     assert [percent(c) for c in (0.0, 0.003, 0.5, 0.994, 0.9996, 1.0)] == ["0%", "1%", "50%", "99%", "99%", "100%"]

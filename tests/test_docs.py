@@ -94,23 +94,13 @@ def test_the_readme_examples_run_as_written_after_its_first_command(tmp_path):
 
 
 def test_the_readme_walkthrough_is_what_the_prompt_says():
-    import io
+    from conftest import at_the_table
 
     from foursquare_cli.app.session import Session
     from foursquare_cli.rules.game import Game
-    from foursquare_cli.ui.terminal import run_terminal
 
     typed = ["B2", "C2", "left", "quit"]
-    out = io.StringIO()
-
-    def read_line(prompt: str) -> str:
-        out.write(prompt)
-        answer = typed.pop(0)
-        out.write(answer + "\n")
-        return answer
-
-    run_terminal(Session(Game.from_seed(42)), out, read_line=read_line)
-    said = out.getvalue()
+    _, said = at_the_table(Session(Game.from_seed(42)), *typed, width=100, echo=True)
     for block in re.findall(r"```\n(Move \d.*?)```", README, re.S):
         assert block in said
 
@@ -124,3 +114,9 @@ def test_the_docs_list_every_exit_code_of_the_one_table():
     text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text()
     table = text.split("### Exit codes", 1)[1].split("\n\n", 2)[1]
     assert {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)} == set(EXIT_CODES)
+
+
+def test_the_players_table_is_the_registrys():
+    from foursquare_cli.players.registry import players_table
+
+    assert players_table() in (ROOT / "docs" / "players.md").read_text(encoding="utf-8")

@@ -87,12 +87,21 @@ def test_the_observation_never_depends_on_the_order_of_the_unseen_cards():
     assert int(seen["unseen"].sum()) == 36 and int(seen["hand"]) == state.next_card.rank
 
 
-def test_the_ansi_render_is_the_tools_board():
-    from foursquare_cli.ui.board import render
-
+def test_the_env_draws_itself_and_never_names_a_face_down_card():
     env = FoursquareEnv(render_mode="ansi")
-    env.reset(options={"deal": 3})
-    assert env.render() == render(env.state)
+    env.reset(options={"deal": 42})  # 6D 7H 6C ...
+    for action in (5, 6):  # B2, C2: the 7 turns the 6 face down
+        env.step(np.int64(action))
+    drawn = env.render()
+    assert drawn.splitlines() == [
+        "    A     B     C     D",
+        "1     .     .     .     .",
+        "2     .  ##x1  7Hx1     .",
+        "3     .     .     .     .",
+        "4     .     .     .     .",
+        "in hand 6C, stock 38, face down 1, playing",
+    ]
+    assert "6D" not in drawn
 
 
 @pytest.mark.slow
@@ -140,12 +149,8 @@ def test_the_trained_example_plays_legal_games_that_compare_measures():
     assert trained["forfeits"] == {} and trained["wins"] >= 1  # 62% of deals 0-499 (docs/agents.md)
 
 
-def test_the_old_import_path_still_works_with_a_deprecation_warning():
+def test_the_old_import_path_is_gone_after_its_release():
     import importlib
-    import sys
 
-    sys.modules.pop("foursquare_cli.ui.environment", None)
-    with pytest.warns(DeprecationWarning, match="moved to foursquare_cli.agents.environment"):
-        old = importlib.import_module("foursquare_cli.ui.environment")
-    assert old.FoursquareEnv is FoursquareEnv and old.ACTIONS is ACTIONS
-    assert gymnasium.make("foursquare_cli.ui.environment:foursquare/Foursquare-v0").unwrapped.reward == "win"
+    with pytest.raises(ImportError):
+        importlib.import_module("foursquare_cli.ui.environment")

@@ -13,13 +13,13 @@ from typer.testing import CliRunner
 from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.protocol import state_line
-from foursquare_cli.players import ExpertPlayer, GreedyPlayer
-from foursquare_cli.players.expert import Rating, Strength
+from foursquare_cli.players import PlayerSpec, Strength
+from foursquare_cli.players.expert import ExpertPlayer
+from foursquare_cli.players.greedy import GreedyPlayer
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.game import Game, Step
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.ui.board import Style
-from foursquare_cli.ui.play import prompt_hint
 
 
 def _twins(seed: int, shown: int):
@@ -38,10 +38,6 @@ def _greedy_moves(deck, count: int) -> list[str]:
         game.play(move)
         moves.append(str(move))
     return moves
-
-
-def _meter(game: Game) -> Rating:
-    return ExpertPlayer(0, 40).rate(game.state)[0]  # no time cap: the same on every machine
 
 
 @pytest.mark.parametrize(("seed", "placed"), [(3, 0), (3, 1), (42, 5), (7, 11)])
@@ -63,9 +59,9 @@ def test_every_prompt_command_shows_the_same_to_twin_decks(seed, placed):
             *moves[-1:],
             "quit",
             style=Style(unicode=True, color=True),
-            hint=prompt_hint(Strength(playouts=40)),
-            count=True,
-            meter=_meter,
+            player=PlayerSpec(strength=Strength(playouts=40)),  # no time cap: the same on every machine
+            cards_to_come=True,
+            meter=True,
         )
         assert code == 0
         # all but what quit prints: the record of the game, whose deal (its seed, or its deck) is how it resumes

@@ -290,7 +290,8 @@ def test_the_index_waits_for_a_busy_writer(home):
 
 
 def test_a_piped_game_is_kept_but_never_offered_for_resume(home):
-    from foursquare_cli.app.session import PlayOptions, open_session
+    from foursquare_cli.app.events import OpeningKind
+    from foursquare_cli.app.session import GameChoice, open_session
 
     piped = runner.invoke(app, ["play", "--seed", "92"], input="\n".join(WON_MOVES[:5]) + "\n")
     assert piped.exit_code == 0, piped.stderr
@@ -298,12 +299,12 @@ def test_a_piped_game_is_kept_but_never_offered_for_resume(home):
     assert [(g["status"], g["moves"], g["piped"]) for g in games] == [("playing", 5, True)], "kept, marked"
     resumed = runner.invoke(app, ["play", "--resume"], input="")
     assert resumed.exit_code == 2 and "no unfinished game is waiting" in resumed.stderr
-    session, said = open_session(**PlayOptions(seed=3)._asdict(), history=History(), mention_waiting=True)
+    session, said = open_session(**GameChoice(seed=3)._asdict(), history=History(), mention_waiting=True)
     with session:
-        assert [opening.kind for opening in said if opening.kind == "waiting"] == [], "no offer at the prompt"
+        assert [opening.kind for opening in said if opening.kind is OpeningKind.WAITING] == [], "no offer"
     # its file goes on, at a prompt: the mark goes, and then it is offered like any game
     path = games[0]["path"]
-    session, _ = open_session(**PlayOptions(resume=path)._asdict(), history=History())
+    session, _ = open_session(**GameChoice(resume=path)._asdict(), history=History())
     with session:
         session.save()
     assert "piped" not in pathlib.Path(path).read_text()
@@ -311,7 +312,7 @@ def test_a_piped_game_is_kept_but_never_offered_for_resume(home):
 
 
 def test_the_trend_of_recent_scores_oldest_first_a_loss_an_x():
-    from foursquare_cli.ui.history_report import score_trend
+    from foursquare_cli.ui.history_text import score_trend
 
     newest_first = [_game("won", 24), _game("playing"), _game("lost"), _game("won", 0), _game("won", 12)]
     # 12 x 8 // 25 = 3, 0 -> 0, a loss x, 24 -> 7 (the unfinished game is left out)
@@ -323,15 +324,14 @@ def test_the_trend_of_recent_scores_oldest_first_a_loss_an_x():
 def test_a_won_game_is_celebrated_a_first_win_a_streak_a_new_best_a_first_win_at_a_grade(home):
     from test_table import table
 
-    from foursquare_cli.app.session import PlayOptions, open_session
+    from foursquare_cli.app.session import GameChoice, open_session
     from foursquare_cli.players.grade import grade
     from foursquare_cli.players.solver import solve, winning_game
     from foursquare_cli.rules.cards import deal
-    from foursquare_cli.ui.play import deal_epilogue
 
     def at_the_prompt(seed: int, moves: list[str]) -> str:
-        session, _ = open_session(**PlayOptions(seed=seed)._asdict(), history=History())
-        return table(session, *moves, "quit", epilogue=deal_epilogue)[1]
+        session, _ = open_session(**GameChoice(seed=seed)._asdict(), history=History())
+        return table(session, *moves, "quit", looking_back=True)[1]
 
     first = at_the_prompt(92, WON_MOVES)
     assert "Your first win! It is kept in your history." in first and "in a row" not in first

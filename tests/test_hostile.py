@@ -17,8 +17,7 @@ from conftest import alive, worker_processes
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.formats.records import MAX_BYTES, check_record, read_source
-from foursquare_cli.ui.reports import verdict_summary
+from foursquare_cli.formats.records import MAX_INPUT_BYTES, check_record, read_source
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -69,7 +68,7 @@ def test_1_a_symlinked_record_is_written_through_to_its_target(tmp_path):
     process = run("play", "--seed", "42", "--record", "link.yaml", "-f", "json", input="A1\n", cwd=tmp_path)
     assert process.returncode == 0, process.stderr
     assert link.is_symlink() and os.readlink(link) == str(target)
-    assert verdict_summary(check_record(read_source(str(target)))) == "playing, 1 move"
+    assert check_record(read_source(str(target))).outcome_words() == "playing, 1 move"
 
 
 @pytest.mark.posix
@@ -83,7 +82,7 @@ def test_1_new_records_follow_the_umask_and_resumed_ones_keep_their_mode(tmp_pat
     process = run("play", "--resume", "new.yaml", "-f", "json", input="A1 top\n", cwd=tmp_path)
     assert process.returncode == 0
     assert stat.S_IMODE(os.stat(tmp_path / "new.yaml").st_mode) == 0o640
-    assert verdict_summary(check_record(read_source(str(tmp_path / "new.yaml")))) == "playing, 2 moves"
+    assert check_record(read_source(str(tmp_path / "new.yaml"))).outcome_words() == "playing, 2 moves"
 
 
 @pytest.mark.posix
@@ -154,7 +153,7 @@ def test_3_a_flood_of_shifts_is_refused_at_the_move_that_would_make_the_record_u
 def test_3_a_record_near_1_mib_is_never_rewritten_past_it(tmp_path):
     record = tmp_path / "g.yaml"
     head = "foursquare: 1\nseed: 42\nmoves: []\nmeta:\n  notes: '"
-    record.write_text(head + "x" * (MAX_BYTES - len(head) - 30) + "'\n")  # 28 bytes short of 1 MiB
+    record.write_text(head + "x" * (MAX_INPUT_BYTES - len(head) - 30) + "'\n")  # 28 bytes short of 1 MiB
     assert check_record(read_source(str(record))).valid
     # Rewritten canonically, one move adds 20 bytes (moves list, result) and `A1 top` 11 more.
     process = run("play", "--resume", "g.yaml", "-f", "json", input="A1\nA1 top\nB1\n", cwd=tmp_path)
@@ -162,8 +161,8 @@ def test_3_a_record_near_1_mib_is_never_rewritten_past_it(tmp_path):
     assert (
         process.stderr.splitlines()[-1] == "<stdin>:2: move 2 'A1 top' refused: the record would be larger than 1 MiB"
     )
-    assert verdict_summary(check_record(read_source(str(record)))) == "playing, 1 move"
-    assert os.path.getsize(record) <= MAX_BYTES
+    assert check_record(read_source(str(record))).outcome_words() == "playing, 1 move"
+    assert os.path.getsize(record) <= MAX_INPUT_BYTES
     assert check_record(read_source(str(record))).valid
 
 
@@ -189,7 +188,7 @@ def test_4_a_second_session_on_a_held_record_is_refused(tmp_path):
     first.wait(timeout=30)
     first.stdout.close()
     first.stderr.close()
-    assert verdict_summary(check_record(read_source(str(tmp_path / "c.yaml")))) == "playing, 1 move"
+    assert check_record(read_source(str(tmp_path / "c.yaml"))).outcome_words() == "playing, 1 move"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.yaml"], "the lock file is gone"
     again = run("play", "--resume", "c.yaml", "-f", "json", input="A1 top\n", cwd=tmp_path)
     assert again.returncode == 0
@@ -217,7 +216,7 @@ def test_5_a_full_disk_mid_game_is_one_line_and_the_last_record_stays(tmp_path, 
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith(f"{record}: cannot write: No space left on device; the record holds the game")
     assert "play --resume" in result.stderr
-    assert verdict_summary(check_record(read_source(str(record)))) == "playing, 1 move"
+    assert check_record(read_source(str(record))).outcome_words() == "playing, 1 move"
     assert [p.name for p in tmp_path.iterdir()] == ["g.yaml"], "no temporary left behind"
 
 
@@ -371,7 +370,7 @@ def test_8_a_broken_pipe_under_play_record_says_where_the_game_is(tmp_path):
     err = process.stderr.read()
     process.stderr.close()
     assert "Traceback" not in err and "The game is saved in g.yaml" in err
-    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 1 move"
+    assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 1 move"
 
 
 # -- 9. long lines; one way to read move lines ------------------------------------------------------------

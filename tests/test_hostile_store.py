@@ -236,9 +236,9 @@ def test_23_a_kept_game_on_a_full_disk_goes_on_unsaved(home, monkeypatch):
 
 
 def test_23_ctrl_c_on_a_full_disk_is_one_line_not_a_traceback(tmp_path, monkeypatch):
+    from foursquare_cli.app import pipe as play_module
     from foursquare_cli.errors import WriteError
     from foursquare_cli.store.files import RecordFile
-    from foursquare_cli.ui import play as play_module
 
     writes = []
 

@@ -15,11 +15,13 @@ from conftest import processes_running
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
+from foursquare_cli.players import PlayerSpec
 from foursquare_cli.players.outside import Forfeit, close_programs
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State, Status
 from foursquare_cli.runs.compare import mcnemar_exact, wilcoxon_signed_rank
-from foursquare_cli.runs.stats import play_deals
+from foursquare_cli.runs.plans import DealRange, Plan
+from foursquare_cli.runs.run import play_plan
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -37,6 +39,11 @@ def _no_program_left():
 @pytest.fixture
 def examples_on_path(monkeypatch):
     monkeypatch.syspath_prepend(str(EXAMPLES))
+
+
+def play_deals(player: str, start: int, count: int):
+    """The games of `player` on deals start .. start+count-1, as `stats` plays them."""
+    return play_plan(Plan.of("stats", [player], PlayerSpec(), DealRange(start, count)))
 
 
 def _results(player: str, count: int = 40) -> list[tuple[int, bool, int | None, str | None]]:
@@ -136,7 +143,8 @@ def test_a_program_gets_the_states_of_section_5_and_the_last_state_of_each_game(
     close_programs()
     states = [json.loads(line) for line in log.read_text().splitlines()]
     assert all(
-        list(s) == ["ply", "move", "card", "next", "stock", "face_down", "status", "score", "grid"] for s in states
+        list(s) == ["ply", "move", "card", "next", "stock", "face_down", "status", "score", "grid", "legal"]
+        for s in states
     )
     ends = [i for i, s in enumerate(states) if s["status"] != "playing"]
     assert len(ends) == 2 and states[ends[0] + 1]["ply"] == 0, "the next game begins at ply 0"
@@ -199,7 +207,12 @@ def test_two_copies_of_one_deterministic_player_show_no_difference(examples_on_p
     result = runner.invoke(app, ["compare", BOT, "greedy_player:GreedyPlayer", "--games", "50", "-f", "json"])
     pair = json.loads(result.stdout)["pairs"][0]
     assert (pair["wins_p"], pair["scores_p"], pair["win_rate_difference"]) == (1.0, 1.0, 0.0)
-    assert pair["verdict"].startswith(f"no significant difference between {BOT} and greedy_player:GreedyPlayer")
+    assert (pair["first"], pair["second"], pair["finding"], pair["better"]) == (
+        BOT,
+        "greedy_player:GreedyPlayer",
+        "none",
+        None,
+    )
 
 
 @pytest.mark.slow

@@ -19,13 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from foursquare_cli.app.pipe import play_from_pipe
 from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
 from foursquare_cli.rules.game import Game
 from foursquare_cli.store.files import RecordFile
-from foursquare_cli.ui.play import run_pipe
-from foursquare_cli.ui.reports import verdict_summary
+from foursquare_cli.ui.output import OutputFormat, Screen
+from foursquare_cli.ui.terminal import PipeScreen
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 # The won sample: deal 92, won with score 9 in 31 moves.
@@ -86,7 +87,7 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.close()
     assert child.exitstatus == 0
     verdict = check_record(read_source(str(tmp_path / "game.yaml")))
-    assert verdict.valid and verdict_summary(verdict) == "won, score 9, 31 moves"
+    assert verdict.valid and verdict.outcome_words() == "won, score 9, 31 moves"
 
 
 @pytest.mark.posix
@@ -126,7 +127,7 @@ def test_terminal_ctrl_c_clears_the_line_and_quit_keeps_the_game(tmp_path):
     child.close()
     assert child.exitstatus == 0
     verdict = check_record(read_source(str(tmp_path / "game.yaml")))
-    assert verdict.valid and verdict_summary(verdict) == "playing, 3 moves"
+    assert verdict.valid and verdict.outcome_words() == "playing, 3 moves"
 
 
 @pytest.mark.posix
@@ -191,7 +192,7 @@ def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
     assert process.returncode == 1
     assert process.stderr == "<stdin>:5: move 3 'D4': D4 shares no edge with a pile\n"
     assert len(process.stdout.splitlines()) == 3
-    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 2 moves"
+    assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 2 moves"
 
 
 def test_an_invalid_line_is_refused_too():
@@ -226,7 +227,7 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     )
     assert first.returncode == 0
     assert "foursquare play --resume g.yaml" in first.stderr
-    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 10 moves"
+    assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 10 moves"
     second = subprocess.run(
         [*COMMAND, "--resume", "g.yaml", "-f", "json"],
         input="\n".join(WON_MOVES[10:]) + "\n",
@@ -245,7 +246,7 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
     assert re.search(
         r"result: won\nscore: 9\nmeta:\n  started: '?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'?\n  piped: true\n$", text
     )
-    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "won, score 9, 31 moves"
+    assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "won, score 9, 31 moves"
     again = subprocess.run(
         [*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60, cwd=tmp_path
     )
@@ -283,7 +284,7 @@ def test_sigint_midgame_leaves_a_valid_record(tmp_path):
     assert process.returncode == 130
     assert "Interrupted. The game is saved in g.yaml" in err
     assert "Traceback" not in err
-    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 4 moves"
+    assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 4 moves"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.yaml"]
 
 
@@ -399,7 +400,8 @@ def test_check_accepts_every_record_play_writes(seed, data, tmp_path_factory):
         session = Session(Game.from_seed(seed), record)
         session.save()
         moves = io.BytesIO(("\n".join(lines) + "\n").encode())
-        run_pipe(session, moves, io.StringIO(), io.StringIO(), json_output=True)  # every move legal: no error
+        screen = Screen(out=io.StringIO(), err=io.StringIO())
+        play_from_pipe(session, PipeScreen(screen, OutputFormat.JSON, moves, "<moves>"))  # every move legal
     verdict = check_record(read_source(str(path)))
     assert verdict.valid, verdict.problems
     assert verdict.state == shadow

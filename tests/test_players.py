@@ -7,24 +7,32 @@ import random
 import pytest
 from conftest import deck_starting, played, redealt
 
-from foursquare_cli.players import ExpertPlayer, GreedyPlayer, RandomPlayer, make_player
+from foursquare_cli.players import PlayerSpec
 from foursquare_cli.players import expert as expert_module
-from foursquare_cli.players.expert import Candidate, _Futures, candidates_of, future_worth
-from foursquare_cli.players.simple import greedy_move
+from foursquare_cli.players.expert import Candidate, ExpertPlayer, _Futures, candidates_of, future_worth
+from foursquare_cli.players.greedy import GreedyPlayer, greedy_move
+from foursquare_cli.players.random_player import RandomPlayer
 from foursquare_cli.rules import playout
 from foursquare_cli.rules.cards import Card, deal
 from foursquare_cli.rules.engine import WON, State, state_after
 from foursquare_cli.rules.game import Game, play_out
 from foursquare_cli.rules.moves import Move
-from foursquare_cli.runs.stats import GameResult, play_and_summarize, play_deals, summary_of, wilson_interval
+from foursquare_cli.runs.plans import DealRange, Plan
+from foursquare_cli.runs.run import play_plan, run_stats
+from foursquare_cli.runs.stats import GameResult, summary_of, wilson_interval
 
 QUICK = 60  # playouts a move: far fewer than the default, for speed
 
 
-def test_make_player_knows_the_three_in_any_case_and_refuses_others():
-    assert [make_player(name).name for name in ("random", "Greedy", "EXPERT")] == ["random", "greedy", "expert"]
+def _plan(player: str, start: int, count: int) -> Plan:
+    return Plan.of("stats", [player], PlayerSpec(), DealRange(start, count))
+
+
+def test_a_spec_builds_the_three_in_any_case_and_refuses_others():
+    built = [PlayerSpec.parse(name).build().name for name in ("random", "Greedy", "EXPERT")]
+    assert built == ["random", "greedy", "expert"]
     with pytest.raises(ValueError, match="'wizard': no such player; players are random, greedy, expert"):
-        make_player("wizard")
+        PlayerSpec.parse("wizard")
 
 
 def test_random_player_picks_uniformly_among_legal_moves():
@@ -256,19 +264,19 @@ def test_wilson_interval_against_hand_computed_values():
 
 def test_jobs_give_exactly_the_figures_of_one_job():
     for player in ("random", "greedy"):
-        one = play_and_summarize(player, 100, 24, jobs=1)
-        two = play_and_summarize(player, 100, 24, jobs=2)
+        one = run_stats(_plan(player, 100, 24), jobs=1)
+        two = run_stats(_plan(player, 100, 24), jobs=2)
         assert (one.games, one.wins, one.mean_score) == (two.games, two.wins, two.mean_score)
-        assert [r[:3] for r in play_deals(player, 100, 24, jobs=1)] == [
-            r[:3] for r in play_deals(player, 100, 24, jobs=2)
+        assert [r[:4] for r in play_plan(_plan(player, 100, 24), jobs=1)] == [
+            r[:4] for r in play_plan(_plan(player, 100, 24), jobs=2)
         ]
 
 
 def test_a_summary_against_hand_computed_figures():
     results = [
-        GameResult(7, True, 10, (0.1, 0.2)),
-        GameResult(8, False, None, (0.3,)),
-        GameResult(9, True, 20, (0.4, 0.5, 0.6)),
+        GameResult("greedy", 7, True, 10, (0.1, 0.2)),
+        GameResult("greedy", 8, False, None, (0.3,)),
+        GameResult("greedy", 9, True, 20, (0.4, 0.5, 0.6)),
     ]
     summary = summary_of("greedy", 7, results, elapsed=2.0)
     assert (summary.games, summary.wins, summary.mean_score) == (3, 2, 15.0)
@@ -277,22 +285,22 @@ def test_a_summary_against_hand_computed_figures():
     assert round(summary.seconds_per_move, 9) == 0.35 and round(summary.median_seconds_per_move, 9) == 0.35
     assert summary.games_per_second == 1.5
     assert summary.lost == (8,) and summary.to_json()["lost_deals"] == [8]
-    from foursquare_cli.ui.reports import stats_text
+    from foursquare_cli.ui.runs_text import stats_text
 
     assert stats_text(summary).splitlines()[-1] == "lost deals: 8"
-    many = summary_of("greedy", 0, [GameResult(seed, False, None, (0.1,)) for seed in range(21)], elapsed=1.0)
+    many = summary_of("greedy", 0, [GameResult("greedy", seed, False, None, (0.1,)) for seed in range(21)], elapsed=1.0)
     assert "lost deals" not in stats_text(many) and many.to_json()["lost_deals"] == list(range(21))
 
 
 def test_a_range_past_the_last_deal_is_refused_before_any_game():
     with pytest.raises(ValueError, match="runs past the last deal number"):
-        list(play_deals("random", 2**64 - 1, 2))
-    assert [r.seed for r in play_deals("random", 2**64 - 1, 1)] == [2**64 - 1]
+        list(play_plan(_plan("random", 2**64 - 1, 2)))
+    assert [r.seed for r in play_plan(_plan("random", 2**64 - 1, 1))] == [2**64 - 1]
 
 
 def test_the_settings_default_budget_is_the_experts():
+    from foursquare_cli.app.config import SETTING_DEFAULTS
     from foursquare_cli.players import DEFAULT_PLAYOUTS
-    from foursquare_cli.ui.about import SETTING_DEFAULTS
 
     assert SETTING_DEFAULTS["playouts"] == DEFAULT_PLAYOUTS
 

@@ -151,7 +151,7 @@ def test_a_deal_draws_every_order_alike():
     # 6,000 deals of three cards: each of the six orders about 1,000 times (a chi-square far below 30).
     counts: dict[bytes, int] = {}
     for key in range(6000):
-        order = playout.deal(b"", b"\x01\x02\x03", key * 0x9E3779B97F4A7C15 % 2**64)
+        order = playout.future_stock(b"", b"\x01\x02\x03", key * 0x9E3779B97F4A7C15 % 2**64)
         counts[order] = counts.get(order, 0) + 1
     assert len(counts) == 6
     assert sum((count - 1000) ** 2 / 1000 for count in counts.values()) < 30, counts
@@ -168,8 +168,8 @@ def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch)
 
     state = _position(20001, 9, 4)
     fast = expert.ExpertPlayer(seed=2, playouts=200).rate(state)
-    monkeypatch.setattr(expert, "finish_from", playout._finish_python)
-    monkeypatch.setattr(expert, "deal", playout._deal_python)
+    monkeypatch.setattr(expert, "_finish_from", playout._finish_python)
+    monkeypatch.setattr(expert, "_future_stock", playout._deal_python)
     assert expert.ExpertPlayer(seed=2, playouts=200).rate(state) == fast
 
 

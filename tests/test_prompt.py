@@ -20,7 +20,6 @@ from foursquare_cli.app.session import daily_seed
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
 from foursquare_cli.ui.prompt import suggestion
-from foursquare_cli.ui.reports import verdict_summary
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -163,7 +162,7 @@ def test_the_suggested_resume_command_works_without_foursquare_on_the_path(tmp_p
         timeout=60,
     )
     assert again.returncode == 0, again.stderr
-    assert verdict_summary(check_record(read_source(str(tmp_path / "g.yaml")))) == "playing, 2 moves"
+    assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 2 moves"
 
 
 # -- pipes -----------------------------------------------------------------------------------------------
@@ -240,7 +239,7 @@ def test_unicode_reveal_uses_suit_symbols_in_the_legend_too():
 )
 def test_check_shows_undos(line, verdict):
     source = read_source("g.yaml", f"foursquare: 1\nseed: 0\nmoves: [B2]\n{line}".encode())
-    assert verdict_summary(check_record(source)) == verdict
+    assert check_record(source).outcome_words() == verdict
 
 
 @pytest.mark.parametrize("value", ["-1", "1.5", "two", "true", "[1]"])

@@ -14,13 +14,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.formats.records import MAX_BYTES, check_record, format_record, judge, read_source
+from foursquare_cli.formats.records import MAX_INPUT_BYTES, check_record, format_record, judge, read_source
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.files import RecordFile
-from foursquare_cli.ui.reports import problem_line, verdict_summary
 
 runner = CliRunner()
 
@@ -49,7 +48,7 @@ def test_a_broken_record_is_reported_as_yaml_not_read_as_a_move_log():
 def test_deck_only_record_is_valid_and_a_list_deck_works_too():
     cards = " ".join(map(str, deal(9)))
     verdict = check_record(source_of(f"foursquare: 1\ndeck: {cards}\nmoves: [B2, B2 top]\n"))
-    assert verdict.valid and verdict_summary(verdict) == "playing, 2 moves"
+    assert verdict.valid and verdict.outcome_words() == "playing, 2 moves"
     listed = "\n".join(f"  - {card}" for card in cards.split())
     assert check_record(source_of(f"foursquare: 1\ndeck:\n{listed}\nmoves: []\n")).valid
 
@@ -83,11 +82,9 @@ def test_duplicate_keys_inside_meta_are_refused_too():
 
 
 def test_an_oversized_file_is_refused_before_parsing():
-    data = b"foursquare: 1\nseed: 1\nmoves: []\nmeta: {x: '" + b"x" * MAX_BYTES + b"'}\n"
+    data = b"foursquare: 1\nseed: 1\nmoves: []\nmeta: {x: '" + b"x" * MAX_INPUT_BYTES + b"'}\n"
     source = read_source("big.yaml", data)
-    assert [problem_line("big.yaml", p) for p in source.problems] == [
-        "big.yaml: larger than 1 MiB; refused before parsing"
-    ]
+    assert [p.located("big.yaml") for p in source.problems] == ["big.yaml: larger than 1 MiB; refused before parsing"]
 
 
 def test_deep_nesting_is_refused_without_a_traceback():
@@ -318,7 +315,7 @@ def test_check_exit_codes(tmp_path):
 def test_check_refuses_a_move_log():
     source = source_of("B2\nC2\n", "log.moves")
     verdict = check_record(source)
-    assert [problem_line("log.moves", p) for p in verdict.problems] == [
+    assert [p.located("log.moves") for p in verdict.problems] == [
         "log.moves:1: not a game record: its YAML is not a mapping (a move log? replay it with --seed)"
     ]
 
@@ -344,7 +341,7 @@ def test_hostile_documents_are_refused_in_a_few_megabytes(document):
     import tracemalloc
 
     data = document.encode()
-    assert len(data) < MAX_BYTES
+    assert len(data) < MAX_INPUT_BYTES
     tracemalloc.start()
     try:
         source = read_source("hostile.yaml", data)

@@ -193,14 +193,17 @@ def test_a_line_cut_by_a_kill_is_cut_the_same_way_for_every_log(tmp_path, comman
 
 
 def test_a_sealed_deal_is_written_only_once_every_player_has_finished_it(tmp_path):
-    plan = Plan("compare", ("greedy", "random"), 0, 2, 0, 100, None, 10.0, sealed=True)
+    from foursquare_cli.players import PlayerSpec, Strength
+    from foursquare_cli.runs.plans import DealRange
+
+    plan = Plan.of("compare", ("greedy", "random"), PlayerSpec(strength=Strength(100)), DealRange(0, 2, sealed=True))
     path = tmp_path / "sealed.jsonl"
     results = ResultsFile(str(path), plan)
     try:
         secret = 12345678901234567890
-        results.add("greedy", play_deal("greedy", 0, 0, sealed_seed=secret))
+        results.add(play_deal(plan.players[0], 0, sealed_seed=secret))
         assert path.read_text().count("\n") == 1, "only the plan: random has not played deal 0 yet"
-        results.add("random", play_deal("random", 0, 0, sealed_seed=secret))
+        results.add(play_deal(plan.players[1], 0, sealed_seed=secret))
         lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
         assert [(line["player"], line["deal"], line["seed"]) for line in lines] == [
             ("greedy", 0, secret),

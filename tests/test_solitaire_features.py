@@ -28,7 +28,7 @@ from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.history import History, KeptGame
 from foursquare_cli.store.totals import totals
-from foursquare_cli.ui.reports import share_block
+from foursquare_cli.ui.history_text import share_block
 
 runner = CliRunner()
 
@@ -94,7 +94,7 @@ def test_the_quick_expert_of_a_grade_is_pinned_so_tuning_the_expert_does_not_reg
 
     assert tuple(grading.QUICK_VALUATION) == (0.01, 0.8, 0.0, 2)  # spelled out: the expert's own may move
     assert isinstance(grading.QUICK_VALUATION, Valuation)
-    assert (grading.GAMES, grading.OPENINGS, grading.QUICK_PLAYOUTS) == (200, 4, 30)
+    assert (grading.GAMES, grading.OPENING_PLACEMENTS, grading.QUICK_PLAYOUTS) == (200, 4, 30)
 
 
 def test_a_search_that_finds_no_deal_of_the_level_returns_the_true_grade_of_its_last_draw(monkeypatch):
@@ -112,7 +112,9 @@ def test_a_search_that_finds_no_deal_of_the_level_returns_the_true_grade_of_its_
 @pytest.mark.slow
 def test_deal_shows_the_grade_and_play_level_picks_a_deal_of_that_grade(home):
     shown = runner.invoke(app, ["deal", "--seed", "3"])
-    assert shown.stderr == f"grade: {grading.grade(3)}\n" and len(shown.stdout.splitlines()) == 1
+    from foursquare_cli.ui.records_text import grade_words
+
+    assert shown.stderr == f"grade: {grade_words(grading.grade(3))}\n" and len(shown.stdout.splitlines()) == 1
     result = runner.invoke(app, ["play", "--level", "hard", "--no-record"], input="quit\n")
     said = result.stderr.splitlines()[0]
     assert said.startswith("Deal ") and ", hard (to play it again" in said
@@ -181,7 +183,9 @@ def test_a_hint_is_counted_in_the_record_and_check_validates_the_count(tmp_path)
 
     path = tmp_path / "g.yaml"
     session = Session(Game.from_seed(42), RecordFile(str(path)))
-    at_prompt(session, "B2", "hint", "hint", "C2", "quit", hint=lambda game: "Hint: D2")
+    from foursquare_cli.players import PlayerSpec, Strength
+
+    at_prompt(session, "B2", "hint", "hint", "C2", "quit", player=PlayerSpec(strength=Strength(30)))
     session.record.close()
     assert "hints: 2" in path.read_text()
     verdict = check_record(read_source(str(path)))
@@ -193,14 +197,14 @@ def test_a_hint_is_counted_in_the_record_and_check_validates_the_count(tmp_path)
 
 
 def test_time_at_the_prompt_is_counted_without_long_pauses(monkeypatch):
-    from foursquare_cli.ui import terminal
+    from foursquare_cli.app import table
 
     readings = [0.0, 40.0, 50.0, 450.0, 460.0, 470.0]  # each read: when the prompt is shown, when answered
 
     def clock() -> float:
         return readings.pop(0) if len(readings) > 1 else readings[0]
 
-    monkeypatch.setattr(terminal.time, "monotonic", clock)
+    monkeypatch.setattr(table.time, "monotonic", clock)
     game = Game.from_seed(42, meta={"started": "2026-12-01T00:00:00Z"})
     at_prompt(Session(game), "B2", "C2", "D2")
     assert game.meta["seconds"] == 50.0  # 40 s, then a pause of 400 s not counted, then 10 s
@@ -211,7 +215,7 @@ def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
     games = [_kept(None, hints=1, seconds=300.0), _kept(None, seconds=125.0), _kept(None, undos=2, seconds=99.0)]
     figures = totals(games)
     assert (figures.clean_wins, figures.seconds, figures.fastest_win) == (1, 524.0, 99.0)
-    from foursquare_cli.ui.history_report import history_text
+    from foursquare_cli.ui.history_text import history_text
 
     text = history_text(games, figures, 10)
     assert "Won with neither hints nor undos: 1" in text and "time played 8:44, fastest win 1:39" in text
@@ -226,8 +230,12 @@ def test_the_meter_shows_the_chance_after_every_move_and_only_when_asked(monkeyp
 
     monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.2], [1.0, 0.8]]] * 4)  # 50% of futures: 50%
     monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [10.0, 20.0]]] * 4)  # 4.0 of the futures: 8.0
+    from foursquare_cli.app.hint import ExpertHint
+
     figures = Rating(Move.from_str("A1"), None, 10, 20, 8.0)
-    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "quit", meter=lambda game: figures)
+    monkeypatch.setattr("foursquare_cli.app.hint.expert_hint", lambda state, player, most=None: ExpertHint(
+        state, [figures], []))  # fmt: skip
+    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "quit", meter=True)
     assert said.count("Chance to win: [##########----------] 50%, score 8.0") == 2
     assert "Chance to win" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
@@ -235,12 +243,10 @@ def test_the_meter_shows_the_chance_after_every_move_and_only_when_asked(monkeyp
 
 
 def test_the_meter_shows_the_figures_the_hint_gives_its_move():
-    from foursquare_cli.players.expert import Strength
-    from foursquare_cli.ui.play import prompt_hint, prompt_meter
+    from foursquare_cli.players import PlayerSpec, Strength
 
-    strength = Strength(playouts=300)
-    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "hint", "quit",
-                     meter=prompt_meter(strength), hint=prompt_hint(strength))  # fmt: skip
+    player = PlayerSpec(strength=Strength(playouts=300))
+    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "hint", "quit", meter=True, player=player)
     meter = [line for line in said.splitlines() if line.startswith("Chance to win: ")][-1]
     hint = said[said.index("Hint: ") :].splitlines()
     expert = next(line for line in hint if "(the expert's move)" in line)
@@ -370,7 +376,7 @@ def test_a_malformed_share_day_shows_the_forms():
 
 
 def test_the_end_of_a_daily_shows_its_number_and_the_time_to_the_next():
-    from foursquare_cli.ui.reports import next_daily_line
+    from foursquare_cli.ui.play_text import next_daily_line
 
     moment = datetime.datetime(2026, 12, 1, 21, 30, 15, tzinfo=datetime.UTC)
     assert next_daily_line("2026-12-01", 20261201, moment) == (

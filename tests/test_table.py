@@ -1,32 +1,30 @@
 """The player's table (issue 21): the cards to come, a move tried first, the cells a move turns, a way back
-from one slip, starting again, Ctrl-C that clears the line. Played through `run_terminal` with typed lines."""
+from one slip, starting again, Ctrl-C that clears the line. Played through
+the prompt loop (`app.table`) with typed lines."""
 
 from __future__ import annotations
 
-import io
 import pathlib
 import re
 import time
 
 import pytest
-from conftest import deck_starting
+from conftest import at_the_table, deck_starting
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from foursquare_cli.app.hint import ExpertHint
 from foursquare_cli.app.session import Session, open_session
 from foursquare_cli.cli import app
-from foursquare_cli.errors import AlreadySaid
 from foursquare_cli.formats.records import check_record
 from foursquare_cli.formats.source import read_source
+from foursquare_cli.players import PlayerSpec, Strength
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.files import RecordFile
 from foursquare_cli.ui.board import Style
-from foursquare_cli.ui.reports import verdict_summary
-from foursquare_cli.ui.session_text import opening_lines
-from foursquare_cli.ui.terminal import run_terminal
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 LOST_MOVES = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")]
@@ -34,23 +32,7 @@ LOST_MOVES = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().s
 
 def table(session: Session, *lines: str | type[BaseException], **options) -> tuple[int, str]:
     """Play `lines` at the prompt (an exception class is raised there, as Ctrl-C is); then end of input."""
-    answers = list(lines)
-    out = io.StringIO()
-
-    def read_line(prompt: str) -> str:
-        out.write(prompt)
-        if not answers:
-            raise EOFError
-        answer = answers.pop(0)
-        if isinstance(answer, type):
-            raise answer
-        return answer
-
-    try:
-        run_terminal(session, out, read_line=read_line, **options)
-    except AlreadySaid as ended:  # Ctrl-C, a failed write: said already, only the exit code is left
-        return ended.exit_code, out.getvalue()
-    return 0, out.getvalue()
+    return at_the_table(session, *lines, **options)
 
 
 def test_left_counts_the_cards_still_to_come_by_rank():
@@ -68,7 +50,7 @@ def test_left_counts_the_cards_still_to_come_by_rank():
 
 
 def test_count_shows_the_cards_to_come_under_each_board_and_only_when_asked():
-    _, counted = table(Session(Game.from_seed(42)), "B2", "quit", count=True)
+    _, counted = table(Session(Game.from_seed(42)), "B2", "quit", cards_to_come=True)
     assert counted.count("To come: A:") == 2  # under the first board and the one after B2
     _, plain = table(Session(Game.from_seed(42)), "B2", "quit")
     assert "To come:" not in plain
@@ -95,7 +77,7 @@ def test_undo_at_the_end_takes_back_the_move_that_lost_and_the_record_follows(tm
     assert "Undone (undos so far: 1)" in said
     assert f"The game is saved in {path}" in said.split("Undone")[1]
     verdict = check_record(read_source(str(path)))
-    assert verdict.valid and verdict_summary(verdict) == f"playing, {len(LOST_MOVES) - 1} moves, 1 undo"
+    assert verdict.valid and verdict.outcome_words() == f"playing, {len(LOST_MOVES) - 1} moves, 1 undo"
 
 
 def test_the_end_screen_takes_only_its_commands():
@@ -111,8 +93,7 @@ def test_restart_and_new_start_again_and_the_game_left_is_kept(tmp_path, monkeyp
     monkeypatch.setattr("foursquare_cli.app.session.new_seed", lambda: 7)  # `new`: a deal that does not start with 6D
 
     def reopen(seed, game):
-        session, said = open_session(seed=seed if game else None, history=History())
-        return session, opening_lines(said)
+        return open_session(seed=seed if game else None, history=History())
 
     session, _ = open_session(seed=42, history=History())
     with session:
@@ -137,13 +118,10 @@ def test_a_near_miss_is_answered_with_a_legal_move_only():
 def test_board_keeps_the_marks_of_the_last_move_and_hint_draws_in_the_players_style():
     game = Game(deck_starting("5S", "7H", "5D"))
     style = Style(reveal=True, unicode=True)
-    code, said = table(Session(game), "B2", "C2", "board", "hint", "quit", style=style, hint=lambda g: "HINT")
-    after_board = said.split("Move 3, place 5\u2666> ")[1]
+    player = PlayerSpec(strength=Strength(30))
+    code, said = table(Session(game), "B2", "C2", "board", "hint", "quit", style=style, player=player)
+    _, after_board, drawn, _ = said.split("Move 3, place 5\u2666> ")  # the board, then the hint
     assert "[7\u2665]x1" in after_board and "#5\u2660*x1" in after_board
-    from foursquare_cli.players import Strength
-    from foursquare_cli.ui.play import prompt_hint
-
-    drawn = prompt_hint(Strength(30), style)(game)
     assert "#5\u2660" in drawn and "[" not in drawn.split("Hint:")[0]
 
 
@@ -205,9 +183,9 @@ def test_a_finished_game_is_offered_replay_and_analyze_never_resume(tmp_path):
     end_screen, after_quit = said.rsplit("> ", 1)
     assert "--resume" not in said and said.count("Replay it:") == 1 and "analyze" in end_screen
     assert "Replay it:" not in after_quit, "the end screen just said how to look back; quitting does not repeat it"
-    from foursquare_cli.ui.session_text import how_to_review
+    from foursquare_cli.ui.play_text import how_to_review
 
-    review = how_to_review(session).splitlines()  # a line each, so a narrow terminal never splits a label
+    review = how_to_review(session.where_kept()).splitlines()  # a line each, so a narrow terminal never splits a label
     assert [line.split(" ", 2)[:2] for line in review] == [["Replay", "it:"], ["Check", "it:"], ["Where", "was"]]
 
 
@@ -219,8 +197,10 @@ def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_print
     monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.0], [1.0, 1.0]]] * 4)
     monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [24.0, 24.0]]] * 4)
     figures = Rating(Move.from_str("A1"), None, 3, 4, 12.0)  # 75%, 9.0
-    _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", count=True,
-                    meter=lambda game: figures)  # fmt: skip
+    monkeypatch.setattr("foursquare_cli.app.hint.expert_hint", lambda state, player, most=None: ExpertHint(
+        state, [figures], []))  # fmt: skip
+    _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", cards_to_come=True,
+                    meter=True)  # fmt: skip
     prompts = re.findall(r"Move (\d+), place", said)
     assert prompts == ["1", "2", "2", "3", "2"], "B2, then a free shift: still move 2; C1; undone: move 2 again"
     headings = re.findall(r"^(Move \d+: \S+|Shift up .*)$|^(Move \d+): ", said, re.M)
@@ -239,17 +219,13 @@ def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_print
 
 
 def test_in_60_columns_nothing_the_prompt_prints_passes_the_width(monkeypatch):
-    from foursquare_cli.players.expert import Strength
-    from foursquare_cli.ui import session_text, terminal
-    from foursquare_cli.ui.play import prompt_hint, prompt_meter
+    from foursquare_cli.ui import fit, play_text
 
     monkeypatch.setenv("COLUMNS", "60")
-    for module in (session_text, terminal):  # as when installed: the commands to copy say `foursquare`
+    for module in (fit, play_text):  # as when installed: the commands to copy say `foursquare`
         monkeypatch.setattr(module, "program_name", lambda: "foursquare")
-    strength = Strength(playouts=200)
     _, said = table(Session(Game.from_seed(42)), "B2", "hint", "hint detail", "moves", "left", "help", "try B1",
-                    "B1", "undo", "nonsense", "quit", count=True, meter=prompt_meter(strength),
-                    hint=prompt_hint(strength))  # fmt: skip
+                    "B1", "undo", "nonsense", "quit", cards_to_come=True, meter=True)  # fmt: skip
     lines = re.sub(r"(Move \d+, place \S+|Game over \([a-z, ]+\))> ", "\n", said).splitlines()  # the prompts
     too_wide = [line for line in lines if len(line) > 59]
     words = " ".join(said.split())
@@ -258,7 +234,7 @@ def test_in_60_columns_nothing_the_prompt_prints_passes_the_width(monkeypatch):
 
 
 def test_fitted_breaks_only_between_words_keeps_columns_commands_and_colours():
-    from foursquare_cli.ui.terminal import fitted
+    from foursquare_cli.ui.fit import fitted
 
     assert fitted("short line", 20) == "short line"
     table_line = "  hint      the expert's best moves, in plain words (hint detail: its figures)"
@@ -274,7 +250,7 @@ def test_fitted_breaks_only_between_words_keeps_columns_commands_and_colours():
 @given(st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=12), min_size=1, max_size=40),
        st.integers(min_value=20, max_value=100))  # fmt: skip
 def test_fitted_lines_never_pass_the_width_and_keep_every_word(words, width):
-    from foursquare_cli.ui.terminal import fitted
+    from foursquare_cli.ui.fit import fitted
 
     text = "  ".join(words[:2]) + " " + " ".join(words[2:])
     out = fitted(text, width)
@@ -283,7 +259,7 @@ def test_fitted_lines_never_pass_the_width_and_keep_every_word(words, width):
 
 
 def test_the_end_of_a_game_counts_the_cards_placed_as_moves_and_the_shifts_apart():
-    from foursquare_cli.ui.reports import outcome_line
+    from foursquare_cli.ui.play_text import outcome_line
 
     game = Game.from_seed(42)
     for move in ("B2", "shift up", "C1"):
@@ -302,6 +278,6 @@ def test_the_end_of_a_game_counts_the_cards_placed_as_moves_and_the_shifts_apart
 )
 def test_what_the_deal_allowed_is_never_less_than_the_score_just_won(found, proven, said):
     from foursquare_cli.players.solver import Solution, SolveStatus
-    from foursquare_cli.ui.reports import deal_potential
+    from foursquare_cli.ui.solve_text import deal_potential
 
     assert said in deal_potential(Solution(SolveStatus.WINNABLE, found, proven, [], 0, 0.0), 22)

@@ -5,9 +5,9 @@ which loads no plugins by itself, `gymnasium.make("foursquare_cli.agents.environ
 foursquare/Foursquare-v0")` imports and makes it in one call (the project also
 declares the `gymnasium.envs` entry point, which older Gymnasium versions load).
 The CLI never imports this module, gymnasium or numpy. It is a package of its own,
-as Gymnasium's toy_text environments are, above the players and the text for
-people: its `ansi` render is the tool's board (`ui.board`). The old path
-`foursquare_cli.ui.environment` still works for a release, with a DeprecationWarning.
+above the players, and it draws itself as Gymnasium's toy_text environments do: its
+`ansi` render is a small grid of its own (`draw`), the top card of each pile and how
+many cards the pile holds, face-down cards hidden, then the card in hand.
 
 Actions, a public table independent of the engine's codes (`ACTIONS`):
 `Discrete(36)`; `i` in 0-15 places the card on the empty cell `i` (cells row by
@@ -41,7 +41,6 @@ from gymnasium import spaces
 
 from ..rules.engine import State
 from ..rules.moves import IllegalMoveError, Move
-from ..ui.board import render
 
 ACTIONS: tuple[Move, ...] = tuple(
     [Move.from_str(f"{'ABCD'[i % 4]}{i // 4 + 1}") for i in range(16)]
@@ -76,6 +75,24 @@ def observation(state: State) -> Observation:
         "hand": np.int64(hand.rank if hand is not None else 0),
         "unseen": unseen,
     }
+
+
+def draw(state: State) -> str:
+    """The position as the `ansi` render shows it: a row a line (row 1 first), each cell its top card and how
+    many cards its pile holds (`7Hx2`; `##x2` face down; `.` empty), then the card in hand, the stock and the
+    face-down count. What a player sees: a face-down card is never named."""
+    lines = ["    A     B     C     D"]
+    for row in range(4):
+        cells = []
+        for cell in range(row * 4, row * 4 + 4):
+            pile = state.piles[cell]
+            top = str(pile[-1]) if pile and state.is_face_up(cell) else "##"
+            cells.append(f"{top + 'x' + str(len(pile)):>5}" if pile else "    .")
+        lines.append(f"{row + 1} " + " ".join(cells))
+    hand = state.next_card
+    lines.append(f"in hand {hand if hand is not None else '-'}, stock {state.stock}, face down {state.face_down}, "
+                 f"{state.status}")  # fmt: skip
+    return "\n".join(lines)
 
 
 def action_index(action: object) -> int:
@@ -164,7 +181,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         return action_mask(self.state)
 
     def render(self) -> str | None:
-        return render(self.state) if self.render_mode == "ansi" else None
+        return draw(self.state) if self.render_mode == "ansi" else None
 
     def record(self) -> str:
         """The episode so far as a game record (SPEC section 4), for `foursquare check` and `replay`."""

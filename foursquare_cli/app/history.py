@@ -1,4 +1,4 @@
-"""Your games, kept: what `history` shows, and the daily game a share is made of.
+"""`history`: your games, kept; the daily game a share is made of; what a won game earned among them.
 
 The values are the store's (`KeptGame`, a row of the index; `Totals`, the figures
 of the games), handed on from here so that `ui` reaches the store only through
@@ -8,36 +8,75 @@ this layer.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError, display_name
 from ..rules.game import Game
-from ..store.history import History, KeptGame
+from ..store.history import History, KeptGame, data_folder
 from ..store.totals import Totals, first_dailies, totals
+from .events import Cheer, CheerKind
 
 if TYPE_CHECKING:
     from .session import Session
 
-__all__ = ["Cheer", "KeptGame", "KeptHistory", "Totals", "cheers", "daily_game", "kept_history", "share_day"]
+__all__ = ["Cheer", "HistoryNote", "HistoryReport", "HistoryRequest", "KeptGame", "SharedDay", "Totals", "cheers",
+           "daily_game", "data_folder", "kept_games", "share_day"]  # fmt: skip
 
 
-class KeptHistory(NamedTuple):
-    """The kept games (newest first), their figures, and what the history had to say (a rebuilt index)."""
+class HistoryRequest(NamedTuple):
+    """What `history` is asked: the last `limit` games (of one `deal`), each game's file too (`wide`), or the
+    block to share of a day's daily game (`share`: today, a date, or the daily deal's number)."""
+
+    limit: int = 20
+    deal: int | None = None
+    wide: bool = False
+    share: str | None = None
+
+
+class HistoryReport(NamedTuple):
+    """The kept games (newest first), their figures, and how many of them to list (with their files or not)."""
 
     games: list[KeptGame]
     totals: Totals
-    notes: list[str]
+    limit: int
+    wide: bool = False
 
-    def to_json(self, limit: int) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """`history --format json`: the last `limit` games and the totals of all."""
-        return {"games": [game.to_json() for game in self.games[:limit]], "totals": self.totals.to_json()}
+        return {"games": [game.to_json() for game in self.games[: self.limit]], "totals": self.totals.to_json()}
+
+    def to_rows(self) -> list[list[object]]:
+        """`history --format csv`: a header row (the keys of a game's JSON), then a row a game."""
+        games = self.games[: self.limit]
+        header: list[object] = list(KeptGame._fields)
+        return [header] + [["" if value is None else value for value in game] for game in games]
 
 
-def kept_history(deal: int | None = None) -> KeptHistory:
-    """The games kept in the data folder (only those of `deal` when given)."""
-    history = History()
-    games = history.games(seed=deal)
-    return KeptHistory(games, totals(games), history.notes)
+class SharedDay(NamedTuple):
+    """`history --share`: the game of a day's daily deal that counts, to show as a block to paste."""
+
+    day: str
+    game: Game
+
+
+class HistoryNote(NamedTuple):
+    """What the history had to say as it was read (an index rebuilt, and why), a line on standard error."""
+
+    text: str
+
+
+def kept_games(request: HistoryRequest, show: Callable[[object], None]) -> HistoryReport | SharedDay:
+    """The games kept in the data folder (only those of `deal` when given), or the day's block to share; the
+    history's notes shown as they come."""
+    kept = History()
+    games = kept.games(seed=request.deal)
+    for note in kept.notes:
+        show(HistoryNote(note))
+    if request.share is not None:
+        day = share_day(request.share)
+        return SharedDay(day, daily_game(games, day))
+    return HistoryReport(games, totals(games), request.limit, request.wide)
 
 
 def share_day(text: str, today: datetime.date | None = None) -> str:
@@ -72,14 +111,6 @@ def daily_game(games: list[KeptGame], day: str) -> Game:
     return verdict.game
 
 
-class Cheer(NamedTuple):
-    """Something a won game earned, measured against the games kept before it (`cheers`)."""
-
-    kind: str  # "first_win", "best_score", "first_at_grade", "streak", "daily_streak"
-    value: int | str | None = None
-    before: int | None = None  # the best score before (best_score); the longest streak before (streak)
-
-
 def cheers(session: Session) -> list[Cheer]:
     """What the game of `session`, just won, earned among the kept games: a first win, a new best score, a
     first win at its grade, a winning streak (two or more), a daily streak (two days or more, the day's
@@ -106,16 +137,16 @@ def cheers(session: Session) -> list[Cheer]:
     said: list[Cheer] = []
     best_before = max((kept.score for kept in earlier_wins if kept.score is not None), default=None)
     if not earlier_wins:
-        said.append(Cheer("first_win"))
+        said.append(Cheer(CheerKind.FIRST_WIN))
     elif best_before is not None and this.score > best_before:
-        said.append(Cheer("best_score", this.score, best_before))
+        said.append(Cheer(CheerKind.BEST_SCORE, this.score, best_before))
     if earlier_wins and this.grade and all(kept.grade != this.grade for kept in earlier_wins):
-        said.append(Cheer("first_at_grade", this.grade))
+        said.append(Cheer(CheerKind.FIRST_AT_GRADE, this.grade))
     figures = totals(games)
     if figures.streak >= 2:
         longest_before = totals([kept for kept in games if kept.path != path]).longest_streak
-        said.append(Cheer("streak", figures.streak, longest_before))
+        said.append(Cheer(CheerKind.STREAK, figures.streak, longest_before))
     counted = this.daily and this.day is not None and first_dailies(games).get(this.day) == this
     if counted and figures.daily_streak >= 2:
-        said.append(Cheer("daily_streak", figures.daily_streak))
+        said.append(Cheer(CheerKind.DAILY_STREAK, figures.daily_streak))
     return said

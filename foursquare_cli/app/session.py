@@ -9,7 +9,7 @@ turns `play`'s options into a session (new, resumed, kept in the history).
 Values, never sentences: what is to be said when a session opens comes back as
 `Opening` values, and what goes wrong on the way (the index not updated, a kept
 game that can no longer be saved) is handed to the session's `report` callback as
-a `SessionProblem`; `ui` turns both into text.
+a `SessionProblem` (`events`); `ui` turns both into text.
 """
 
 from __future__ import annotations
@@ -26,37 +26,11 @@ from ..rules.cards import Card
 from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..store.files import RecordFile
-from ..store.history import KeptGame
+from .events import Opening, OpeningKind, ProblemKind, Saved, SessionProblem, WhereKept
 
 if TYPE_CHECKING:
     from ..formats.records import Verdict
     from ..store.history import History
-
-__all__ = ["KeptGame", "Opening", "PlayOptions", "PlayRequestError", "RecordRefused", "Session", "SessionProblem"]
-
-
-class SessionProblem(NamedTuple):
-    """What went wrong while a session went on, for `ui` to say: `index` (the history index was not updated;
-    the game goes on) or `unsaved` (a kept game can no longer be written; it goes on unsaved)."""
-
-    kind: str
-    error: Exception
-
-
-class Opening(NamedTuple):
-    """One thing to say as a session opens: `note` (the history's own, in `text`), `waiting` (an unfinished
-    game, `waiting`), `daily` (`seed`, `day`), `level` (`seed`, `level`), `dealt` (a new random `seed`),
-    `unsaved` (why the game is not kept, in `text`), `resuming` (`seed`, or none for a deck; `ply`; `path`)."""
-
-    kind: str
-    seed: int | None = None
-    text: str = ""
-    day: str | None = None
-    level: str | None = None
-    ply: int = 0
-    path: str | None = None
-    waiting: KeptGame | None = None
-    practice: bool = False  # a daily deal attempted already today: kept, not counted
 
 
 class RecordRefused(InvalidInput):
@@ -110,7 +84,7 @@ class Session:
             try:
                 self.history.remember(self.record.path)
             except (HistoryError, sqlite3.Error, OSError) as error:
-                self.report(SessionProblem("index", error))
+                self.report(SessionProblem(ProblemKind.INDEX, error))
                 self.history = None
 
     def save(self) -> None:
@@ -133,7 +107,7 @@ class Session:
         except WriteError as error:
             if not self.kept:
                 raise
-            self.report(SessionProblem("unsaved", error))
+            self.report(SessionProblem(ProblemKind.UNSAVED, error))
             self.record.close()
             self.record = self.history = None
 
@@ -177,6 +151,15 @@ class Session:
         """A record was opened for this game, but no move was played: nothing was kept."""
         return self.record is not None and not (self.record.written or self.resumed)
 
+    def where_kept(self) -> WhereKept:
+        """Where the game is kept, to say how to go on with it or look back at it."""
+        path = self.record.path if self.record is not None else None
+        return WhereKept(self.game.state.is_over, self.nothing_kept, path, format_record(self.game))
+
+    def saved(self) -> Saved:
+        """Save as the session ends (Ctrl-C, a signal, a failed output): why it failed if it did, and where."""
+        return Saved(self.save_quietly(), self.where_kept())
+
 
 class PlayRequestError(UsageError):
     """`play` options that cannot be carried out together, or a record that cannot be resumed."""
@@ -206,7 +189,7 @@ def new_seed() -> int:
 LAST_GAME = "\x00last"  # `--resume` given with no file: the last unfinished game (no path holds a NUL)
 
 
-class PlayOptions(NamedTuple):
+class GameChoice(NamedTuple):
     """What `play` is asked for: the deal, the record, resuming."""
 
     seed: int | None = None
@@ -259,7 +242,7 @@ def open_session(
         session, opening = _new_session(seed, deck, daily, record, no_record, force, history, level, piped)
     else:
         session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history, piped)
-    notes = [Opening("note", text=note) for note in history.notes] if history is not None else []
+    notes = [Opening(OpeningKind.NOTE, text=note) for note in history.notes] if history is not None else []
     return session, notes + said + opening
 
 
@@ -267,7 +250,7 @@ Reopen = Callable[[int | None, Game | None], tuple[Session, list[Opening]]]
 """`restart` (the game's deal again: its seed, or its game for a deck) and `new` (game None: a new deal)."""
 
 
-def open_play(options: PlayOptions, *, keep: bool, at_prompt: bool) -> tuple[Session, list[Opening], Reopen]:
+def open_play(options: GameChoice, *, keep: bool, at_prompt: bool) -> tuple[Session, list[Opening], Reopen]:
     """The session of `play` (kept in the history when `keep`), what to say first, and how to open the
     sessions of `restart` and `new` at the prompt, kept like any other game (see `open_session`). At a
     prompt, a waiting game is mentioned; from a pipe, the game is marked piped."""
@@ -280,7 +263,7 @@ def open_play(options: PlayOptions, *, keep: bool, at_prompt: bool) -> tuple[Ses
 
     def reopen(seed: int | None, game: Game | None) -> tuple[Session, list[Opening]]:
         deck = game.deck if game is not None and seed is None else None
-        again = PlayOptions(seed=seed if game is not None else None, deck=deck)
+        again = GameChoice(seed=seed if game is not None else None, deck=deck)
         return open_session(**again._asdict(), history=History() if history is not None else None)
 
     return session, opening, reopen
@@ -304,7 +287,7 @@ def _waiting(history: History) -> list[Opening]:
         waiting = history.last_unfinished()
     except HistoryError:
         return []
-    return [Opening("waiting", waiting=waiting)] if waiting is not None else []
+    return [Opening(OpeningKind.WAITING, waiting=waiting)] if waiting is not None else []
 
 
 def _new_session(
@@ -327,17 +310,17 @@ def _new_session(
     if daily:
         seed, day = daily_seed()
         practice = history is not None and _daily_played(history, day.isoformat())
-        said.append(Opening("daily", seed, day=day.isoformat(), practice=practice))
+        said.append(Opening(OpeningKind.DAILY, seed, day=day.isoformat(), practice=practice))
         meta["daily"] = day.isoformat()
     elif level is not None:
         import random
 
         seed, found = deal_of_level(level, random.Random())
         level = found.level  # the one in 10^4 when no deal of the level came up: the truth, not the wish
-        said.append(Opening("level", seed, level=level))
+        said.append(Opening(OpeningKind.LEVEL, seed, level=level))
     elif seed is None and deck is None:
         seed = new_seed()
-        said.append(Opening("dealt", seed))
+        said.append(Opening(OpeningKind.DEALT, seed))
     if level is not None:
         meta["grade"] = level
     if piped:
@@ -348,7 +331,7 @@ def _new_session(
         try:
             path = history.new_record_path(game.seed, started)
         except HistoryError as error:
-            said.append(Opening("unsaved", text=str(error)))
+            said.append(Opening(OpeningKind.UNSAVED, text=str(error)))
             history = None
     kept = record is None and path is not None
     session = Session(game, RecordFile(path, replace=force) if path is not None else None, history, kept=kept)
@@ -408,4 +391,4 @@ def _resumed_session(
     file = RecordFile(target, replace=force or target == resume) if target is not None else None
     session = Session(resumed, file, history if target is not None else None, resumed=target == resume)
     session.index()
-    return session, [Opening("resuming", resumed.seed, ply=resumed.ply + 1, path=resume)]
+    return session, [Opening(OpeningKind.RESUMING, resumed.seed, ply=resumed.ply + 1, path=resume)]

@@ -1,8 +1,10 @@
 """The `foursquare` command: Typer only.
 
 `app` (the Typer app and the one error handler), `options` (the options the
-commands share and their parsers), `commands` and `more` (the commands, each a
-handful of lines: parse, one call into the core, print with `ui`). A package rather than the
+commands share, their parsers, and `emitter`, the one way a command writes), `commands`
+and `more` (the commands, each a handful of lines: parse its options into a request,
+one call into `app`, emit what comes back). It imports `app` and `ui` (and `errors`,
+for the handler's table), never the core below them. A package rather than the
 one file `cli.py` so that no file passes 500 lines. Nothing imports this layer.
 """
 
@@ -12,9 +14,8 @@ import os
 import sys
 
 from ..errors import EXIT_IO
-from ..ui.output import say
 from . import commands, more  # noqa: F401  (registers the commands on the app)
-from .app import app
+from .app import app, say
 from .options import COMPLETE_VAR
 
 __all__ = ["app", "main"]

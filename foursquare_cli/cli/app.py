@@ -1,11 +1,11 @@
 """The app and its one error handler: every error as one line on standard error and its exit code.
 
 `_OneLineErrors.main` turns a `FoursquareError` into one line (a file's name first
-when it is about a file, else `foursquare COMMAND:`) and its `exit_code`; a usage
-error into typer's message in one line (exit 2); a failed standard output into one
-line (74) or none (a broken pipe, 141); Ctrl-C into `interrupted` (130). Any other
-exception is a bug of ours: one line, the traceback in a crash log in the data
-folder, exit 70. The exit codes are listed in `errors`.
+when it is about a file, else `foursquare COMMAND:`) and the exit code of its kind
+(`errors.exit_code_of`, the one table); a usage error into typer's message in one
+line (exit 2); a failed standard output into one line (74) or none (a broken pipe,
+141); Ctrl-C into `interrupted` (130). Any other exception is a bug of ours: one line,
+the traceback in a crash log in the data folder, exit 70.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from .. import __version__
 from ..errors import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERNAL,
@@ -29,7 +28,9 @@ from ..errors import (
     exit_code_of,
     exit_codes_text,
 )
-from ..ui.output import broken_pipe, say
+from ..ui.output import Screen, broken_pipe
+
+say = Screen().say
 
 # the commands as `--help` lists them: in the order a player meets them, the tools for bots and runs after
 COMMAND_ORDER = ("play", "rules", "hint", "history", "replay", "analyze", "check", "solve", "deal", "auto",
@@ -102,7 +103,8 @@ def _crash_log() -> str:
     import tempfile
     import traceback
 
-    from ..store.history import data_folder
+    from .. import __version__
+    from ..app.history import data_folder
 
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
     text = f"foursquare {__version__}: {' '.join(sys.argv)}\n" + traceback.format_exc()
@@ -180,10 +182,10 @@ def _setting_text(param: Any, value: object) -> str:
 
 def _show_version(value: bool) -> None:
     if value:
-        from ..rules.playout import PLAYOUTS_IN_USE
-        from ..ui.about import version_text
+        from ..app.config import version_report
+        from .options import Format, emitter, screen_of
 
-        print(version_text(__version__, PLAYOUTS_IN_USE))
+        emitter(Format.text, screen_of())(version_report())
         raise typer.Exit(0)
 
 
@@ -201,18 +203,27 @@ def _root(
     """Play, replay, check, hint and solve games of Foursquare, the one-player card game."""
     _command[0] = f"foursquare {context.invoked_subcommand}" if context.invoked_subcommand else "foursquare"
     if context.invoked_subcommand is None:
-        print(context.get_help())
-        return
-    from ..store.config import read_settings
+        from .options import screen_of
 
-    settings = read_settings()
-    if settings.values:  # the settings file's defaults, for the options of that name; the command line wins
-        commands = getattr(context.command, "commands", {})
-        context.default_map = {
-            name: {key: value for key, value in settings.values.items() if any(p.name == key for p in command.params)}
-            for name, command in commands.items()
-        }
-        for command in commands.values():  # --help shows the value in force (typer shows a flag's own default)
-            for param in command.params:
-                if param.name in settings.values:
-                    param.show_default = f"{_setting_text(param, settings.values[param.name])}, from the settings file"
+        screen_of().write(context.get_help() + "\n")
+        return
+    _settings_as_defaults(context)
+
+
+def _settings_as_defaults(context: typer.Context) -> None:
+    """The settings file's values, the defaults of the options of their names (the command line wins); --help
+    shows the value in force (typer shows a flag's own default otherwise)."""
+    from ..app.config import settings_in_force
+
+    settings = settings_in_force()
+    if not settings:
+        return
+    commands = getattr(context.command, "commands", {})
+    context.default_map = {
+        name: {key: value for key, value in settings.items() if any(p.name == key for p in command.params)}
+        for name, command in commands.items()
+    }
+    for command in commands.values():
+        for param in command.params:
+            if param.name in settings:
+                param.show_default = f"{_setting_text(param, settings[param.name])}, from the settings file"

@@ -1,4 +1,5 @@
-"""The commands: each parses its options, makes one call into the core, and prints with `ui`."""
+"""The commands of the game: each parses its options into a typed request, makes one call into `app`, and
+emits what comes back (`ui.output.emit`), ending with what it failed with."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ from typing import Any
 
 import typer
 
-from ..errors import GaveUpSaid, ProblemsSaid, UnwinnableSaid, UsageError, raise_worst
-from ..ui import output
+from ..errors import raise_worst
 from .app import app
 from .options import (
     CLUSTER_OPTION,
@@ -31,39 +31,29 @@ from .options import (
     Format,
     HistoryFormat,
     Level,
-    announced_seed,
+    emitter,
+    format_of,
     format_option,
-    loaded,
-    planned,
-    playable,
     player_option,
-    print_result,
-    public_deals_warning,
-    said_already_analysed,
+    screen_of,
     seconds_parser,
     seed_parser,
-    strength_of,
 )
 
-SOLVE_ENDS = {"unwinnable": UnwinnableSaid, "gave up": GaveUpSaid}  # what a search that found no win ends with
 
-
-@app.command(short_help="The stock of a deal, first card first.")
-def deal(
+@app.command("deal", short_help="The stock of a deal, first card first.")
+def deal_command(
     seed: int = typer.Option(..., "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
     unicode: bool = UNICODE_OPTION,
 ) -> None:
     """Print the stock of a deal, first card first, on one line; its grade (how hard it is) on standard error."""
-    from ..players.grade import grade
-    from ..rules.cards import deal as deal_cards
-    from ..ui.board import card_text
+    from ..app.deal import dealt
 
-    output.write(" ".join(card_text(card, output.style(False, unicode)) for card in deal_cards(seed)) + "\n")
-    output.say(f"grade: {grade(seed)}")
+    emitter(Format.text, screen_of(unicode=unicode))(dealt(seed))
 
 
-@app.command(short_help="Every state of a game record or a move log.")
-def replay(
+@app.command("replay", short_help="Every state of a game record or a move log.")
+def replay_command(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
@@ -79,13 +69,15 @@ def replay(
     illegal move the states before it are printed, then the problem on standard
     error, and the exit code is 1.
     """
-    printer = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
-    if loaded(file, seed, deck, on_step=printer).problems:
-        raise ProblemsSaid()
+    from ..app.loading import DealGiven
+    from ..app.replay import ReplayRequest, replayed
+
+    show = emitter(output_format, screen_of(reveal, unicode, color))
+    raise_worst([show(replayed(ReplayRequest(file, DealGiven(seed, deck)), show))])
 
 
-@app.command(short_help="Validate game records: every problem as file:line.")
-def check(
+@app.command("check", short_help="Validate game records: every problem as file:line.")
+def check_command(
     files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input.", metavar="FILE..."),
     output_format: Format = format_option("text, or json: one object per file per line."),
 ) -> None:
@@ -94,19 +86,14 @@ def check(
     Prints the outcome of each valid file (won, score 7, 29 moves, 2 undos). Exit
     codes: 0 every file is valid; 1 some file is invalid; 2 a file could not be read.
     """
-    from ..formats.records import check_path
-    from ..ui.reports import check_report
+    from ..app.check import check_files
 
-    json_output, failures = output_format is Format.json, []
-    for path in files:
-        out, errors, failure = check_report(path, check_path(path), json_output=json_output)
-        output.emit(out, errors, out_first=json_output)
-        failures.append(failure)
-    raise_worst(failures)
+    show = emitter(output_format, screen_of())
+    raise_worst([show(checked) for checked in check_files(files)])
 
 
-@app.command(short_help="Play a game, at the prompt or with moves piped in.")
-def play(
+@app.command("play", short_help="Play a game, at the prompt or with moves piped in.")
+def play_command(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
     ),
@@ -146,19 +133,19 @@ def play(
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
     from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
-    from ..app.session import PlayOptions
-    from ..ui.play import run_play
+    from ..app.play import PlayRequest, play_as_asked
+    from ..app.players import player_spec
+    from ..app.session import GameChoice
+    from ..ui.output import style
+    from ..ui.terminal import PlayScreens
 
-    options = PlayOptions(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
-    shown = output.style(reveal, unicode, color)
-    strength = strength_of(playouts, think)
-    run_play(
-        options, json_output=output_format is Format.json, shown=shown, strength=strength, count=count, meter=meter
-    )
+    choice = GameChoice(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
+    request = PlayRequest(choice, player_spec(playouts=playouts, think=think), count, meter)
+    play_as_asked(request, PlayScreens(style(reveal, unicode, color.value), format_of(output_format)))
 
 
-@app.command(short_help="Your games, wins, best score and streaks.")
-def history(
+@app.command("history", short_help="Your games, wins, best score and streaks.")
+def history_command(
     limit: int = typer.Option(20, "--limit", "-n", metavar="N", min=1, help="How many of the last games to list."),
     deal: int | None = typer.Option(
         None, "--deal", parser=seed_parser, metavar="N", help="Only the games of this deal number."
@@ -184,22 +171,14 @@ def history(
     system's folder for an application's data (~/.local/share/foursquare on Linux, ~/Library/Application
     Support/foursquare on macOS, %APPDATA%\\foursquare on Windows).
     """
-    from ..app.history import daily_game, kept_history, share_day
-    from ..ui.history_report import history_output
-    from ..ui.play import shared_result
+    from ..app.history import HistoryRequest, kept_games
 
-    kept = kept_history(deal)
-    for note in kept.notes:
-        output.say(note)
-    if share is not None:
-        day = share_day(share)
-        output.write(shared_result(daily_game(kept.games, day), day, unicode=not no_unicode) + "\n")
-    else:
-        output.write(history_output(kept, limit, output_format.value, wide=wide, unicode=not no_unicode))
+    show = emitter(output_format, screen_of(unicode=not no_unicode))
+    show(kept_games(HistoryRequest(limit, deal, wide, share), show))
 
 
-@app.command(short_help="The expert's best moves for a record's position.")
-def hint(
+@app.command("hint", short_help="The expert's best moves for a record's position.")
+def hint_command(
     file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
@@ -212,17 +191,17 @@ def hint(
     detail: bool = typer.Option(False, "--detail", help="The figures behind the hint, and how they are made."),
 ) -> None:
     """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
-    from ..app.actions import hint_of
-    from ..ui.reports import hint_output
+    from ..app.hint import HintRequest, hint_for
+    from ..app.loading import DealGiven
+    from ..app.players import player_spec
 
-    game = playable(loaded(file, seed, deck))
-    hint = hint_of(game, player, player_seed, strength_of(playouts, think), move_time)
-    json_output = output_format is Format.json
-    output.write(hint_output(hint, game.state, player, json_output=json_output, detail=detail))
+    spec = player_spec(player, player_seed, playouts, think, move_time)
+    show = emitter(output_format, screen_of())
+    raise_worst([show(hint_for(HintRequest(file, DealGiven(seed, deck), spec, detail)))])
 
 
-@app.command(short_help="The best score a search knowing the stock finds.")
-def solve(
+@app.command("solve", short_help="The best score a search knowing the stock finds.")
+def solve_command(
     seed: int | None = typer.Option(None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number."),
     deck: Any = DECK_OPTION,
     budget: int | None = typer.Option(
@@ -242,21 +221,14 @@ def solve(
     whether it is proven best), 3 unwinnable (an exhaustive search found no win),
     4 gave up (budget or time ran out with nothing found), 2 usage error.
     """
-    from ..app.actions import solve_deal
-    from ..rules.cards import deal as deal_cards
-    from ..ui.reports import solve_text
+    from ..app.solve import SolveRequest, solve_deal
 
-    if (seed is None) == (deck is None):
-        raise UsageError("give --seed N or --deck CARDS (one of them)")
-    cards = deck if deck is not None else deal_cards(seed or 0)
-    solution, text = solve_deal(cards, seed, budget=budget, timeout=timeout, record=record, force=force)
-    print_result(solution.to_json(seed), output_format, lambda: solve_text(solution, seed, text, timeout))
-    if (ended := SOLVE_ENDS.get(solution.status)) is not None:
-        raise ended()
+    show = emitter(output_format, screen_of())
+    raise_worst([show(solve_deal(SolveRequest(seed, deck, budget, timeout, record, force)))])
 
 
-@app.command(short_help="A player over many deals, summed up.")
-def stats(
+@app.command("stats", short_help="A player over many deals, summed up.")
+def stats_command(
     games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
     start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
     player: str = player_option(),
@@ -285,19 +257,19 @@ def stats(
     per second and the deals lost. A progress bar is drawn on standard error when
     it is a terminal.
     """
-    from ..runs.run import run_stats
-    from ..ui.reports import stats_text
+    from ..app.stats import player_stats
+    from ..ui.output import progress_bar
 
-    strength = strength_of(playouts, think)
-    plan = planned("stats", [player], start, games, player_seed, strength, move_time, shard, sealed)
-    with output.progress(len(plan.deals()), f"{player} playing") as progress:
-        warn = public_deals_warning(plan)
-        summary = run_stats(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=warn)
-    print_result(summary.to_json(), output_format, lambda: stats_text(summary))
+    request = _run_request([player], start, games, player_seed, playouts, think, move_time, shard, sealed,
+                           jobs, cluster, results)  # fmt: skip
+    show = emitter(output_format, screen_of())
+    with progress_bar(f"{player} playing") as bar:
+        summary = player_stats(request, show, bar)
+    show(summary)
 
 
-@app.command(short_help="A player plays a whole game, shown move by move.")
-def auto(
+@app.command("auto", short_help="A player plays a whole game, shown move by move.")
+def auto_command(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
     ),
@@ -314,15 +286,15 @@ def auto(
     color: Color = COLOR_OPTION,
 ) -> None:
     """A built-in player plays a whole game, printed as replay prints it."""
-    from ..app.actions import auto_game
+    from ..app.auto import AutoRequest, auto_game
+    from ..app.players import player_spec
 
-    show = output.step_printer(output_format is Format.json, output.style(reveal, unicode, color))
-    strength = strength_of(playouts, think)
-    auto_game(announced_seed(seed), player, player_seed, strength, move_time, record=record, force=force, on_step=show)
+    spec = player_spec(player, player_seed, playouts, think, move_time)
+    auto_game(AutoRequest(seed, spec, record, force), emitter(output_format, screen_of(reveal, unicode, color)))
 
 
-@app.command(short_help="Where a game was won or lost, move by move.")
-def analyze(
+@app.command("analyze", short_help="Where a game was won or lost, move by move.")
+def analyze_command(
     files: list[str] = typer.Argument(..., help="Game records or move logs; - for standard input.", metavar="FILE..."),
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
@@ -353,22 +325,20 @@ def analyze(
     ?? blunder 10 (40%); from 90% on, the expected score lost: ?! 1 point, ? 2, ?? 4.
     Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
     """
-    from ..app.actions import analysis_run, analyze_and_keep
-    from ..ui.review import analysis_printed
+    from ..app.analyze import AnalyzeRequest, analyses
+    from ..app.loading import DealGiven
+    from ..app.players import player_spec
+    from ..ui.output import progress_bar
 
-    if solution is not None and len(files) > 1:
-        raise UsageError("--solution goes with one file")
-    strength, failures = strength_of(playouts, think), []
-    with analysis_run(files, seed, deck, player_seed, strength, solve_budget, results) as run:
-        said_already_analysed(run.already, results)
-        with output.progress(len(run.requests), "analysing") as bar:
-            for analysis in analyze_and_keep(run, jobs=jobs, solution=solution, force=force, progress=bar):
-                failures.append(analysis_printed(analysis, json_output=output_format is Format.json, boards=boards))
-    raise_worst(failures)
+    request = AnalyzeRequest(files, DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts,
+                             think=think), solve_budget, jobs, results, solution, force, boards)  # fmt: skip
+    show = emitter(output_format, screen_of())
+    with progress_bar("analysing") as bar:
+        raise_worst([show(report) for report in analyses(request, show, bar)])
 
 
-@app.command(short_help="Which player is better, and how sure.")
-def compare(
+@app.command("compare", short_help="Which player is better, and how sure.")
+def compare_command(
     players: list[str] = typer.Argument(
         ..., metavar="PLAYER PLAYER...", help="Players: random, greedy, expert, cmd:COMMAND or module:attribute."
     ),
@@ -392,14 +362,26 @@ def compare(
     Wins are compared with the exact McNemar test, scores (a lost game counting 0)
     with the Wilcoxon signed-rank test. Ctrl-C prints what was played so far.
     """
-    from ..runs.run import run_compare
-    from ..ui.reports import compare_json, compare_text
+    from ..app.compare import comparisons
+    from ..ui.output import progress_bar
 
-    if len(players) < 2:
-        raise UsageError("give at least two players to compare")
-    strength = strength_of(playouts, think)
-    plan = planned("compare", players, start, games, player_seed, strength, move_time, shard, sealed)
-    with output.progress(len(plan.deals()) * len(players), "comparing") as progress:
-        warn = public_deals_warning(plan)
-        for comparison in run_compare(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=warn):
-            print_result(compare_json(comparison), output_format, lambda: compare_text(comparison))  # noqa: B023
+    request = _run_request(players, start, games, player_seed, playouts, think, move_time, shard, sealed,
+                           jobs, cluster, results)  # fmt: skip
+    show = emitter(output_format, screen_of())
+    with progress_bar("comparing") as bar:
+        for comparison in comparisons(request, show, bar):
+            show(comparison)
+
+
+def _run_request(
+    players: list[str], start: int, games: int, player_seed: int, playouts: int | None, think: float | None,
+    move_time: float, shard: str | None, sealed: bool, jobs: int, cluster: str | None, results: str | None,
+) -> Any:  # fmt: skip
+    """The request of a `stats` or `compare` run, from their options (the names checked by the app)."""
+    from ..app.parsing import parse_shard
+    from ..app.players import player_spec
+    from ..app.runs import DealRange, RunRequest
+
+    part = parse_shard(shard) if shard is not None else (1, 1)
+    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time)
+    return RunRequest(tuple(players), settings, DealRange(start, games, part, sealed), jobs, cluster, results)

@@ -1,56 +1,51 @@
-"""The options the commands share, their parsers, and the few steps several commands take."""
+"""The options the commands share, and their parsers: each value read by the core's own parser (through
+`app.parsing`), its error turned into typer's usage line."""
 
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 
-from ..errors import FoursquareError, InvalidInput, ProblemsSaid
-from ..ui import output
-from ..ui.output import say
+from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, players_help
+from ..errors import FoursquareError
 
-if TYPE_CHECKING:
-    from ..formats.records import Verdict
-    from ..players.expert import Strength
-    from ..rules.cards import Card
-    from ..rules.game import Game, Step
-    from ..runs.plans import Plan
+
+def _parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An option's parser: the core's `parse`, its error as typer's usage error (one line, exit 2)."""
+
+    def parsed(text: str) -> Any:
+        try:
+            return parse(text)
+        except (FoursquareError, ValueError) as error:
+            raise typer.BadParameter(str(error)) from None
+
+    return parsed
 
 
 def seed_parser(text: str) -> int:
-    from ..rules.cards import InvalidSeedError, parse_seed
+    from ..app.parsing import parse_seed
 
-    try:
-        return parse_seed(text)
-    except InvalidSeedError as error:
-        raise typer.BadParameter(str(error)) from None
+    return int(_parser(parse_seed)(text))
 
 
-def deck_parser(text: str) -> tuple[Card, ...]:
-    from ..rules.cards import InvalidCardError, parse_deck
+def deck_parser(text: str) -> Any:
+    from ..app.parsing import parse_deck
 
-    try:
-        return parse_deck(text)
-    except InvalidCardError as error:
-        raise typer.BadParameter(str(error)) from None
+    return _parser(parse_deck)(text)
 
 
 def player_parser(text: str) -> str:
     """The player's name, checked without building the player (that is where its own errors are reported)."""
-    from ..players import parse_player
+    from ..app.parsing import parse_player_name
 
-    try:
-        return parse_player(text)
-    except FoursquareError as error:
-        raise typer.BadParameter(str(error)) from None
+    return str(_parser(parse_player_name)(text))
 
 
 def seconds_parser(text: str) -> float:
-    import math
-
     try:
         value = float(text)
     except ValueError:
@@ -120,12 +115,15 @@ METER_OPTION = typer.Option(
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing record file.")
 PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
 PLAYOUTS_OPTION = typer.Option(
-    None, "--playouts", metavar="N", min=1, help="The expert's budget: futures played out a move (default 20000)."
+    None,
+    "--playouts",
+    metavar="N",
+    min=1,
+    help=f"The expert's budget: futures played out a move (default {DEFAULT_PLAYOUTS}).",
 )
 THINK_OPTION = typer.Option(
     None, "--think", metavar="SECONDS", parser=seconds_parser, help="The most seconds the expert may think a move."
 )
-PLAYER_NAMES = "random, greedy, expert"  # players.BUILT_IN_PLAYERS, held to it by a test
 
 
 def player_option(default: str = "expert") -> Any:
@@ -135,12 +133,12 @@ def player_option(default: str = "expert") -> Any:
         "-p",
         parser=player_parser,
         metavar="NAME",
-        help=f"The player: {PLAYER_NAMES}, cmd:COMMAND (a program speaking the move protocol) or module:attribute.",
+        help=f"The player: {players_help()}.",
     )
 
 
 MOVE_TIME_OPTION = typer.Option(
-    10.0,
+    DEFAULT_MOVE_TIME,
     "--move-time",
     metavar="SECONDS",
     parser=seconds_parser,
@@ -150,58 +148,6 @@ MOVE_TIME_OPTION = typer.Option(
 
 def format_option(text_help: str) -> Any:
     return typer.Option(Format.text, "--format", "-f", help=text_help)
-
-
-# -- what the commands share ----------------------------------------------------------------
-
-
-def print_result(value: object, output_format: Format, text: Callable[[], str]) -> None:
-    """A command's result: its JSON on one line, or its text for people."""
-    from ..formats.protocol import json_line
-
-    output.write(json_line(value) if output_format is Format.json else text() + "\n")
-
-
-def strength_of(playouts: int | None, think: float | None) -> Strength:
-    from ..players import DEFAULT_PLAYOUTS, Strength
-
-    return Strength(playouts or DEFAULT_PLAYOUTS, think)
-
-
-def loaded(
-    file: str, seed: int | None, deck: tuple[Card, ...] | None, on_step: Callable[[Step], None] | None = None
-) -> Verdict:
-    """Read and play a record or move log; its problems go to standard error, usage errors end the run."""
-    from ..formats.records import load
-    from ..ui.reports import problem_line
-
-    verdict = load(file, seed=seed, deck=deck, on_step=on_step)
-    for problem in verdict.problems:
-        say(problem_line(verdict.source.display_name, problem))
-    return verdict
-
-
-def playable(verdict: Verdict) -> Game:
-    """The game of a valid record that is still being played (exit 1 otherwise)."""
-    from ..ui.reports import verdict_summary
-
-    if verdict.problems or verdict.game is None:
-        raise ProblemsSaid()  # its problems were said by `loaded`
-    if verdict.game.state.is_over:
-        name = verdict.source.display_name
-        raise InvalidInput(f"{name}: the game is over ({verdict_summary(verdict)}); there is no move to hint")
-    return verdict.game
-
-
-def announced_seed(seed: int | None) -> int:
-    """The deal asked for, or a random one, said on standard error so it can be played again."""
-    if seed is not None:
-        return seed
-    from ..app.session import new_seed
-
-    seed = new_seed()
-    say(f"Deal {seed} (to watch it again: --seed {seed})")
-    return seed
 
 
 RESULTS_OPTION = typer.Option(
@@ -215,22 +161,6 @@ CLUSTER_OPTION = typer.Option(
     envvar="FOURSQUARE_CLUSTER",
     help="Play on the Dask cluster at ADDRESS (tcp://host:8786); needs the cluster extra.",
 )
-
-
-def public_deals_warning(plan: Plan) -> Callable[[], None]:
-    """Said once the players are ready: with an outside player and numbered deals, a line on standard error
-    that the deals can be known in advance (a program can read the run's command line)."""
-
-    def warn() -> None:
-        if not plan.sealed and any(":" in name for name in plan.players):
-            say(
-                f"foursquare {plan.command}: the deals are public numbers, so an outside player can know every "
-                "stock in advance; --sealed deals them from secret seeds"
-            )
-
-    return warn
-
-
 SEALED_OPTION = typer.Option(
     False,
     "--sealed",
@@ -239,29 +169,23 @@ SEALED_OPTION = typer.Option(
 )
 
 
-def planned(
-    command: str,
-    players: list[str],
-    start: int,
-    games: int,
-    player_seed: int,
-    strength: Strength,
-    move_time: float,
-    shard: str | None,
-    sealed: bool = False,
-) -> Plan:
-    """The plan of a `stats` or `compare` run, its players' names and its shard checked."""
-    from ..players import parse_player
-    from ..runs.plans import Plan, parse_shard
-
-    names = tuple(parse_player(player) for player in players)
-    part = parse_shard(shard) if shard is not None else (1, 1)
-    return Plan(command, names, start, games, player_seed, strength.playouts, strength.think, move_time, part, sealed)
+# -- what the commands share ----------------------------------------------------------------
 
 
-def said_already_analysed(paths: list[str], results: str | None) -> None:
-    """The files a results file already holds, each said on standard error (they are not analysed again)."""
-    from ..errors import display_name
+def screen_of(reveal: bool = False, unicode: bool = False, color: Color = Color.never) -> Any:
+    from ..ui.output import Screen, style
 
-    for path in paths:
-        say(f"{display_name(path)}: analysed already, in {display_name(results or '')}")
+    return Screen(style(reveal, unicode, color.value))
+
+
+def format_of(output_format: Format | HistoryFormat) -> Any:
+    from ..ui.output import OutputFormat
+
+    return OutputFormat(output_format.value)
+
+
+def emitter(output_format: Format | HistoryFormat, screen: Any) -> Any:
+    """`emit` bound to a format and a screen: what a command hands its app call to show values as they come."""
+    from ..ui.output import emit
+
+    return lambda value: emit(value, format_of(output_format), screen)

@@ -15,11 +15,11 @@ from typing import IO
 
 from ..errors import InvalidInput, UsageError, display_name
 
-MAX_BYTES = 1 << 20
-MAX_LINE_BYTES = 4096
+MAX_INPUT_BYTES = 1 << 20
+MAX_MOVE_LINE_BYTES = 4096
 STDIN = "-"
 
-__all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "STDIN", "ReadError", "display_name", "shorten"]
+__all__ = ["MAX_INPUT_BYTES", "MAX_MOVE_LINE_BYTES", "STDIN", "ReadError", "display_name", "shorten"]
 
 
 class ReadError(UsageError):
@@ -84,10 +84,10 @@ def file_kind(mode: int) -> str:
 
 
 def read_bytes(path: str) -> bytes:
-    """At most MAX_BYTES + 1 bytes of `path` (see `open_input`); ReadError when it cannot be read."""
+    """At most MAX_INPUT_BYTES + 1 bytes of `path` (see `open_input`); ReadError when it cannot be read."""
     stream = open_input(path)
     try:
-        return stream.read(MAX_BYTES + 1)
+        return stream.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise ReadError(f"cannot read: {error.strerror or error}") from None
     finally:
@@ -97,7 +97,7 @@ def read_bytes(path: str) -> bytes:
 
 class LineTooLong(InvalidInput):
     def __init__(self, number: int) -> None:
-        super().__init__(f"line {number} is longer than {MAX_LINE_BYTES:,} bytes; refused", line=number)
+        super().__init__(f"line {number} is longer than {MAX_MOVE_LINE_BYTES:,} bytes; refused", line=number)
         self.number = number
 
 
@@ -112,7 +112,7 @@ def iter_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
 
     The one way moves are read, by `play` from a pipe and `replay` from a log: lines
     end in LF, CRLF or CR; a byte-order mark at the start is dropped; a line longer
-    than MAX_LINE_BYTES raises LineTooLong without being read whole; bytes that are
+    than MAX_MOVE_LINE_BYTES raises LineTooLong without being read whole; bytes that are
     not UTF-8 raise NotUtf8 with their line.
     """
     read = getattr(stream, "read1", stream.read)
@@ -121,7 +121,7 @@ def iter_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
     skip_lf = False
     first = True
     while True:
-        chunk = read(MAX_LINE_BYTES)
+        chunk = read(MAX_MOVE_LINE_BYTES)
         if not chunk:
             if pending:
                 number += 1
@@ -145,7 +145,7 @@ def iter_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
             number += 1
             yield number, _decode(line, number, first)
             first = False
-        if len(pending) > MAX_LINE_BYTES:
+        if len(pending) > MAX_MOVE_LINE_BYTES:
             raise LineTooLong(number + 1)
 
 
@@ -159,7 +159,7 @@ def _line_end(data: bytes) -> int:
 
 
 def _decode(line: bytes, number: int, first: bool) -> str:
-    if len(line) > MAX_LINE_BYTES:
+    if len(line) > MAX_MOVE_LINE_BYTES:
         raise LineTooLong(number)
     try:
         text = line.decode("utf-8")

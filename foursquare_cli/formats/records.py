@@ -16,13 +16,29 @@ from typing import Any
 
 from ..errors import UsageError
 from ..rules.cards import Card, deal
-from ..rules.engine import WON, State
+from ..rules.engine import LOST, WON, State
 from ..rules.game import Game, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from . import safe_yaml
-from .lines import MAX_BYTES, ReadError, shorten
+from .lines import MAX_INPUT_BYTES, ReadError, shorten
 from .safe_yaml import MAX_NODES
-from .source import FORMAT_VERSION, MoveLine, Problem, RawMeta, Source, SourceKind, read_source
+from .source import RECORD_FORMAT_VERSION, MoveLine, Problem, RawMeta, Source, SourceKind, read_source
+
+
+def outcome_words(state: State, moves: int, undos: int = 0) -> str:
+    """`won, score 7, 29 moves, 2 undos`, `lost after 23 moves (more than 4 face-down cards)` or `playing, 12
+    moves`: a game's outcome and counts in the words every screen uses (and error messages)."""
+    outcome = state.outcome
+    tail = f", {_counted(undos, 'undo')}" if undos else ""
+    if outcome.status is WON:
+        return f"won, score {outcome.score}, {_counted(moves, 'move')}{tail}"
+    if outcome.status is LOST:
+        return f"lost after {_counted(moves, 'move')}{tail} ({outcome.reason})"
+    return f"playing, {_counted(moves, 'move')}{tail}"
+
+
+def _counted(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 @dataclass
@@ -44,6 +60,11 @@ class Verdict:
     @property
     def moves(self) -> list[Move]:
         return self.game.moves if self.game is not None else []
+
+    def outcome_words(self) -> str:
+        """`won, score 7, 29 moves, 2 undos`, `lost after 23 moves (...)`, `playing, 12 moves`, or `no deal`:
+        how `check` says a file's game, and how an error names a finished one."""
+        return "no deal" if self.state is None else outcome_words(self.state, len(self.moves), self.source.undos)
 
     def to_json(self) -> dict[str, Any]:
         outcome = self.state.outcome if self.state is not None else None
@@ -187,7 +208,7 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 
 def format_record(game: Game) -> str:
     """A game record in canonical form: the deal, the moves, the result (and score when won), undos, meta."""
-    lines = [f"foursquare: {FORMAT_VERSION}"]
+    lines = [f"foursquare: {RECORD_FORMAT_VERSION}"]
     if game.seed is not None:
         lines.append(f"seed: {game.seed}")
     else:
@@ -229,8 +250,8 @@ def unreadable_reason(text: str, moves: int, meta: int, hints: int = 0) -> str |
     six keys with their values: the list of moves is the value of `moves`), two more
     when it counts hints.
     """
-    if len(text.encode("utf-8")) > MAX_BYTES:
-        return f"the record would be larger than {MAX_BYTES >> 20} MiB"
+    if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
+        return f"the record would be larger than {MAX_INPUT_BYTES >> 20} MiB"
     if 13 + (2 if hints else 0) + moves + meta > MAX_NODES:
         return f"the record would have more than {MAX_NODES:,} YAML nodes, more than a record may hold"
     return None

@@ -43,12 +43,12 @@ class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
         for key_node, _ in node.value:
             line = key_node.start_mark.line + 1
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise Refused(line, "merge keys ('<<') are not allowed in a record; write the keys out")
+                raise YamlRefused(line, "merge keys ('<<') are not allowed in a record; write the keys out")
             if not isinstance(key_node, yaml.ScalarNode):
-                raise Refused(line, "a key must be a plain word, not a list or a mapping")
+                raise YamlRefused(line, "a key must be a plain word, not a list or a mapping")
             key = self.construct_object(key_node)
             if key in seen:
-                raise Refused(
+                raise YamlRefused(
                     line, f"duplicate key {shorten(str(key))} (first at line {seen[key]}); a key may appear once"
                 )
             seen[key] = line
@@ -56,7 +56,7 @@ class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
         return mapping
 
 
-class Refused(InvalidInput):
+class YamlRefused(InvalidInput):
     """A document refused before it is built (or a key the loader will not take), with its line."""
 
     def __init__(self, line: int | None, message: str) -> None:
@@ -70,7 +70,7 @@ def _line_of(event: yaml.Event) -> int:
 def prescan(text: str) -> int:
     """Count what the document would build, from the parser's events, before building any of it.
 
-    Raises Refused (with the line where a limit is passed) for a document of more
+    Raises YamlRefused (with the line where a limit is passed) for a document of more
     than MAX_NODES nodes as written, more than MAX_ALIAS_NODES nodes added by its
     aliases, nested deeper than MAX_DEPTH, an alias inside the node it names, or a
     number longer than MAX_NUMBER_LENGTH. Events come one at a time, so this
@@ -83,7 +83,7 @@ def prescan(text: str) -> int:
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.CollectionStartEvent):
             if len(stack) >= MAX_DEPTH:
-                raise Refused(_line_of(event), f"nested deeper than {MAX_DEPTH} levels; refused")
+                raise YamlRefused(_line_of(event), f"nested deeper than {MAX_DEPTH} levels; refused")
             stack.append([event.anchor, 1])
             if event.anchor:
                 open_anchors.add(event.anchor)
@@ -97,7 +97,7 @@ def prescan(text: str) -> int:
         elif isinstance(event, yaml.ScalarEvent):
             value = event.value
             if event.implicit[0] and len(value) > MAX_NUMBER_LENGTH and _INT_LIKE.fullmatch(value):
-                raise Refused(
+                raise YamlRefused(
                     _line_of(event), f"a number of {len(value):,} characters; refused (a deal number has at most 20)"
                 )
             size = 1
@@ -106,18 +106,18 @@ def prescan(text: str) -> int:
                 sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor in open_anchors:
-                raise Refused(_line_of(event), "an alias refers to the node that contains it; refused")
+                raise YamlRefused(_line_of(event), "an alias refers to the node that contains it; refused")
             size = sizes.get(event.anchor or "", 1)  # an undefined alias is the composer's to report
             aliased += size
             if aliased > MAX_ALIAS_NODES:
-                raise Refused(
+                raise YamlRefused(
                     _line_of(event),
                     f"its aliases expand to more than {MAX_ALIAS_NODES:,} nodes; refused (a 'billion laughs' file?)",
                 )
         else:
             continue
         if written > MAX_NODES:
-            raise Refused(
+            raise YamlRefused(
                 _line_of(event),
                 f"more than {MAX_NODES:,} YAML nodes; refused (a record of a whole game has a few dozen)",
             )
@@ -127,7 +127,7 @@ def prescan(text: str) -> int:
 
 
 def parse(text: str) -> tuple[Any, yaml.Node | None]:
-    """The document (and its root node) of `text`; Refused over a limit, YAMLError for a syntax error."""
+    """The document (and its root node) of `text`; YamlRefused over a limit, YAMLError for a syntax error."""
     prescan(text)
     loader = _StrictLoader(text)
     try:

@@ -23,10 +23,10 @@ from typing import Any
 from ..errors import display_name
 from ..rules.cards import SEED_MAX, Card, InvalidCardError, check_deck, deal
 from . import safe_yaml
-from .lines import MAX_BYTES, LineTooLong, NotUtf8, iter_lines, move_text, read_bytes, shorten
-from .safe_yaml import MappingNode, Node, Refused, ScalarNode, SequenceNode, YAMLError
+from .lines import MAX_INPUT_BYTES, LineTooLong, NotUtf8, iter_lines, move_text, read_bytes, shorten
+from .safe_yaml import MappingNode, Node, ScalarNode, SequenceNode, YAMLError, YamlRefused
 
-FORMAT_VERSION = 1
+RECORD_FORMAT_VERSION = 1
 KEYS = ("foursquare", "seed", "deck", "moves", "result", "score", "undos", "hints", "meta")
 RESULTS = ("won", "lost", "playing")
 
@@ -140,8 +140,8 @@ def read_source(path: str, data: bytes | None = None) -> Source:
     if data is None:
         data = read_bytes(path)
     source = Source(path=path, kind=SourceKind.UNREADABLE)
-    if len(data) > MAX_BYTES:
-        source.problems.append(Problem(None, f"larger than {MAX_BYTES >> 20} MiB; refused before parsing"))
+    if len(data) > MAX_INPUT_BYTES:
+        source.problems.append(Problem(None, f"larger than {MAX_INPUT_BYTES >> 20} MiB; refused before parsing"))
         return source
     try:
         text = data.decode("utf-8")
@@ -159,7 +159,7 @@ def read_source(path: str, data: bytes | None = None) -> Source:
         return source
     try:
         value, node = safe_yaml.parse(text)
-    except Refused as error:
+    except YamlRefused as error:
         source.problems.append(Problem(error.line, error.message))
         return source
     except RecursionError:

@@ -18,6 +18,7 @@ from ..rules.cards import Card
 from ..rules.engine import State, state_after
 from ..rules.moves import Move
 from .calibration import calibrated_chance, calibrated_score
+from .registry import DEFAULT_PLAYOUTS, PlayerSpec
 
 
 class Rating(NamedTuple):
@@ -67,8 +68,6 @@ class Candidate(NamedTuple):
     placement: Move
 
 
-# Playouts a move may use: the deterministic budget (docs/players.md: what each costs and buys).
-DEFAULT_PLAYOUTS = 20000
 SCORE_WEIGHT = 0.12  # a won future is worth 1 + 0.12 x score (`future_worth`)
 LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)...
 NEAR_LOSS_PENALTY = 2.0  # ...less 2 when the loss comes within NEAR_CARDS cards
@@ -149,6 +148,11 @@ class ExpertPlayer:
         self.second_ply = second_ply
         self.reply_playouts = reply_playouts if reply_playouts is not None else max(1, playouts // REPLY_SHARE)
         self._plan: tuple[object, Move] | None = None
+
+    @classmethod
+    def from_spec(cls, spec: PlayerSpec) -> ExpertPlayer:
+        """The expert of `spec`: its seed, and its strength (playouts a move, a time cap)."""
+        return cls(spec.seed, spec.strength.playouts, spec.strength.think)
 
     def choose(self, state: State) -> Move:
         key = _visible_key(state)
@@ -324,7 +328,7 @@ _EXPERTS = Valuation()
 
 class _Futures:
     """The futures of a position for its candidates: each candidate's position after it is worked out
-    once, and each future is only a new order of the unseen cards (the ranks of a stock, `playout.deal`)
+    once, and each future is only a new order of the unseen cards (the ranks of a stock, `playout.future_stock`)
     to play them on, as a player would picture them (suits never matter to a playout).
     """
 
@@ -344,7 +348,7 @@ class _Futures:
 
     def stock(self, rng: random.Random) -> bytes:
         """A future: the ranks of the whole deck, the unseen cards shuffled anew."""
-        return deal(self._prefix, self._unseen, rng.getrandbits(64))
+        return _future_stock(self._prefix, self._unseen, rng.getrandbits(64))
 
     def ends_game(self, index: int) -> bool:
         """Whether candidate `index` itself ends the game (then every future of it is the same)."""
@@ -356,13 +360,13 @@ class _Futures:
         start = self._starts[index]
         if start is None:
             return self._ends[index]
-        score, drawn, _, _ = finish_from(stock, *start, self._fill_first)
+        score, drawn, _, _ = _finish_from(stock, *start, self._fill_first)
         return score, drawn - start[0]
 
 
 # The C versions when they were built (a test plays the Python ones in their place and gets the same ratings).
-finish_from = playout.finish_from
-deal = playout.deal
+_finish_from = playout.finish_from
+_future_stock = playout.future_stock
 
 
 def _visible_key(state: State) -> tuple[object, ...]:
@@ -381,13 +385,6 @@ def candidates_of(state: State) -> list[Candidate]:
             Candidate(shift, move) for move in shifted.legal_placements() if not move.on_top and move.cell in opened
         )
     return candidates
-
-
-class Strength(NamedTuple):
-    """How hard the expert thinks: playouts a move (a deterministic budget) and an optional cap in seconds."""
-
-    playouts: int = DEFAULT_PLAYOUTS
-    think: float | None = None
 
 
 def unsafe_next(state: State, rating: Rating) -> tuple[int, int]:

@@ -5,7 +5,7 @@ deal, not of a position a player sees), all seeded by the deal number so a deal'
 grade is the same on every machine:
 
 - **greedy won**: the share of `GAMES` games of the plain greedy policy won, the
-  k-th opening with k % `OPENINGS` random placements (so the games differ). What a
+  k-th opening with k % `OPENING_PLACEMENTS` random placements (so the games differ). What a
   simple player finds: it ranks the deals as an independent greedy player's wins do
   (Spearman 0.58 on deals 5000000-5001999) and says nothing of a strong player's
   score (-0.03).
@@ -36,7 +36,7 @@ from ..rules.engine import State
 from .expert import ExpertPlayer, Valuation
 
 GAMES = 200  # games of each greedy policy a deal is played with
-OPENINGS = 4  # game k opens with k % OPENINGS random placements
+OPENING_PLACEMENTS = 4  # game k opens with k % OPENING_PLACEMENTS random placements
 QUICK_PLAYOUTS = 30
 QUICK_VALUATION = Valuation(score_weight=0.01, loss_decay=0.8, near_loss_penalty=0.0, near_cards=2)
 QUICK_SCALE = 16  # a quick score of 16 counts as much as every game won by one policy
@@ -58,12 +58,6 @@ class Grade(NamedTuple):
     def ease(self) -> float:
         return ease_of(self.greedy_won, self.filling_won, self.quick_score)
 
-    def __str__(self) -> str:
-        return (
-            f"{self.level} (of {GAMES} greedy games {self.greedy_won:.0%} won, filling the grid first "
-            f"{self.filling_won:.0%}; a quick expert scored {self.quick_score})"
-        )
-
 
 def ease_of(greedy_won: float, filling_won: float, quick_score: int) -> float:
     """How easy a deal is: the sum of the three measures, the quick score scaled (see the module's docstring)."""
@@ -80,7 +74,7 @@ def level_of(greedy_won: float, filling_won: float, quick_score: int) -> str:
 
 
 def share_won(seed: int, fill_first: bool, games: int = GAMES) -> float:
-    """The share of `games` greedy games on deal `seed` won (filling first or not), game k after k % OPENINGS
+    """The share of `games` greedy games on deal `seed` won (filling first or not), game k after k % OPENING_PLACEMENTS
     random placements."""
     start = State(deal(seed))
     stock = playout.stock_of(start)
@@ -88,7 +82,7 @@ def share_won(seed: int, fill_first: bool, games: int = GAMES) -> float:
     won = 0
     for number in range(games):
         state = start.copy()
-        for _ in range(number % OPENINGS):
+        for _ in range(number % OPENING_PLACEMENTS):
             if not state.is_over:
                 state.apply(rng.choice(state.legal_placements()))
         if state.is_over:

@@ -154,7 +154,7 @@ def serve(spec: str, lines: IO[str], out: IO[str]) -> int:
     return 0
 
 
-def main() -> None:
+def run_host() -> None:
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="backslashreplace")
     os.dup2(2, 1)  # the module's prints go to standard error, never into the protocol
     sys.stdout = sys.stderr
@@ -164,4 +164,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_host()

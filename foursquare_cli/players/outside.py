@@ -31,15 +31,15 @@ import sys
 import time
 
 from ..errors import Forfeit, PlayerError
-from ..formats.protocol import json_line, state_line
+from ..formats.jsonl import json_line
+from ..formats.protocol import PlayerSeedLine, state_line
 from ..rules.engine import State
 from ..rules.game import Step
 from ..rules.moves import InvalidMoveError, Move
 from .processes import PlayerProcess, find_program, split_command
 
-__all__ = ["DEFAULT_MOVE_TIME", "Forfeit", "ModulePlayer", "ProgramPlayer", "close_programs", "running_program"]
+__all__ = ["Forfeit", "ModulePlayer", "ProgramPlayer", "close_programs", "running_program"]
 
-DEFAULT_MOVE_TIME = 10.0
 MAX_ANSWER_BYTES = 4096
 STARTUP_TIME = 30.0  # seconds a module player's host may take to import its module
 _SLICE = 0.1  # the longest single wait, so an exit or a deadline is seen within it
@@ -49,9 +49,10 @@ _STRAY_WAIT = 0.02  # after a game's last state: how long an answer to it (none 
 _RUNNING: dict[tuple[str, float], ProgramPlayer] = {}
 
 
-def running_program(spec: str, move_time: float) -> ProgramPlayer:
+def running_program(spec: str, move_time: float, seed: int = 0) -> ProgramPlayer:
     """The outside player of this process for `spec` (`cmd:...` or `module:...`): one long-lived process a
-    worker, closed at its exit. A module player's host is checked (imported) here, once."""
+    worker, closed at its exit. A module player's host is checked (imported) here, once; its next game's
+    player is built with `seed`."""
     key = (spec, move_time)
     if key not in _RUNNING:
         if not _RUNNING:
@@ -61,7 +62,10 @@ def running_program(spec: str, move_time: float) -> ProgramPlayer:
             atexit.register(close_programs)
             multiprocessing.util.Finalize(None, close_programs, exitpriority=10)
         _RUNNING[key] = ProgramPlayer(spec[4:], move_time) if spec.startswith("cmd:") else ModulePlayer(spec, move_time)
-    return _RUNNING[key]
+    running = _RUNNING[key]
+    if isinstance(running, ModulePlayer):
+        running.seed = seed
+    return running
 
 
 def close_programs() -> None:
@@ -85,7 +89,7 @@ def _parse_move(answer: str, state: State, ply: int) -> Move:
 class ProgramPlayer:
     """A program speaking the move protocol, kept running from game to game (see the module's docstring)."""
 
-    def __init__(self, command: str, move_time: float = DEFAULT_MOVE_TIME, *, checked: bool = True) -> None:
+    def __init__(self, command: str, move_time: float, *, checked: bool = True) -> None:
         try:
             self.argv = split_command(command)
         except ValueError as error:
@@ -246,7 +250,7 @@ class ModulePlayer(ProgramPlayer):
     is the player seed of the next game; each game builds a fresh player with it.
     """
 
-    def __init__(self, spec: str, move_time: float = DEFAULT_MOVE_TIME, seed: int = 0) -> None:
+    def __init__(self, spec: str, move_time: float, seed: int = 0) -> None:
         self.spec = spec
         self.seed = seed
         self._failed: str | None = None  # why this game's player could not be built: its forfeit
@@ -288,7 +292,7 @@ class ModulePlayer(ProgramPlayer):
         """A fresh player in the host, built with `seed`; Forfeit saying why when that fails."""
         waited = max(self.move_time, STARTUP_TIME)
         deadline = time.monotonic() + waited
-        self._send(json_line({"player_seed": self.seed}).encode(), deadline, waited)
+        self._send(json_line(PlayerSeedLine(self.seed).to_json()).encode(), deadline, waited)
         said = self._receive(deadline, waited)
         if said != "ready":
             self._stop()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import math
 import time
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..errors import FoursquareError
 from ..rules import playout
@@ -51,19 +51,6 @@ class Solution(NamedTuple):
     nodes: int
     seconds: float
     stopped_by: Limit | None = None
-
-    def to_json(self, seed: int | None) -> dict[str, Any]:
-        """`solve --format json` for the deal `seed` (None for a deck)."""
-        return {
-            "seed": seed,
-            "status": str(self.status),
-            "score": self.score,
-            "proven": self.proven,
-            "moves": [str(m) for m in self.moves],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
-            "stopped_by": None if self.stopped_by is None else str(self.stopped_by),
-        }
 
 
 class _OutOfBudget(FoursquareError):

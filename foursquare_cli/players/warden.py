@@ -114,7 +114,7 @@ def _end_tree(group: int) -> None:
             continue
 
 
-def main(argv: list[str]) -> None:
+def run_warden(argv: list[str]) -> None:
     parent, command = int(argv[0]), argv[1:]
     signal.signal(signal.SIGTERM, _stop)
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
@@ -150,4 +150,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    run_warden(sys.argv[1:])

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from .cards import Card
 from .engine import MAX_FACE_DOWN, MAX_PILE, State, Status
 from .moves import MOVES, Move
-from .tables import BELOW, COLUMN_OTHERS, FULL, LINE_MASKS, NEIGHBOURS, OPENINGS, RANK_OF_CARD, ROW_OTHERS, UP_TO
+from .tables import BELOW, COLUMN_OTHERS, FULL, LINE_MASKS, NEIGHBOURS, RANK_OF_CARD, ROW_OTHERS, SHIFT_OPENINGS, UP_TO
 
 
 class Playout(NamedTuple):
@@ -145,7 +145,7 @@ _MASK = (1 << 64) - 1
 
 
 def _deal_python(seen: bytes, unseen: bytes, key: int) -> bytes:
-    """`deal` in Python: Fisher-Yates on splitmix64 numbers, as `_playout.c` does it."""
+    """`future_stock` in Python: Fisher-Yates on splitmix64 numbers, as `_playout.c` does it."""
     order = bytearray(unseen)
     state = key
     for i in range(len(order) - 1, 0, -1):
@@ -180,8 +180,8 @@ except ImportError as error:  # not built (no C compiler at install): the same p
 ACCELERATED = _finish_c is not None
 """Whether the playouts run in C (`_playout.c`, built at install when a C compiler is there)."""
 
-deal = _deal_c if _deal_c is not None else _deal_python
-"""`deal(seen, unseen, key) -> bytes`: the ranks `seen`, then those `unseen` in an order drawn from the
+future_stock = _deal_c if _deal_c is not None else _deal_python
+"""`future_stock(seen, unseen, key) -> bytes`: the ranks `seen`, then those `unseen` in an order drawn from the
 64-bit `key` (the same order in C and in Python): a future's stock for `finish_from`."""
 
 finish_from = _finish_c if _finish_c is not None else _finish_python
@@ -270,7 +270,7 @@ def _greedy_pick(
         if key < empty_key and not occupied & bit:
             empty_key, empty_cell, empty_down = key, cell, after
     for direction in range(4):
-        needs_empty, beside = OPENINGS[direction]
+        needs_empty, beside = SHIFT_OPENINGS[direction]
         if occupied & needs_empty:
             continue
         for cell, line in beside:

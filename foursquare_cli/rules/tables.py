@@ -42,7 +42,7 @@ LINES = tuple(
 SHIFT_EDGE = (ROW_MASKS[0], ROW_MASKS[3], COLUMN_MASKS[0], COLUMN_MASKS[3])
 """For each shift (up, down, left, right): the edge that must be empty for the layout to slide that way."""
 SHIFT_EDGE_NAME = ("row 1", "row 4", "column A", "column D")
-OPENINGS = tuple(
+SHIFT_OPENINGS = tuple(
     (
         SHIFT_EDGE[direction],
         tuple((cell, 4 + (cell & 3)) for cell in range(12, 16))
@@ -71,8 +71,8 @@ def c_header() -> str:
     def array(kind: str, name: str, values: tuple[int, ...]) -> str:
         return f"static const {kind} {name}[{len(values)}] = {{{', '.join(f'{value:#x}u' for value in values)}}};"
 
-    beside_cell = [cell for _, beside in OPENINGS for cell, _ in beside]
-    beside_line = [line for _, beside in OPENINGS for _, line in beside]
+    beside_cell = [cell for _, beside in SHIFT_OPENINGS for cell, _ in beside]
+    beside_line = [line for _, beside in SHIFT_OPENINGS for _, line in beside]
     return "\n".join(
         [
             "/* Written from foursquare_cli/rules/tables.py by setup.py at build time: do not edit. */",

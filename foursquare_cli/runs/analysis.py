@@ -35,7 +35,7 @@ from ..errors import FoursquareError
 from ..formats.lines import STDIN, ReadError, read_bytes
 from ..formats.records import load
 from ..formats.source import Problem
-from ..players import Strength
+from ..players import PlayerSpec
 from ..players.expert import Candidate, ExpertPlayer, Rating, candidates_of
 from ..players.solver import Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card
@@ -110,6 +110,7 @@ class MoveAnalysis(NamedTuple):
 
 
 class AnalysisSummary(NamedTuple):
+    path: str  # the file analysed
     status: Status
     score: int | None
     moves: int
@@ -122,11 +123,11 @@ class AnalysisSummary(NamedTuple):
     lost_at_best: Estimate | None  # what the expert would have played there
     solution: Game | None  # the solver's winning line
 
-    def to_json(self, path: str) -> dict[str, Any]:
-        """The summary line of `analyze --format json` and of `analyze --results`, for the file at `path`."""
+    def to_json(self) -> dict[str, Any]:
+        """The summary line of `analyze --format json` and of `analyze --results`."""
         return {
             "type": "summary",
-            "path": path,
+            "path": self.path,
             "status": str(self.status),
             "score": self.score,
             "moves": self.moves,
@@ -224,7 +225,7 @@ def lost_for_good(game: Game, budget: int = SOLVE_BUDGET // 2) -> int | None:
 
 
 def summary_of_analysis(
-    game: Game, moves: list[MoveAnalysis], deal_solution: Solution, lost_after: int | None
+    game: Game, moves: list[MoveAnalysis], deal_solution: Solution, lost_after: int | None, path: str = ""
 ) -> AnalysisSummary:
     marks = {str(mark): sum(1 for m in moves if m.mark is mark) for mark in Mark}
     choices = [m for m in moves if m.choice]
@@ -232,6 +233,7 @@ def summary_of_analysis(
     outcome = game.state.outcome
     lost_at_best = moves[lost_after - 1].best if lost_after is not None and lost_after <= len(moves) else None
     return AnalysisSummary(
+        path=path,
         status=outcome.status,
         score=outcome.score,
         moves=len(moves),
@@ -251,6 +253,7 @@ def analyze(
     expert: ExpertPlayer,
     solve_budget: int = SOLVE_BUDGET,
     progress: Callable[[int], None] | None = None,
+    path: str = "",
 ) -> tuple[list[MoveAnalysis], AnalysisSummary]:
     """The whole analysis of a game: each move, then the summary (with the solver's best for the deal)."""
     moves = []
@@ -259,7 +262,8 @@ def analyze(
         if progress is not None:
             progress(len(moves))
     deal_solution = solve(game.deck, budget=solve_budget, timeout=None)
-    return moves, summary_of_analysis(game, moves, deal_solution, lost_for_good(game, max(1, solve_budget // 2)))
+    lost_after = lost_for_good(game, max(1, solve_budget // 2))
+    return moves, summary_of_analysis(game, moves, deal_solution, lost_after, path)
 
 
 class Request(NamedTuple):
@@ -268,8 +272,7 @@ class Request(NamedTuple):
     path: str
     seed: int | None
     deck: tuple[Card, ...] | None
-    seed_of_expert: int
-    strength: Strength
+    expert: PlayerSpec
     solve_budget: int = SOLVE_BUDGET
     data: bytes | None = None  # the file's bytes, when read before (standard input, for a worker)
 
@@ -300,28 +303,28 @@ def analyze_file(request: Request, progress: Callable[[int, int], None] | None =
     game = verdict.game
     if game is None:
         return FileAnalysis(request.path, verdict.problems, None, [], None)
-    expert = ExpertPlayer(request.seed_of_expert, request.strength.playouts, request.strength.think)
     moves, summary = analyze(
         game,
-        expert,
+        ExpertPlayer.from_spec(request.expert),
         solve_budget=request.solve_budget,
         progress=None if progress is None else lambda done: progress(done, game.ply),
+        path=request.path,
     )
     return FileAnalysis(request.path, verdict.problems, game, moves, summary)
 
 
 def analyze_files(
-    requests: list[Request], jobs: int = 1, progress: Callable[..., None] | None = None
+    requests: list[Request], jobs: int = 1, progress: Callable[[int, int], None] | None = None
 ) -> Iterator[FileAnalysis]:
     """Each file's analysis, in order: one file in this process (`progress(moves done, moves)` after each
-    move), several in up to `jobs` worker processes (`progress(files done)` after each file)."""
+    move), several in up to `jobs` worker processes (`progress(files done, files)` after each file)."""
     if len(requests) == 1:
         yield analyze_file(requests[0], progress)
         return
     requests = [_with_stdin_read(request) for request in requests]  # a worker's standard input is not ours
     for done, analysis in enumerate(run_in_order(analyze_file, requests, jobs), start=1):
         if progress is not None:
-            progress(done)
+            progress(done, len(requests))
         yield analysis
 
 

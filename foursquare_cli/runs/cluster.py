@@ -34,8 +34,8 @@ from typing import Any, TypeVar
 
 from ..errors import RunFailed, UsageError
 
-Task = TypeVar("Task")
-Result = TypeVar("Result")
+_Task = TypeVar("_Task")
+_Result = TypeVar("_Result")
 BATCH = 50
 CONNECT_SECONDS = 15.0  # the longest wait for a scheduler to answer
 NO_WORKER_SECONDS = 30.0  # how long a run waits with no worker at all before it gives up
@@ -69,7 +69,7 @@ def build_identity() -> str:
     return f"{digest.hexdigest()[:16]}-{PLAYOUTS_IN_USE.language.lower()}"
 
 
-def _batch(function: Callable[[Task], Result], tasks: Sequence[Task]) -> list[Result]:
+def _batch(function: Callable[[_Task], _Result], tasks: Sequence[_Task]) -> list[_Result]:
     return [function(task) for task in tasks]
 
 
@@ -183,7 +183,7 @@ class ClusterExecutor:
                     what = "program" if name.startswith("cmd:") else "module"
                     raise ClusterError(f"{name}: the {what} is not on worker {missing[0]}; install it on every worker")
 
-    def run_in_order(self, function: Callable[[Task], Result], tasks: Sequence[Task]) -> Iterator[Result]:
+    def run_in_order(self, function: Callable[[_Task], _Result], tasks: Sequence[_Task]) -> Iterator[_Result]:
         batches = [tasks[index : index + self.batch] for index in range(0, len(tasks), self.batch)]
         threads = sum(self.client.nthreads().values()) or 1
         window: collections.deque[Any] = collections.deque()

@@ -12,7 +12,7 @@ comparison. For each pair of players:
   from about 20 differing deals, and said so when fewer.
 
 The finding is the wins test's when it is significant (p < 0.05), else the scores
-test's when that one is, else no significant difference; `ui.reports` says it in words.
+test's when that one is, else no significant difference; `ui.runs_text` says it in words.
 """
 
 from __future__ import annotations
@@ -105,20 +105,24 @@ class Pair(NamedTuple):
         """Fewer than 20 deals differ in score: the normal approximation of the scores test is rough."""
         return 0 < self.differing < 20
 
-    def to_json(self, verdict: str) -> dict[str, Any]:
-        """The pair in `compare --format json`, with its `verdict` in words (the text `ui` makes of it)."""
+    def to_json(self) -> dict[str, Any]:
+        """The pair in `compare --format json`: the figures, the tests, and the finding as data (which test
+        decided, which player it favours), never as a sentence."""
         return {
             "first": self.first,
             "second": self.second,
             "win_rate_difference": self.win_difference / 100,
             "only_first_won": self.only_first,
             "only_second_won": self.only_second,
-            "wins_test": "exact McNemar",
+            "wins_test": "mcnemar_exact",
             "wins_p": self.wins_p,
             "mean_score_difference": self.score_difference,
-            "scores_test": "Wilcoxon signed-rank, normal approximation",
+            "scores_test": "wilcoxon_signed_rank",
             "scores_p": self.scores_p,
-            "verdict": verdict,
+            "scores_differing": self.differing,
+            "scores_approximate": self.approximate,
+            "finding": str(self.finding),
+            "better": self.better,
         }
 
 
@@ -147,10 +151,10 @@ class Comparison(NamedTuple):
     pairs: list[Pair]
     complete: bool  # False when the run was stopped before every game was played
 
-    def to_json(self, verdicts: list[str]) -> dict[str, Any]:
-        """`compare --format json` (and `summarize`'s), each pair with its verdict in words."""
+    def to_json(self) -> dict[str, Any]:
+        """`compare --format json` (and `summarize`'s)."""
         return {
             "complete": self.complete,
             "players": [summary.to_json() for summary in self.summaries],
-            "pairs": [pair.to_json(verdict) for pair, verdict in zip(self.pairs, verdicts, strict=True)],
+            "pairs": [pair.to_json() for pair in self.pairs],
         }

@@ -28,8 +28,8 @@ from ..errors import Interrupted, RunFailed, UsageError, interrupted_by
 
 __all__ = ["Interrupted", "WorkerLost", "WorkersError", "run_in_order", "workers_for"]
 
-Task = TypeVar("Task")
-Result = TypeVar("Result")
+_Task = TypeVar("_Task")
+_Result = TypeVar("_Result")
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """The signals that stop a run: SIGHUP is POSIX's (a closed terminal); Windows has the other two."""
 
@@ -77,12 +77,12 @@ def _end(executor: ProcessPoolExecutor) -> None:
 class Executor(Protocol):
     """Somewhere else to run tasks, in order: a cluster (`runs.cluster.ClusterExecutor`)."""
 
-    def run_in_order(self, function: Callable[[Task], Result], tasks: Sequence[Task]) -> Iterator[Result]: ...
+    def run_in_order(self, function: Callable[[_Task], _Result], tasks: Sequence[_Task]) -> Iterator[_Result]: ...
 
 
 def run_in_order(
-    function: Callable[[Task], Result], tasks: Sequence[Task], jobs: int = 1, executor: Executor | None = None
-) -> Iterator[Result]:
+    function: Callable[[_Task], _Result], tasks: Sequence[_Task], jobs: int = 1, executor: Executor | None = None
+) -> Iterator[_Result]:
     """`function(task)` for each task, in task order: on `executor` when given, else in `jobs` processes (at
     most one per task). The one interface of every run, local or on a cluster.
 
@@ -111,19 +111,19 @@ def run_in_order(
             signal.signal(sig, handler)
 
 
-def _in_workers(function: Callable[[Task], Result], tasks: Sequence[Task], jobs: int) -> Iterator[Result]:
+def _in_workers(function: Callable[[_Task], _Result], tasks: Sequence[_Task], jobs: int) -> Iterator[_Result]:
     import multiprocessing
 
     try:
         executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker)
     except OSError as error:
         raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
-    window: collections.deque[Future[Result]] = collections.deque()
+    window: collections.deque[Future[_Result]] = collections.deque()
     pending = iter(tasks)
     done = 0
     finished = False
 
-    def submit(task: Task) -> None:
+    def submit(task: _Task) -> None:
         try:
             window.append(executor.submit(function, task))
         except OSError as error:

@@ -1,16 +1,17 @@
-"""The plan of a run of `stats` or `compare`: its players, its deals (a shard of a range, sealed or not),
-its settings, and the first line of its results file, every field checked when read back."""
+"""The plan of a run of `stats` or `compare`: its players (specs), its deals (a shard of a range, sealed or not),
+and the first line of its results file, every field checked when read back."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import UsageError
+from ..players.registry import PlayerSpec, Strength
 from ..rules.cards import SEED_MAX
 
-FORMAT_VERSION = 2
+RESULTS_FORMAT_VERSION = 2
 PLAN_KEYS = ("command", "players", "start", "games", "player_seed", "playouts", "think", "move_time")
 MAX_PLAYERS = 16
 MAX_MOVES = 1000  # a game draws 40 cards; shifts are free, but a line of more moves is not one of ours
@@ -18,25 +19,17 @@ MAX_TEXT = 300  # a player's name, a forfeit's reason
 MAX_SCORE = 24  # the cards left in the stock when the grid fills: 40 - 16
 
 
-class Plan(NamedTuple):
-    """What a run of `stats` or `compare` plays: the players, the deals (a shard of a range), the settings."""
+class DealRange(NamedTuple):
+    """The deals a run plays: `games` deals from `start`, the shard (I, N) of them, and whether each is dealt
+    from a fresh secret seed (`sealed`)."""
 
-    command: str
-    players: tuple[str, ...]
     start: int
     games: int
-    player_seed: int
-    playouts: int
-    think: float | None
-    move_time: float
     shard: tuple[int, int] = (1, 1)
     sealed: bool = False  # each deal from a fresh secret seed, the same for every player of it
 
-    def deals(self) -> list[int]:
-        return list(self.each_deal())
-
     def each_deal(self) -> Iterator[int]:
-        """The deals of the plan (its shard of the range), in order, one at a time."""
+        """The deals (this shard of the range), in order, one at a time."""
         index, count = self.shard
         first = self.start + index - 1
         return iter(range(first, self.start + self.games, count))
@@ -49,14 +42,50 @@ class Plan(NamedTuple):
         index, count = self.shard
         return self.start <= deal < self.start + self.games and (deal - self.start) % count == index - 1
 
-    def header(self) -> dict[str, Any]:
-        return {"foursquare_results": FORMAT_VERSION, **{key: _plain(getattr(self, key)) for key in PLAN_KEYS},
-                "shard": list(self.shard), "sealed": self.sealed}  # fmt: skip
+
+class Plan(NamedTuple):
+    """What a run of `stats` or `compare` plays: its players (each a spec, their settings the same, their names
+    differing) and its deals."""
+
+    command: str
+    players: tuple[PlayerSpec, ...]
+    deals: DealRange
+
+    @classmethod
+    def of(cls, command: str, names: Sequence[str], settings: PlayerSpec, deals: DealRange) -> Plan:
+        """The plan of `names` (each checked: PlayerError) with the settings of `settings`."""
+        return cls(command, tuple(settings.named(name) for name in names), deals)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
+
+    @property
+    def settings(self) -> PlayerSpec:
+        """The settings every player of the plan shares (its first player's spec)."""
+        return self.players[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """The plan as the first line of its results file."""
+        settings, deals = self.settings, self.deals
+        return {
+            "foursquare_results": RESULTS_FORMAT_VERSION,
+            "command": self.command,
+            "players": list(self.names),
+            "start": deals.start,
+            "games": deals.games,
+            "player_seed": settings.seed,
+            "playouts": settings.strength.playouts,
+            "think": settings.strength.think,
+            "move_time": settings.move_time,
+            "shard": list(deals.shard),
+            "sealed": deals.sealed,
+        }
 
     @classmethod
     def from_header(cls, header: dict[str, Any] | None, path: str) -> Plan:
         """The plan a results file's first line states, every field checked; ResultsError saying which."""
-        if header is None or header.get("foursquare_results") != FORMAT_VERSION or "command" not in header:
+        if header is None or header.get("foursquare_results") != RESULTS_FORMAT_VERSION or "command" not in header:
             old = header is not None and header.get("foursquare_results") == 1
             said = "written by an older version of the tool (its games cannot be checked); give another file"
             raise ResultsError(said if old else "not a results file of this version (docs/formats.md)", path=path)
@@ -66,13 +95,11 @@ class Plan(NamedTuple):
         problem = _plan_problem(header)
         if problem is not None:
             raise ResultsError(f"its plan is not one of a run: {problem}", path=path)
-        return cls(header["command"], tuple(header["players"]), header["start"], header["games"],
-                   header["player_seed"], header["playouts"], header["think"], header["move_time"],
-                   tuple(header["shard"]), header["sealed"])  # fmt: skip
-
-
-def _plain(value: object) -> object:
-    return list(value) if isinstance(value, tuple) else value
+        strength = Strength(header["playouts"], header["think"])
+        players = tuple(PlayerSpec(name, header["player_seed"], strength, header["move_time"])
+                        for name in header["players"])  # fmt: skip
+        deals = DealRange(header["start"], header["games"], tuple(header["shard"]), header["sealed"])
+        return cls(header["command"], players, deals)
 
 
 def is_whole(value: object, low: int, high: int) -> bool:

@@ -28,21 +28,34 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError, display_name
 from ..rules.cards import SEED_MAX
 from ..rules.engine import WON, State
 from ..rules.moves import InvalidMoveError, Move
 from ..store.logs import JsonLinesLog, LogError, LogLineError, read_log
-from .plans import FORMAT_VERSION, MAX_MOVES, MAX_SCORE, MAX_TEXT, PLAN_KEYS, Plan, ResultsError, is_seconds, is_whole
+from .plans import (
+    MAX_MOVES,
+    MAX_SCORE,
+    MAX_TEXT,
+    PLAN_KEYS,
+    RESULTS_FORMAT_VERSION,
+    Plan,
+    ResultsError,
+    is_seconds,
+    is_whole,
+)
 from .stats import GameResult
+
+if TYPE_CHECKING:
+    from .analysis import AnalysisSummary
 
 _LINE_KEYS = {"player", "deal", "seed", "won", "score", "moves", "played", "move_seconds", "seconds_per_move",
               "forfeit"}  # fmt: skip
 
 
-def result_from_json(line: dict[str, Any], plan: Plan, where: str) -> tuple[str, GameResult]:
+def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
     """The game of a results file's line, its fields checked and its moves replayed from its seed: LogLineError
     (`where` is file:line) for a line whose fields are not of their kind, or whose moves do not give it."""
 
@@ -53,11 +66,11 @@ def result_from_json(line: dict[str, Any], plan: Plan, where: str) -> tuple[str,
         raise refused(f"a game line has the keys {sorted(_LINE_KEYS)}, not {sorted(line)}")
     player, deal, seed, won, score = line["player"], line["deal"], line["seed"], line["won"], line["score"]
     seconds, forfeit, played = line["move_seconds"], line["forfeit"], line["played"]
-    if player not in plan.players:
+    if player not in plan.names:
         raise refused(f"player {display_name(str(player)[:MAX_TEXT])!r} is not one of the plan's")
-    if not is_whole(deal, 0, SEED_MAX) or not plan.holds(deal):
+    if not is_whole(deal, 0, SEED_MAX) or not plan.deals.holds(deal):
         raise refused(f"deal {str(deal)[:30]} is not one of the plan's deals")
-    if not is_whole(seed, 0, SEED_MAX) or (not plan.sealed and seed != deal):
+    if not is_whole(seed, 0, SEED_MAX) or (not plan.deals.sealed and seed != deal):
         raise refused(f"seed {str(seed)[:30]} is not the seed of deal {deal}")
     if not isinstance(won, bool) or not (score is None or is_whole(score, 0, MAX_SCORE)) or won != (score is not None):
         raise refused("won and score: a won game has a score of 0 to 24, a lost one none")
@@ -91,23 +104,22 @@ def result_from_json(line: dict[str, Any], plan: Plan, where: str) -> tuple[str,
         raise refused(f"deal {deal} of {player}: its moves leave the game unfinished, and it was not forfeited")
     if forfeit is not None and state.is_over:
         raise refused(f"deal {deal} of {player}: a forfeit, but its moves end the game")
-    result = GameResult(deal, won, score, tuple(float(s) for s in seconds), forfeit, tuple(moves),
-                        seed if plan.sealed else None)  # fmt: skip
-    return player, result
+    return GameResult(player, deal, won, score, tuple(float(s) for s in seconds), forfeit, tuple(moves),
+                      seed if plan.deals.sealed else None)  # fmt: skip
 
 
 def _games_of(path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]]) -> dict[tuple[str, int], GameResult]:
     games: dict[tuple[str, int], GameResult] = {}
     for number, line in entries:
-        player, result = result_from_json(line, plan, f"{path}:{number}")
-        if (player, result.seed) in games:
-            raise LogLineError(f"deal {result.seed} of {player} is in the file twice", path=f"{path}:{number}")
-        games[(player, result.seed)] = result
+        result = checked_result(line, plan, f"{path}:{number}")
+        if (result.player, result.seed) in games:
+            raise LogLineError(f"deal {result.seed} of {result.player} is in the file twice", path=f"{path}:{number}")
+        games[(result.player, result.seed)] = result
     return games
 
 
 def read_results(path: str) -> tuple[Plan, dict[tuple[str, int], GameResult]]:
-    """The plan and the games of a results file, every line checked (see `result_from_json`)."""
+    """The plan and the games of a results file, every line checked (see `checked_result`)."""
     header, entries = _read(path)
     plan = Plan.from_header(header, path)
     return plan, _games_of(path, plan, entries)
@@ -130,38 +142,38 @@ class ResultsFile:
     def __init__(self, path: str, plan: Plan) -> None:
         self.path = path
         self.plan = plan
-        self._waiting: dict[int, list[tuple[str, GameResult]]] = {}
+        self._waiting: dict[int, list[GameResult]] = {}
         self._log = JsonLinesLog(path)
         try:
             if self._log.header is not None:
                 header = self._log.header
                 found = Plan.from_header(header, path)
                 if found != plan:
-                    wanted = plan.header()
+                    wanted = plan.to_json()
                     differ = [key for key in wanted if header.get(key) != wanted[key]]
                     raise ResultsError(
                         f"holds another run ({', '.join(differ)} differ); give another file to start a new one",
                         path=path,
                     )
             self.done = _games_of(path, plan, self._log.entries)
-            self._log.begin(plan.header())
+            self._log.begin(plan.to_json())
         except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
             self._log.close()
             raise
 
-    def add(self, player: str, result: GameResult) -> None:
-        if not self.plan.sealed:
-            self._write(player, result)
+    def add(self, result: GameResult) -> None:
+        if not self.plan.deals.sealed:
+            self._write(result)
             return
         waiting = self._waiting.setdefault(result.seed, [])
-        waiting.append((player, result))
+        waiting.append(result)
         if len(waiting) == len(self.plan.players):
             for finished in self._waiting.pop(result.seed):
-                self._write(*finished)
+                self._write(finished)
 
-    def _write(self, player: str, result: GameResult) -> None:
-        self._log.append(result.to_json(player))  # LogWriteError (exit 74) when the write fails
-        self.done[(player, result.seed)] = result
+    def _write(self, result: GameResult) -> None:
+        self._log.append(result.to_json())  # LogWriteError (exit 74) when the write fails
+        self.done[(result.player, result.seed)] = result
 
     def close(self) -> None:
         self._log.close()
@@ -187,11 +199,12 @@ def merged(paths: Iterable[str]) -> Merged:
     first = ""
     for path in paths:
         this, found = read_results(path)
-        whole = this._replace(shard=(1, 1))
+        whole = this._replace(deals=this.deals._replace(shard=(1, 1)))
         if plan is None:
             plan, first = whole, path
         elif whole != plan:
-            differ = [key for key in (*PLAN_KEYS, "sealed") if getattr(whole, key) != getattr(plan, key)]
+            ours, theirs = whole.to_json(), plan.to_json()
+            differ = [key for key in (*PLAN_KEYS, "sealed") if ours[key] != theirs[key]]
             raise ResultsError(f"another plan than {display_name(first)} ({', '.join(differ)} differ)", path=path)
         for key, result in found.items():
             if key in games:
@@ -199,11 +212,11 @@ def merged(paths: Iterable[str]) -> Merged:
             games[key] = result
     if plan is None:
         raise UsageError("give at least one results file")
-    finished = {deal for _, deal in games if all((player, deal) in games for player in plan.players)}
-    missing = plan.deal_count() - len(finished)
+    finished = {deal for _, deal in games if all((player, deal) in games for player in plan.names)}
+    missing = plan.deals.deal_count() - len(finished)
     shown = []
     if missing:
-        for deal in plan.each_deal():  # at most len(finished) + MISSING_SHOWN steps
+        for deal in plan.deals.each_deal():  # at most len(finished) + MISSING_SHOWN steps
             if deal not in finished:
                 shown.append(deal)
                 if len(shown) == MISSING_SHOWN:
@@ -211,19 +224,33 @@ def merged(paths: Iterable[str]) -> Merged:
     return Merged(plan, games, missing, tuple(shown))
 
 
+class AnalysisSettings(NamedTuple):
+    """What an `analyze` run is made with: the deal given, the expert, the solver's budget (its results file's
+    first line)."""
+
+    seed: int | None
+    player_seed: int
+    playouts: int
+    think: float | None
+    solve_budget: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"foursquare_results": RESULTS_FORMAT_VERSION, "command": "analyze", **self._asdict()}
+
+
 class AnalysisResults:
     """`analyze --results FILE`: its settings first, then one object a file analysed (the summary `analyze
     --format json` prints), appended and flushed as each file is done (`store.logs`, as for stats and
     compare). The same command on the same FILE skips the files already there; other settings are refused."""
 
-    def __init__(self, path: str, settings: dict[str, Any]) -> None:
+    def __init__(self, path: str, settings: AnalysisSettings) -> None:
         self.path = path
-        wanted = {"foursquare_results": FORMAT_VERSION, "command": "analyze", **settings}
+        wanted = settings.to_json()  # the first line
         self._log = JsonLinesLog(path)
         try:
             header = self._log.header
             if header is not None and header != wanted:
-                if header.get("command") != "analyze" or header.get("foursquare_results") != FORMAT_VERSION:
+                if header.get("command") != "analyze" or header.get("foursquare_results") != RESULTS_FORMAT_VERSION:
                     raise ResultsError("not a results file of analyze (see docs/formats.md: results)", path=path)
                 differ = [key for key in wanted if header.get(key) != wanted[key]]
                 raise ResultsError(f"holds another run ({', '.join(differ)} differ); give another file", path=path)
@@ -232,14 +259,14 @@ class AnalysisResults:
                 if not isinstance(line.get("path"), str):
                     raise LogLineError("an analysis line names the file it analysed", path=f"{path}:{number}")
                 self.done[line["path"]] = line
-            self._log.begin(wanted)
+            self._log.begin(settings.to_json())
         except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
             self._log.close()
             raise
 
-    def add(self, summary: dict[str, Any]) -> None:
-        self._log.append(summary)  # LogWriteError (exit 74) when the write fails
-        self.done[summary["path"]] = summary
+    def add(self, summary: AnalysisSummary) -> None:
+        self._log.append(summary.to_json())  # LogWriteError (exit 74) when the write fails
+        self.done[summary.path] = summary.to_json()
 
     def close(self) -> None:
         self._log.close()

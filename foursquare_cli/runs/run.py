@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from ..players import Strength, closing_programs, make_player
+from ..players import PlayerSpec, closing_programs
 from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
 from .plans import Plan
@@ -22,17 +22,16 @@ from .results import Merged, ResultsFile
 from .stats import GameResult, Summary, check_range, play_deal, summary_of
 
 
-class Task(NamedTuple):
-    player: str
-    seed: int
-    player_seed: int
-    strength: Strength
-    move_time: float
+class PlayTask(NamedTuple):
+    """One game of a run, as a worker is given it: who plays, which deal, and its secret seed when sealed."""
+
+    player: PlayerSpec
+    deal: int
     sealed_seed: int | None = None
 
 
-def play_task(task: Task) -> GameResult:
-    return play_deal(task.player, task.player_seed, task.seed, task.strength, task.move_time, task.sealed_seed)
+def play_task(task: PlayTask) -> GameResult:
+    return play_deal(task.player, task.deal, task.sealed_seed)
 
 
 def secret_seed() -> int:
@@ -48,43 +47,41 @@ def play_plan(
     results: str | None = None,
     progress: Callable[[int], None] | None = None,
     ready: Callable[[], None] | None = None,
-) -> Iterator[tuple[str, GameResult]]:
+) -> Iterator[GameResult]:
     """Every game of the plan, deal by deal, every player in turn: those already in the results file from it,
     the others played (in `jobs` processes, or on the Dask cluster at `cluster`) and appended to it.
 
     PlayerError, RangeError, ResultsError, ClusterError before anything is played; Interrupted on a signal.
     `ready()` is called once the players are known to be there, before the first game.
     """
-    check_range(plan.start, plan.games)
+    check_range(plan.deals.start, plan.deals.games)
     with closing_programs():
         for player in plan.players:
-            make_player(player)  # a player that cannot be built fails here, in one line
+            player.build()  # a player that cannot be built fails here, in one line
     if ready is not None:
         ready()
-    strength = Strength(plan.playouts, plan.think)
-    order = [(player, deal) for deal in plan.deals() for player in plan.players]
+    order = [(player, deal) for deal in plan.deals.each_deal() for player in plan.players]
     kept = ResultsFile(results, plan) if results is not None else None
     done = kept.done if kept is not None else {}
-    secrets = {deal: secret_seed() for deal in plan.each_deal()} if plan.sealed else {}
-    todo = [Task(player, deal, plan.player_seed, strength, plan.move_time, secrets.get(deal)) for player, deal in order
-            if (player, deal) not in done]  # fmt: skip
+    secrets = {deal: secret_seed() for deal in plan.deals.each_deal()} if plan.deals.sealed else {}
+    todo = [PlayTask(player, deal, secrets.get(deal)) for player, deal in order if (player.name, deal) not in done]
     executor = None
     if cluster is not None and todo:
         from .cluster import ClusterExecutor
 
-        executor = ClusterExecutor(cluster, plan.players)
+        executor = ClusterExecutor(cluster, plan.names)
     try:
         played = run_in_order(play_task, todo, jobs, executor=executor)
         for count, (player, deal) in enumerate(order, start=1):
-            if (player, deal) in done:
-                result = done[(player, deal)]
+            if (player.name, deal) in done:
+                result = done[(player.name, deal)]
             else:
                 result = next(played)
                 if kept is not None:
-                    kept.add(player, result)
+                    kept.add(result)
             if progress is not None:
                 progress(count)
-            yield player, result
+            yield result
     finally:
         if executor is not None:
             executor.close()
@@ -94,24 +91,24 @@ def play_plan(
 
 def stats_of(plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: float) -> Summary:
     """The summary of the one player of a `stats` plan, over the games of the plan's deals played."""
-    player = plan.players[0]
-    results = [games[key] for key in sorted(games, key=lambda key: key[1]) if key[0] == player and plan.holds(key[1])]
-    summary = summary_of(player, plan.start, results, elapsed)
-    return summary._replace(shard=plan.shard if plan.shard != (1, 1) else None, sealed=plan.sealed)
+    player, deals = plan.names[0], plan.deals
+    results = [games[key] for key in sorted(games, key=lambda key: key[1]) if key[0] == player and deals.holds(key[1])]
+    summary = summary_of(player, deals.start, results, elapsed)
+    return summary._replace(shard=deals.shard if deals.shard != (1, 1) else None, sealed=deals.sealed)
 
 
 def comparison_of(
     plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: float, *, complete: bool = True
 ) -> Comparison:
     """The comparison of a `compare` plan over the deals every player has played."""
-    played = sorted({deal for _, deal in games if plan.holds(deal)})
-    deals = [deal for deal in played if all((player, deal) in games for player in plan.players)]
-    per_player = [[games[(player, deal)] for deal in deals] for player in plan.players]
+    played = sorted({deal for _, deal in games if plan.deals.holds(deal)})
+    deals = [deal for deal in played if all((player, deal) in games for player in plan.names)]
+    per_player = [[games[(player, deal)] for deal in deals] for player in plan.names]
     summaries = [
-        summary_of(name, plan.start, results, elapsed / len(plan.players))._replace(sealed=plan.sealed)
-        for name, results in zip(plan.players, per_player, strict=True)
+        summary_of(name, plan.deals.start, results, elapsed / len(plan.players))._replace(sealed=plan.deals.sealed)
+        for name, results in zip(plan.names, per_player, strict=True)
     ]
-    players = plan.players
+    players = plan.names
     pairs = [
         pair(players[i], players[j], per_player[i], per_player[j])
         for i in range(len(players))
@@ -125,7 +122,7 @@ def run_stats(plan: Plan, *, jobs: int = 1, cluster: str | None = None, results:
               ready: Callable[[], None] | None = None) -> Summary:  # fmt: skip
     """`stats`: the plan played (see `play_plan`) and summed up."""
     began = time.perf_counter()
-    games = {(player, result.seed): result for player, result in play_plan(
+    games = {(result.player, result.seed): result for result in play_plan(
         plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready)}  # fmt: skip
     return stats_of(plan, games, time.perf_counter() - began)
 
@@ -138,9 +135,8 @@ def run_compare(plan: Plan, *, jobs: int = 1, cluster: str | None = None, result
     began = time.perf_counter()
     games: dict[tuple[str, int], GameResult] = {}
     try:
-        for player, result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress,
-                                        ready=ready):  # fmt: skip
-            games[(player, result.seed)] = result
+        for result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready):
+            games[(result.player, result.seed)] = result
     except Interrupted:
         yield comparison_of(plan, games, time.perf_counter() - began, complete=False)
         raise

@@ -1,10 +1,9 @@
-"""Playing many deals with a built-in player, and summing them up.
+"""One deal played by a player, and many games summed up.
 
 Each deal is played by a fresh player seeded from the player seed and the deal
-number, so a deal's game is the same whichever process plays it: `jobs` changes
-the speed, never the figures (timings aside).
-
-The worker processes and signals are `executor.run_in_order`'s.
+number (`PlayerSpec.for_deal`), so a deal's game is the same whichever process
+plays it: `jobs` changes the speed, never the figures (timings aside). A run of many
+deals is `run.play_plan`'s.
 """
 
 from __future__ import annotations
@@ -13,21 +12,21 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..errors import UsageError
-from ..players import Strength, closing_programs, make_player, play_game
+from ..players import PlayerSpec, play_game
 from ..rules.cards import SEED_MAX
 from ..rules.engine import WON
 from ..rules.game import Game, Step
-from .executor import run_in_order
 
 
 class GameResult(NamedTuple):
-    """One game of a run: the deal (its number, and for a sealed deal the secret seed it was dealt from), what
-    came of it, and every move played, so that the line a results file keeps can be replayed and checked."""
+    """One game of a run: its player, the deal (its number, and for a sealed deal the secret seed it was dealt
+    from), what came of it, and every move played, so that the line a results file keeps can be replayed and
+    checked."""
 
+    player: str
     seed: int  # the deal's number in the run (for a numbered deal, the seed it was dealt from)
     won: bool
     score: int | None
@@ -36,11 +35,11 @@ class GameResult(NamedTuple):
     played: tuple[str, ...] = ()  # the moves, canonical text, in order
     sealed_seed: int | None = None  # a sealed deal's secret seed (`--sealed`); None: dealt from `seed`
 
-    def to_json(self, player: str) -> dict[str, Any]:
-        """The game's line in a results file (`runs.results`; read back, and checked, by `Plan.game_from_json`)."""
+    def to_json(self) -> dict[str, Any]:
+        """The game's line in a results file (`runs.results`; read back, and checked, by `checked_result`)."""
         seconds = [round(value, 7) for value in self.move_seconds]
         return {
-            "player": player,
+            "player": self.player,
             "deal": self.seed,
             "seed": self.dealt_from,
             "won": self.won,
@@ -141,19 +140,12 @@ def check_range(start: int, count: int) -> None:
         )
 
 
-def play_deal(
-    player: str,
-    player_seed: int,
-    seed: int,
-    strength: Strength = Strength(),
-    move_time: float | None = None,
-    sealed_seed: int | None = None,
-) -> GameResult:
-    """One deal played by `player` (a fresh one seeded from the player seed and the deal; an outside
-    program is this process's long-lived one). A forfeit is a lost game with its reason. `sealed_seed`: the
-    game is dealt from that secret seed instead of the deal's number."""
-    game = Game.from_seed(seed if sealed_seed is None else sealed_seed)
-    chosen = make_player(player, player_seed * 1_000_003 + seed, strength, move_time)
+def play_deal(player: PlayerSpec, deal: int, sealed_seed: int | None = None) -> GameResult:
+    """Deal number `deal` played by a fresh player of `player`'s spec, seeded for the deal (an outside program is
+    this process's long-lived one). A forfeit is a lost game with its reason. `sealed_seed`: the game is dealt
+    from that secret seed instead of the deal's number."""
+    game = Game.from_seed(deal if sealed_seed is None else sealed_seed)
+    chosen = player.for_deal(deal).build()
     times = []
     clock = time.perf_counter
     started = clock()
@@ -166,55 +158,11 @@ def play_deal(
 
     forfeit = play_game(game, chosen, timed)
     played = tuple(str(move) for move in game.moves)
+    name = player.name
     if forfeit is not None:
-        return GameResult(seed, False, None, tuple(times), forfeit, played, sealed_seed)
+        return GameResult(name, deal, False, None, tuple(times), forfeit, played, sealed_seed)
     outcome = game.state.outcome
-    return GameResult(seed, outcome.status is WON, outcome.score, tuple(times), None, played, sealed_seed)
-
-
-def _play_deal_args(args: tuple[str, int, int, Strength, float | None]) -> GameResult:
-    return play_deal(*args)
-
-
-def play_deals(
-    player: str,
-    start: int,
-    count: int,
-    jobs: int = 1,
-    player_seed: int = 0,
-    strength: Strength = Strength(),
-    move_time: float | None = None,
-) -> Iterator[GameResult]:
-    """The results of deals start .. start+count-1, in deal order.
-
-    PlayerError for an unknown player, RangeError for a range past the last deal; OSError when
-    worker processes cannot be started; Interrupted on SIGINT or SIGTERM.
-    """
-    with closing_programs():
-        make_player(player)  # a player that cannot be built fails here, in one line, not in a worker
-    check_range(start, count)
-    tasks = [(player, player_seed, seed, strength, move_time) for seed in range(start, start + count)]
-    yield from run_in_order(_play_deal_args, tasks, jobs)
-
-
-def play_and_summarize(
-    player: str,
-    start: int,
-    count: int,
-    jobs: int = 1,
-    player_seed: int = 0,
-    progress: Callable[[int], None] | None = None,
-    strength: Strength = Strength(),
-    move_time: float | None = None,
-) -> Summary:
-    """Play the deals and sum them up; `progress(done)` after each game."""
-    started = time.perf_counter()
-    results = []
-    for result in play_deals(player, start, count, jobs, player_seed, strength, move_time):
-        results.append(result)
-        if progress is not None:
-            progress(len(results))
-    return summary_of(player, start, results, time.perf_counter() - started)
+    return GameResult(name, deal, outcome.status is WON, outcome.score, tuple(times), None, played, sealed_seed)
 
 
 def summary_of(player: str, start: int, results: list[GameResult], elapsed: float) -> Summary:

@@ -40,7 +40,7 @@ KINDS: dict[str, type] = {
     "think": float,
     "move_time": float,
 }
-MAX_BYTES = 64 * 1024
+MAX_SETTINGS_BYTES = 64 * 1024
 _WANTED = {bool: "true or false", str: "a string", int: "a whole number", float: "a number of seconds"}
 
 
@@ -102,7 +102,7 @@ def read_settings(path: Path | None = None) -> Settings:
         data = read_bytes(str(path))  # a regular file only: a FIFO or a device is refused, never waited on
     except ReadError as error:
         raise _refused(path, None, f"{error.message.replace('cannot read', 'cannot read the settings', 1)}") from None
-    if len(data) > MAX_BYTES:
+    if len(data) > MAX_SETTINGS_BYTES:
         raise _refused(path, None, "larger than 64 KiB; a settings file has a few lines")
     if data.startswith(b"\xef\xbb\xbf"):
         raise _refused(

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError, display_name
+from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
 
 if TYPE_CHECKING:
@@ -326,7 +327,6 @@ class History:
 
     def remember(self, path: str) -> None:
         """Index the record at `path` (again): its row is replaced by what the file says now."""
-        import json
 
         path = os.path.abspath(path)
         row = _row_of(path)
@@ -337,7 +337,7 @@ class History:
         if os.path.dirname(path) != games and path not in set(self._record_files()):
             try:
                 with open(self.folder / ELSEWHERE, "a", encoding="ascii") as links:
-                    links.write(json.dumps(path) + "\n")
+                    links.write(json_line(path))
             except OSError as error:
                 raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {_why(error)}") from None
         with self._sqlite("update"), _transaction(self.connection):

@@ -8,7 +8,7 @@ flight and the same command on the same file goes on from there. For every log:
   without waiting on it; a file that is not UTF-8 text is refused too.
 - One writer at a time: a lock `.NAME.lock` beside the file (`store.locking`); a
   second run on the same file is refused with one line (exit 2).
-- Lines are read one at a time, each at most `MAX_LINE_BYTES`; a line that is not
+- Lines are read one at a time, each at most `MAX_LOG_LINE_BYTES`; a line that is not
   a JSON object is an error naming the file and its line (exit 1).
 - A last line without its newline was cut short by a kill: it is left out when the
   file is read, and cut off before anything is appended.
@@ -28,12 +28,13 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from ..errors import InvalidInput, UsageError, WriteError
+from ..formats.jsonl import json_line
 from ..formats.lines import file_kind
 from .locking import ExclusiveLock
 
-__all__ = ["MAX_LINE_BYTES", "JsonLinesLog", "LogError", "LogLineError", "LogWriteError", "read_log"]
+__all__ = ["MAX_LOG_LINE_BYTES", "JsonLinesLog", "LogError", "LogLineError", "LogWriteError", "read_log"]
 
-MAX_LINE_BYTES = 1 << 20
+MAX_LOG_LINE_BYTES = 1 << 20
 
 
 class LogError(UsageError):
@@ -106,7 +107,7 @@ class JsonLinesLog:
         """One line, written and flushed now; LogWriteError naming the file when the write fails."""
         assert self._stream is not None
         try:
-            self._stream.write(json.dumps(value, separators=(",", ":"), allow_nan=False) + "\n")
+            self._stream.write(json_line(value))
             self._stream.flush()
         except OSError as error:
             raise LogWriteError(f"cannot write: {error.strerror or error}", path=self.path) from None
@@ -184,13 +185,13 @@ def _complete_lines(path: str) -> Iterator[tuple[int, str]]:
     with open(path, "rb") as stream:
         number = 0
         while True:
-            raw = stream.readline(MAX_LINE_BYTES + 1)
+            raw = stream.readline(MAX_LOG_LINE_BYTES + 1)
             if not raw:
                 return
             number += 1
             if not raw.endswith(b"\n"):
-                if len(raw) > MAX_LINE_BYTES:
-                    raise LogLineError(f"longer than {MAX_LINE_BYTES:,} bytes", path=f"{path}:{number}")
+                if len(raw) > MAX_LOG_LINE_BYTES:
+                    raise LogLineError(f"longer than {MAX_LOG_LINE_BYTES:,} bytes", path=f"{path}:{number}")
                 return  # cut short by a kill: not a line
             try:
                 yield number, raw.decode("utf-8")

@@ -1,11 +1,13 @@
-"""The ui layer: people at a terminal, and the text and JSON every command prints.
+"""The ui layer: values in, text out; keys in.
 
-`board` (the board), `reports`, `history_report` and `review` (every command's
-text, pure functions of the core's values), `prompt` (commands, help, completion,
-readline), `session_text` (a session's words), `terminal` (the prompt at a
-terminal), `play` (the prompt and the pipe loop: saved after every move, Ctrl-C),
-`about` (config and --version) and `output` (standard streams, colour and the
-terminal through rich, rich's progress bar). The only layer besides `cli` that may
-import rich or write to a terminal. It reaches the store only through `app`: the
-values it turns into text are the core's and the application layer's.
+`output` (the one way out: `Screen`, which owns the streams, the width and the style,
+and `emit`, which writes any value as text or JSON), `fit` (lines fitted to the
+terminal, commands to paste), `board` (the board), the words of each command's values
+(`records_text`, `hint_text`, `runs_text`, `solve_text`, `analyze_text`,
+`history_text`, `play_text`, `about`), `prompt` (suggestions, completion, line
+editing) and `terminal` (the views a game is played through: the prompt and the pipe).
+The only layer besides `cli` that may import rich or write to a stream. It reaches the
+store only through `app`: the values it turns into text are the core's and the
+application layer's.
+
 """

@@ -2,35 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..app.config import SETTING_DEFAULTS, SettingsReport, VersionReport
 from ..errors import display_name
-
-if TYPE_CHECKING:
-    from ..app.settings import PlayoutsInUse, Settings
-
-SETTING_DEFAULTS = {
-    "unicode": False,
-    "color": "auto",
-    "count": False,
-    "meter": False,
-    "reveal": False,
-    # players.DEFAULT_PLAYOUTS, written out so `check` need not import the players (a test holds the two equal)
-    "playouts": 20000,
-    "think": None,
-    "move_time": 10.0,
-}
+from ..rules.playout import PlayoutsInUse
+from .output import Screen, Text, text_of
 
 
-def settings_text(settings: Settings, playouts: PlayoutsInUse) -> str:
+def settings_text(report: SettingsReport) -> str:
     """`foursquare config`: each setting, its value, and where it comes from; then the playouts in use."""
+    settings = report.settings
     shown = display_name(str(settings.path))
     lines = [f"Settings file: {shown}" + ("" if settings.exists else " (none there: every setting is the default)")]
     for key, default in SETTING_DEFAULTS.items():
         value = settings.values.get(key, default)
         text = "true" if value is True else "false" if value is False else "none" if value is None else str(value)
         lines.append(f"  {key:<9} = {text:<8} ({'from the file' if key in settings.values else 'default'})")
-    lines.append(playouts_text(playouts)[0].upper() + playouts_text(playouts)[1:])
+    said = playouts_text(report.playouts)
+    lines.append(said[0].upper() + said[1:])
     return "\n".join(lines)
 
 
@@ -41,6 +29,11 @@ def playouts_text(playouts: PlayoutsInUse) -> str:
     return f"playouts in {playouts.language}, some 30 times slower: {playouts.why_not_c}"
 
 
-def version_text(version: str, playouts: PlayoutsInUse) -> str:
-    """`foursquare --version`: the version, and the playouts this install runs."""
-    return f"foursquare {version} ({playouts_text(playouts)})"
+@text_of.register
+def _settings_report(value: SettingsReport, screen: Screen) -> Text:
+    return Text(settings_text(value) + "\n")
+
+
+@text_of.register
+def _version_report(value: VersionReport, screen: Screen) -> Text:
+    return Text(f"foursquare {value.version} ({playouts_text(value.playouts)})\n")

@@ -1,9 +1,8 @@
 """The board for people: pure functions from a position (or a step) to text.
 
 `render` draws the ASCII board; `render_step` adds the heading that names what a
-move turned; `state_block` is one state as `replay` and `play` print it (a board,
-or the JSON line of SPEC section 5 from `formats.protocol`). The other texts of the
-commands are in `reports`.
+move turned. The texts of the commands are in their own modules (`records_text`,
+`play_text`, ...), which draw boards with these.
 
 A board after `B2 top` in the worked example (SPEC section 6)::
 
@@ -30,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..formats.protocol import json_line
 from ..rules.cards import RANK_NAMES, Card
 from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status, state_after
 from ..rules.game import Step
@@ -172,16 +170,6 @@ def render_step(
     """A heading naming the move and what it turned, over the board that marks them (`step_heading`)."""
     board = render(step.state, style, step=step, with_legend=with_legend, next_unseen=next_unseen)
     return step_heading(step, style, by_cards=by_cards) + "\n" + board
-
-
-def state_block(step: Step, *, json_output: bool = False, style: Style = PLAIN, first: bool = False) -> str:
-    """One state as `replay` and `play` print it: a JSON line, or a board after a blank line.
-
-    `first`: the first board of a run, which carries the legend.
-    """
-    if json_output:
-        return json_line(step.to_json())
-    return ("" if first else "\n") + render_step(step, style, with_legend=first) + "\n"
 
 
 def moves_preview(state: State, style: Style = PLAIN) -> str:

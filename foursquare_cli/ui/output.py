@@ -1,39 +1,166 @@
-"""The standard streams: writing the output, one line on standard error, colour, and rich's
-progress bar. The only module that draws on standard error while a run goes on."""
+"""The one way out: a `Screen` owns the standard streams, the width and the style, and `emit` writes any value
+of the core in the format asked for, as text or as JSON.
+
+As rich's `Console` owns its file, its width and its colour system, `Screen` owns
+standard output and standard error, the width lines are fitted to, and the style of
+the board (face-down cards named, suit symbols, colour). Nothing else in the tool
+writes to a stream. `emit(value, format, screen)` writes a value: its JSON (the
+value's own `to_json()`, one line; a list, a line each) with the one set of JSON
+settings (`formats.jsonl`), or its text, made by the renderer registered for its
+type with `text_of.register` in the ui module of its command (or, for `--format csv`,
+its rows, `to_rows()`). A value with no `to_json` is said in words in every format
+(a file's problems, a note, a warning: they go to standard error). `emit` returns
+what the value failed with, once said (its `failure`), for the command to end with.
+"""
 
 from __future__ import annotations
 
+import enum
 import errno
+import functools
 import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, cast
+from typing import IO, Any, NamedTuple, cast
 
-from ..rules.game import Step
-from .board import Style, state_block
+from ..errors import AlreadySaid
+from ..formats.jsonl import json_line
+from .board import PLAIN, Style
+
+
+class OutputFormat(enum.StrEnum):
+    """What `--format` asks for: text for people, JSON for programs (one object a line), CSV for a sheet."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+
+
+class Text(NamedTuple):
+    """A value in words: `out` for standard output, `err` lines for standard error (said first when
+    `err_first`), and `said`: what a game says to its player, on standard output at the prompt and on standard
+    error when the game is played from a pipe (whose standard output is the states)."""
+
+    out: str = ""
+    err: tuple[str, ...] = ()
+    said: str = ""
+    err_first: bool = False
+
+
+class Screen:
+    """The standard streams, the width and the style (see the module's docstring)."""
+
+    def __init__(
+        self,
+        style: Style = PLAIN,
+        *,
+        out: IO[str] | None = None,
+        err: IO[str] | None = None,
+        prompt: bool = False,
+        width: Callable[[], int] | None = None,
+    ) -> None:
+        self.style = style
+        self._out = out
+        self._err = err
+        self.prompt = prompt  # a game at the prompt: what it says goes to standard output, fitted to the width
+        self._width = width or terminal_width
+        self.boards = 0  # boards written so far: the first carries the legend
+
+    @property
+    def out(self) -> IO[str]:
+        return self._out if self._out is not None else sys.stdout
+
+    @property
+    def width(self) -> int:
+        return self._width()
+
+    def write(self, text: str) -> None:
+        """Text on standard output, flushed (a co-process reads each state as it comes); at the prompt,
+        fitted to the width (`fit.fitted`)."""
+        if not text:
+            return
+        if self.prompt:
+            from .fit import fitted
+
+            text = fitted(text, self.width)
+        self.out.write(text)
+        self.out.flush()
+
+    def say(self, line: str) -> None:
+        """One line on standard error, if there is one to write to."""
+        stream = self._err if self._err is not None else sys.stderr
+        try:
+            if stream is not None:
+                stream.write(line + "\n")
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def show(self, text: Text) -> None:
+        """A value's words where they go (see `Text`)."""
+        if text.err_first:
+            for line in text.err:
+                self.say(line)
+        self.write(text.out)
+        if not text.err_first:
+            for line in text.err:
+                self.say(line)
+        if text.said:
+            if self.prompt:
+                self.write(text.said)
+            else:
+                for line in text.said.rstrip("\n").split("\n"):
+                    self.say(line)
+
+
+@functools.singledispatch
+def text_of(value: object, screen: Screen) -> Text:
+    """The words of `value` (each ui module registers the renderers of its command's values)."""
+    raise TypeError(f"no text for {type(value).__name__}")
+
+
+_RENDERERS = ("play_text", "records_text", "hint_text", "runs_text", "analyze_text", "history_text", "about")
+
+
+@functools.cache
+def _renderers_loaded() -> bool:
+    import importlib
+
+    for name in _RENDERERS:
+        importlib.import_module(f"{__package__}.{name}")
+    return True
+
+
+def words(value: object, screen: Screen) -> Text:
+    """The text of `value` by its registered renderer."""
+    _renderers_loaded()
+    return text_of(value, screen)
+
+
+def emit(value: object, output_format: OutputFormat, screen: Screen) -> AlreadySaid | None:
+    """Write `value` as `output_format` asks (see the module's docstring); what it failed with, once said."""
+    to_json, to_rows = getattr(value, "to_json", None), getattr(value, "to_rows", None)
+    if output_format is OutputFormat.CSV and to_rows is not None:
+        import csv
+        import io
+
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerows(to_rows())
+        screen.write(text.getvalue())
+    elif output_format is OutputFormat.JSON and to_json is not None:
+        data: Any = to_json()
+        screen.write("".join(json_line(item) for item in (data if isinstance(data, list) else [data])))
+    else:
+        screen.show(words(value, screen))
+    failure = getattr(value, "failure", None)
+    return failure if isinstance(failure, AlreadySaid) else None
 
 
 def broken_pipe(error: OSError) -> bool:
     """Whether a failed write means the reader of the output went away (exit 141, nothing said)."""
     return isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
-
-
-def write(text: str) -> None:
-    """Text on standard output, flushed (a co-process reads each state as it comes)."""
-    sys.stdout.write(text)
-    sys.stdout.flush()
-
-
-def say(line: str) -> None:
-    """One line on standard error, if there is one to write to."""
-    try:
-        if sys.stderr is not None:
-            sys.stderr.write(line + "\n")
-            sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def style(reveal: bool, unicode: bool, color: str = "never") -> Style:
@@ -67,23 +194,11 @@ def can_show(text: str) -> bool:
     return True
 
 
-def step_printer(json_output: bool, shown: Style) -> Callable[[Step], None]:
-    """A listener printing each step as `replay` shows it: boards (the first with the legend), or JSON Lines."""
-    first = True
-
-    def show(step: Step) -> None:
-        nonlocal first
-        write(state_block(step, json_output=json_output, style=shown, first=first))
-        first = False
-
-    return show
-
-
 @contextmanager
-def progress(total: int, label: str) -> Iterator[Callable[..., None] | None]:
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
     """`rich`'s progress bar (elapsed time, time left) on standard error when it is a terminal; else nothing.
 
-    The bar is updated with `update(done)`, or `update(done, total)` when the total becomes known.
+    The bar is moved with `update(done, total)`.
     """
     if sys.stderr is None or not sys.stderr.isatty():
         yield None
@@ -108,10 +223,10 @@ def progress(total: int, label: str) -> Iterator[Callable[..., None] | None]:
         TextColumn("left"),
     )
     with Progress(*columns, console=Console(file=cast(IO[str], _Unfailing(sys.stderr))), transient=True) as bar:
-        task = bar.add_task(label, total=total)
+        task = bar.add_task(label, total=None)
 
-        def update(done: int, new_total: int | None = None) -> None:
-            bar.update(task, completed=done, total=new_total if new_total is not None else bar.tasks[0].total)
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
 
         yield update
 
@@ -149,13 +264,3 @@ class _Unfailing:
     @property
     def encoding(self) -> str:
         return getattr(self._stream, "encoding", None) or "utf-8"
-
-
-def emit(out: str, errors: list[str], *, out_first: bool) -> None:
-    """A file's output and its lines for standard error, in the order the command gives them."""
-    if out_first:
-        write(out)
-    for line in errors:
-        say(line)
-    if not out_first:
-        write(out)

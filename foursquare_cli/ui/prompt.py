@@ -1,66 +1,14 @@
-"""What the prompt knows besides the game: its commands and help, near-miss suggestions, Tab
-completion and line editing (the standard library's `readline`), and how to name this tool.
-
-Nothing here plays a move or touches a file; `play.run_terminal` uses it.
-"""
+"""What the prompt knows of what is typed besides moves: near-miss suggestions, Tab completion and line
+editing (the standard library's `readline`). Nothing here plays a move or touches a file."""
 
 from __future__ import annotations
 
 import difflib
-import os
-import shlex
-import shutil
 import sys
 from collections.abc import Callable
 
-from ..rules.moves import InvalidMoveError, Move
-
-COMMANDS = ("moves", "left", "try", "board", "hint", "undo", "restart", "new", "help", "quit")
-END_COMMANDS = ("undo", "restart", "new", "board", "help", "quit")  # what the end screen takes
-
-RULES = """\
-Place each card you are given on the 4x4 grid (columns A-D, rows 1-4).
-  B3          place it on the empty cell B3 (it must share an edge with a pile;
-              the first card may go anywhere)
-  B3 top      place it on top of the pile at B3 (a pile holds at most 4 cards)
-  shift up    slide the whole layout one cell (up, down, left, right); free
-After a card is placed, its row and then its column are checked: if it is higher
-than every other face-up top card in the line, or lower than every one, or there
-is none, every other top card in the line is turned over. Ties never count.
-Win: all 16 cells filled and face up; your score is the cards left in the stock.
-Lose: more than 4 face-down cards, or the stock runs out."""
-
-HELP = (
-    RULES
-    + """
-Commands:
-  moves     the legal moves, each with the cells it would turn
-  left      the cards still to come, by rank (suits never matter)
-  try B3    the board that move would leave, without playing it
-  board     the board again
-  hint      the expert's best moves, in plain words (hint detail: its figures)
-  undo      take back the last move (counted in the record), even one that ended the game
-  restart   this deal again from its start; new: a new deal (the game left is kept)
-  help      this text
-  quit      stop; the game is saved and can be resumed (Ctrl-D too; Ctrl-C clears the line)
-Tab completes moves and commands; arrow keys recall earlier lines."""
-)
-
-
-def program_name() -> str:
-    """How to name this tool in a command a user will paste into the same shell.
-
-    `foursquare` when that finds this very installation on the PATH; else the
-    script as it was invoked, or `python -m foursquare_cli` with this interpreter.
-    """
-    bin_dir = os.path.dirname(os.path.abspath(sys.executable))
-    found = shutil.which("foursquare")
-    if found is not None and os.path.dirname(os.path.abspath(found)) == bin_dir:
-        return "foursquare"
-    invoked = sys.argv[0] if sys.argv else ""
-    if os.path.basename(invoked) == "foursquare" and os.path.exists(invoked):
-        return shlex.quote(invoked)
-    return f"{shlex.quote(sys.executable)} -m foursquare_cli"
+from ..app.table import COMMANDS
+from ..rules.moves import Move
 
 
 def suggestion(text: str, legal: list[Move] | None = None) -> str:
@@ -83,15 +31,16 @@ def suggestion(text: str, legal: list[Move] | None = None) -> str:
     return "type 'help'"
 
 
-def pipe_answer(text: str, error: InvalidMoveError) -> str:
-    """Why a piped line is not a move: the prompt's commands do not apply there; near misses get a guess."""
+def pipe_answer(text: str, reason: str) -> str:
+    """Why a piped line is not a move (`reason`, the parser's): the prompt's commands do not apply there; near
+    misses get a guess."""
     word = text.lower()
     if word in COMMANDS:
         return f"{word!r} is a command of the prompt; from a pipe a line is a move, undo or quit"
     if is_move_attempt(text):
-        return error.reason
+        return reason
     said = suggestion(text)
-    return f"not a move; {said}" if said.startswith("did you mean") else error.reason
+    return f"not a move; {said}" if said.startswith("did you mean") else reason
 
 
 def is_move_attempt(text: str) -> bool:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid, UsageError, display_name
-from ..formats.protocol import json_line
+from ..app.analyze import AlreadyAnalysed, FileProblems, FileReport
+from ..errors import display_name
+from ..formats.records import outcome_words
 from ..rules.engine import Status
+from ..runs.analysis import AnalysisSummary, Estimate, MoveAnalysis
 from .board import render, render_step
-from .output import can_show, terminal_width
-from .reports import game_summary, percent, problem_line
-
-if TYPE_CHECKING:
-    from ..runs.analysis import AnalysisSummary, Estimate, FileAnalysis, MoveAnalysis
+from .hint_text import percent
+from .output import Screen, Text, can_show, text_of
 
 
 def _figures(estimate: Estimate) -> str:
@@ -122,45 +119,37 @@ def analysis_summary(summary: AnalysisSummary) -> str:
     return "\n".join(lines)
 
 
-def analysis_printed(analysis: FileAnalysis, *, json_output: bool, boards: bool) -> AlreadySaid | None:
-    """A file's analysis printed as `analyze` prints it (`analysis_report`), the graph as wide as the
-    terminal and in blocks where they can be shown; what it failed with, if it did."""
-    from .output import emit
-
-    unicode = can_show(GRAPH_BLOCKS + "".join(GRAPH_AXES))
-    out, errors, failure = analysis_report(
-        analysis, json_output=json_output, boards=boards, width=terminal_width(), unicode=unicode
-    )
-    emit(out, errors, out_first=True)
-    return failure
-
-
-def analysis_report(
-    analysis: FileAnalysis, *, json_output: bool, boards: bool, width: int = 80, unicode: bool = True
-) -> tuple[str, list[str], AlreadySaid | None]:
-    """A file's analysis as `analyze` prints it: its standard output, its lines for standard error, and what
-    it failed with once they are said (UnreadableSaid: it could not be read; ProblemsSaid: it has problems)."""
+@text_of.register
+def _file_report(value: FileReport, screen: Screen) -> Text:
+    """A file's analysis as `analyze` prints it, the graph as wide as the terminal and in blocks where they can
+    be shown."""
+    analysis = value.analysis
     name = display_name(analysis.path)
-    if analysis.error is not None:
-        failed = UnreadableSaid() if isinstance(analysis.error, UsageError) else ProblemsSaid()
-        return "", [str(analysis.error)], failed
-    errors = [problem_line(name, problem) for problem in analysis.problems]
     game, summary = analysis.game, analysis.summary
     if game is None or summary is None:
-        return "", errors, ProblemsSaid()
-    parts: list[str] = []
-    if json_output:
-        parts.extend(json_line(m.to_json()) for m in analysis.moves)
-        parts.append(json_line(summary.to_json(analysis.path)))
-    else:
-        parts.append(analysis_heading(name, game_summary(game.state, game.ply, game.undos)) + "\n")
-        for analysed in analysis.moves:
-            parts.append(analysis_line(analysed) + "\n")
-            if analysed.mark is not None:  # the position the mistake was made in, with the card in hand
-                before = game.steps[analysed.ply - 1].state
-                parts.append(f"Before move {analysed.ply} ({analysed.move}):\n" + render(before) + "\n")
-            if boards:
-                parts.append(render_step(game.steps[analysed.ply]) + "\n")
-        parts.append(analysis_graph(analysis.moves, summary.start, width=width, unicode=unicode))
-        parts.append(analysis_summary(summary) + "\n")
-    return "".join(parts), errors, ProblemsSaid() if errors else None
+        return Text()
+    unicode = can_show(GRAPH_BLOCKS + "".join(GRAPH_AXES))
+    parts = [analysis_heading(name, outcome_words(game.state, game.ply, game.undos)) + "\n"]
+    for analysed in analysis.moves:
+        parts.append(analysis_line(analysed) + "\n")
+        if analysed.mark is not None:  # the position the mistake was made in, with the card in hand
+            before = game.steps[analysed.ply - 1].state
+            parts.append(f"Before move {analysed.ply} ({analysed.move}):\n" + render(before) + "\n")
+        if value.boards:
+            parts.append(render_step(game.steps[analysed.ply]) + "\n")
+    parts.append(analysis_graph(analysis.moves, summary.start, width=screen.width, unicode=unicode))
+    parts.append(analysis_summary(summary) + "\n")
+    return Text("".join(parts))
+
+
+@text_of.register
+def _file_problems(value: FileProblems, screen: Screen) -> Text:
+    analysis = value.analysis
+    if analysis.error is not None:
+        return Text(err=(str(analysis.error),))
+    return Text(err=tuple(problem.located(display_name(analysis.path)) for problem in analysis.problems))
+
+
+@text_of.register
+def _already_analysed(value: AlreadyAnalysed, screen: Screen) -> Text:
+    return Text(err=(f"{display_name(value.path)}: analysed already, in {display_name(value.results)}",))

@@ -1,4 +1,4 @@
-"""Ctrl-C that never cuts a move in half, and what is said when a session ends on it.
+"""Ctrl-C that never cuts a move in half.
 
 SIGINT is acted on at once only while the tool waits for input (or thinks about a
 hint); while a move is played and saved it is held, and acts at the next wait.
@@ -9,9 +9,6 @@ from __future__ import annotations
 import contextlib
 import signal
 from collections.abc import Iterator
-
-from ..app.session import Session
-from .session_text import how_to_resume
 
 
 class Interrupts:
@@ -48,10 +45,3 @@ class Interrupts:
             yield
         finally:
             self.waiting = False
-
-
-def saved(session: Session) -> str:
-    """Save as the session ends, and say where it is (and, if the last save failed, that it did)."""
-    problem = session.save_quietly()
-    failed = f"{problem}; the record holds the game up to the move before. " if problem else ""
-    return failed + how_to_resume(session)

@@ -1,17 +1,16 @@
-"""`history` in words, JSON and CSV: your games, newest first, with your wins, best score and streaks; and
-the line that says an unfinished game is waiting."""
+"""`history` in words: your games, newest first, with your wins, best score and streaks; the block to share
+of a daily game; and the line that says an unfinished game is waiting."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..app.history import HistoryNote, HistoryReport, KeptGame, SharedDay, Totals
 from ..errors import display_name
-from ..formats.protocol import json_line
-from .output import can_show
-from .reports import _count
+from ..rules.engine import State, Status
+from .output import Screen, Text, can_show, text_of
 
-if TYPE_CHECKING:
-    from ..app.history import KeptGame, KeptHistory, Totals
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def _when(started: str) -> str:
@@ -91,30 +90,40 @@ def history_text(games: list[KeptGame], totals: Totals, limit: int, *, wide: boo
     return "\n".join(lines)
 
 
-def history_output(
-    kept: KeptHistory, limit: int, output_format: str, *, wide: bool = False, unicode: bool = True
-) -> str:
-    """`history` as it prints: text, one JSON object, or CSV (a row a game)."""
-    if output_format == "csv":
-        return history_csv(kept.games, limit)
-    if output_format == "json":
-        return json_line(kept.to_json(limit))
-    return history_text(kept.games, kept.totals, limit, wide=wide, unicode=unicode and can_show(TREND_BLOCKS)) + "\n"
+@text_of.register
+def _history_report(value: HistoryReport, screen: Screen) -> Text:
+    unicode = screen.style.unicode and can_show(TREND_BLOCKS)
+    return Text(history_text(value.games, value.totals, value.limit, wide=value.wide, unicode=unicode) + "\n")
 
 
-def history_csv(games: list[KeptGame], limit: int) -> str:
-    """One row a game, the columns of the JSON (`history --format csv`), with a header row."""
-    import csv
-    import io
+@text_of.register
+def _history_note(value: HistoryNote, screen: Screen) -> Text:
+    return Text(err=(value.text,))
 
-    from ..app.history import KeptGame
 
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(KeptGame._fields)
-    for game in games[:limit]:
-        writer.writerow(["" if value is None else value for value in game])
-    return text.getvalue()
+SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards
+SHARE_ASCII = ".1234"
+
+
+def share_block(day: str, state: State, moves: int, undos: int, hints: int, *, unicode: bool = True) -> str:
+    """A daily game's result to paste, spoiler-free: the date, the outcome, the counts, and a 4x4 picture of
+    the pile heights (no card is named)."""
+    outcome = state.outcome
+    result = f"won, score {outcome.score}" if outcome.status is Status.WON else str(outcome.status)
+    blocks = SHARE_BLOCKS if unicode else SHARE_ASCII
+    lines = [
+        f"Foursquare daily {day}: {result}",
+        f"{_count(moves, 'move')}, {_count(undos, 'undo')}, {_count(hints, 'hint')}",
+    ]
+    lines.extend("".join(blocks[len(state.piles[row * 4 + column])] for column in range(4)) for row in range(4))
+    return "\n".join(lines)
+
+
+@text_of.register
+def _shared_day(value: SharedDay, screen: Screen) -> Text:
+    game = value.game
+    unicode = screen.style.unicode and can_show(SHARE_BLOCKS)
+    return Text(share_block(value.day, game.state, game.ply, game.undos, game.hints, unicode=unicode) + "\n")
 
 
 def waiting_line(game: KeptGame, program: str) -> str:

@@ -1,24 +1,11 @@
-"""The simple players: `random` (uniform over the legal moves) and `greedy` (fewest face-down cards)."""
+"""The greedy player: the placement that leaves the fewest face-down cards, the layout free to shift."""
 
 from __future__ import annotations
-
-import random
 
 from ..rules.engine import State
 from ..rules.moves import Move
 from ..rules.playout import greedy_choice
-
-
-class RandomPlayer:
-    """Uniform over the legal moves (shifts included)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, state: State) -> Move:
-        return self._rng.choice(state.legal_moves())
+from .registry import PlayerSpec
 
 
 def greedy_move(state: State) -> Move:
@@ -41,6 +28,10 @@ class GreedyPlayer:
 
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic
+
+    @classmethod
+    def from_spec(cls, spec: PlayerSpec) -> GreedyPlayer:
+        return cls(spec.seed)
 
     def choose(self, state: State) -> Move:
         return greedy_move(state)

@@ -1,0 +1,51 @@
+"""`check`: game records validated, each file's verdict (its outcome, or every problem with its line)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
+
+from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid
+from ..formats.lines import ReadError
+from ..formats.records import Verdict, check_path
+from .loading import Problems
+
+
+class CheckedFile(NamedTuple):
+    """One file checked: its verdict, or the error that kept it from being read."""
+
+    path: str
+    verdict: Verdict | None
+    unreadable: ReadError | None = None
+
+    @property
+    def failure(self) -> AlreadySaid | None:
+        if self.unreadable is not None:
+            return UnreadableSaid()
+        return None if self.verdict is None or self.verdict.valid else ProblemsSaid()
+
+    def to_json(self) -> dict[str, Any]:
+        if self.verdict is not None:
+            return self.verdict.to_json()
+        message = self.unreadable.message if self.unreadable is not None else ""
+        unread = {"line": None, "move": None, "move_text": None, "message": message}
+        return {"path": self.path, "valid": False, "outcome": None, "problems": [unread]}
+
+
+class Unreadable(NamedTuple):
+    """A file that could not be read, said on standard error in every format."""
+
+    error: ReadError
+
+
+def check_files(paths: Iterable[str]) -> Iterator[CheckedFile | Problems | Unreadable]:
+    """Each file's problems (said on standard error in every format), then its verdict, in order; a file that
+    cannot be read is said and the others are checked."""
+    for path in paths:
+        verdict = check_path(path)
+        if isinstance(verdict, ReadError):
+            yield Unreadable(verdict)
+            yield CheckedFile(path, None, verdict)
+        else:
+            yield Problems(verdict)
+            yield CheckedFile(path, verdict)

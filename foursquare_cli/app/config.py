@@ -1,0 +1,51 @@
+"""`config` and `--version`: the settings in force (the store's settings file, each with where it comes from)
+and the playouts this install runs (C, or Python and why); and the settings as the options' defaults."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..players.registry import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS
+from ..rules.playout import PLAYOUTS_IN_USE, PlayoutsInUse
+from ..store.config import Settings, read_settings
+
+SETTING_DEFAULTS: dict[str, Any] = {
+    "unicode": False,
+    "color": "auto",
+    "count": False,
+    "meter": False,
+    "reveal": False,
+    "playouts": DEFAULT_PLAYOUTS,
+    "think": None,
+    "move_time": DEFAULT_MOVE_TIME,
+}
+"""Each setting's value when the settings file does not give it: the default of the option of that name."""
+
+
+class SettingsReport(NamedTuple):
+    """`config`: the settings file, and each setting's value in force."""
+
+    settings: Settings
+    playouts: PlayoutsInUse
+
+
+class VersionReport(NamedTuple):
+    """`--version`: the version and the playouts this install runs."""
+
+    version: str
+    playouts: PlayoutsInUse
+
+
+def settings_report() -> SettingsReport:
+    return SettingsReport(read_settings(), PLAYOUTS_IN_USE)
+
+
+def version_report() -> VersionReport:
+    from .. import __version__
+
+    return VersionReport(__version__, PLAYOUTS_IN_USE)
+
+
+def settings_in_force() -> dict[str, Any]:
+    """The settings file's values, each the default of the option of its name (ConfigError for a bad file)."""
+    return read_settings().values

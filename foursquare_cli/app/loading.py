@@ -1,0 +1,46 @@
+"""Loading a record or a move log for a command (`replay`, `hint`, `analyze`): the game, and its problems as a
+value to show (each `file:line: ...` on standard error), never printed here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..errors import InvalidInput, ProblemsSaid
+from ..formats.records import Verdict, load
+from ..rules.cards import Card
+from ..rules.game import Game, Step
+
+
+class DealGiven(NamedTuple):
+    """The deal a command is given for a move log (`--seed` or `--deck`; a record carries its own)."""
+
+    seed: int | None = None
+    deck: tuple[Card, ...] | None = None
+
+
+class Problems(NamedTuple):
+    """The problems of a file, each said as `file:line: message` on standard error; the command fails (exit 1)."""
+
+    verdict: Verdict
+
+    @property
+    def failure(self) -> ProblemsSaid | None:
+        return ProblemsSaid() if self.verdict.problems else None
+
+
+def load_game(file: str, deal: DealGiven, on_step: Callable[[Step], None] | None = None) -> Verdict:
+    """Read and play a record or move log (`formats.records.load`); usage errors (a file that cannot be read,
+    a deal that contradicts it) are raised."""
+    return load(file, seed=deal.seed, deck=deal.deck, on_step=on_step)
+
+
+def game_to_go_on(verdict: Verdict) -> Game | Problems:
+    """The game of a valid record that is still being played; its problems when it has some; InvalidInput
+    when the game is over (there is no move to look at)."""
+    if verdict.problems or verdict.game is None:
+        return Problems(verdict)
+    if verdict.game.state.is_over:
+        raise InvalidInput(f"{verdict.source.display_name}: the game is over ({verdict.outcome_words()}); "
+                           "there is no move to hint")  # fmt: skip
+    return verdict.game

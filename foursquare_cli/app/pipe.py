@@ -1,0 +1,94 @@
+"""`play` driven line by line from a pipe: a bot, a script, a file of moves.
+
+Moves one per line (blank lines and `#` comments allowed; `undo` and `quit` too),
+read as `replay` reads a move log (`formats.lines.iter_lines`). The state is shown
+before the first move and after every move or undo, each as it comes (a co-process
+reads it at once); the first invalid or illegal line ends the game with exit 1 and
+one line. The game ending ends the loop without reading further, so a co-process
+never waits on the other. Ctrl-C never cuts a move in half (`interrupts`). A
+failure to write the output (a full disk, a closed pipe) saves the game first and
+then says where it is.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Protocol
+
+from ..errors import BrokenPipeSaid, InterruptedSaid, ProblemsSaid, WriteError, WriteFailedSaid
+from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text
+from ..rules.game import NothingToUndo
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
+from .events import Left, OutputFailed, PipeRefused, Saved, Stop, Stopped
+from .interrupts import Interrupts
+from .session import RecordRefused, Session
+
+
+class PipeView(Protocol):
+    """What the pipe loop needs: the moves' stream and its name, and each value shown (a step on standard
+    output, as a board or a JSON line; what is refused or said on standard error)."""
+
+    @property
+    def source_name(self) -> str: ...
+
+    def lines(self) -> IO[bytes]: ...
+
+    def show(self, value: object) -> None: ...
+
+
+def play_from_pipe(session: Session, view: PipeView) -> None:
+    """The loop described in the module's docstring; an AlreadySaid error when it ends otherwise than well."""
+    game = session.game
+
+    def refuse(refused: PipeRefused) -> ProblemsSaid:
+        view.show(refused)
+        return ProblemsSaid()
+
+    interrupts = Interrupts()
+    name = view.source_name
+    with interrupts.installed():
+        try:
+            view.show(game.step)
+            reader = iter_lines(view.lines())
+            while not game.state.is_over:
+                try:
+                    with interrupts.waiting_for_input():
+                        number, line = next(reader)
+                except StopIteration:
+                    view.show(Stopped(Stop.END_OF_INPUT, session.saved()))
+                    return
+                except (LineTooLong, NotUtf8) as error:
+                    raise refuse(PipeRefused(name, error.number, None, "", error.message)) from None
+                text = move_text(line)
+                command = text.lower()
+                if not text:
+                    continue
+                if command == "quit":
+                    view.show(Left(session.where_kept()))
+                    return
+                ply = game.ply + 1
+                try:
+                    step = session.undo() if command == "undo" else session.play(Move.from_str(text))
+                except IllegalMoveError as error:  # one line, as scripts expect; a kept record is already saved
+                    raise refuse(PipeRefused(name, number, ply, text, error.reason)) from None
+                except InvalidMoveError as error:
+                    raise refuse(PipeRefused(name, number, ply, text, error.reason, not_a_move=True)) from None
+                except (NothingToUndo, RecordRefused) as error:
+                    raise refuse(PipeRefused(name, number, None, text, str(error))) from None
+                view.show(step)
+        except KeyboardInterrupt:
+            view.show(Stopped(Stop.INTERRUPTED, session.saved()))
+            raise InterruptedSaid() from None
+        except WriteError as error:
+            view.show(Stopped(Stop.WRITE_FAILED, Saved(None, session.where_kept()), str(error)))
+            raise WriteFailedSaid() from None
+        except OSError as error:
+            session.save_quietly()
+            broken = _broken_pipe(error)
+            view.show(OutputFailed(broken, str(error.strerror or error), session.where_kept()))
+            raise (BrokenPipeSaid() if broken else WriteFailedSaid()) from None
+
+
+def _broken_pipe(error: OSError) -> bool:
+    import errno
+
+    return isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE

@@ -1,0 +1,57 @@
+"""What `stats` and `compare` share: a run of many deals asked for (`RunRequest`), its plan, its progress, and
+the warning that numbered deals are public when an outside player plays them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..players import PlayerSpec
+from ..runs.plans import DealRange, Plan
+
+__all__ = ["DealRange", "Plan", "Progress", "PublicDeals", "RunRequest", "counting", "plan_of", "when_ready"]
+
+Progress = Callable[[int, int], None]
+"""`progress(done, total)`: how far a long run has come, for a progress bar."""
+
+
+class RunRequest(NamedTuple):
+    """A run of many deals: its players' names, the settings they share, the deals, and where to play them
+    (`jobs` processes, or the Dask cluster at `cluster`), keeping each game in `results` as it ends."""
+
+    players: tuple[str, ...]
+    settings: PlayerSpec
+    deals: DealRange
+    jobs: int = 1
+    cluster: str | None = None
+    results: str | None = None
+
+
+class PublicDeals(NamedTuple):
+    """Said once the players are ready: an outside player plays numbered deals, whose stocks it can know in
+    advance (a program can read the run's command line); `--sealed` deals them from secret seeds."""
+
+    command: str
+
+
+def plan_of(command: str, request: RunRequest) -> Plan:
+    """The plan of the run (each player's name checked: PlayerError)."""
+    return Plan.of(command, request.players, request.settings, request.deals)
+
+
+def when_ready(plan: Plan, show: Callable[[object], None]) -> Callable[[], None]:
+    """What to say once the players are known to be there: the warning of `PublicDeals` where it applies."""
+
+    def ready() -> None:
+        if not plan.deals.sealed and any(":" in name for name in plan.names):
+            show(PublicDeals(plan.command))
+
+    return ready
+
+
+def counting(plan: Plan, progress: Progress | None) -> Callable[[int], None] | None:
+    """A run's progress in games, out of every game of the plan."""
+    if progress is None:
+        return None
+    total = plan.deals.deal_count() * len(plan.players)
+    return lambda done: progress(done, total)

@@ -1,0 +1,66 @@
+"""`solve`: a deal searched by a solver that knows the whole stock (an upper bound, not a player); its winning
+line written to a record when asked (the file checked before the search)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..errors import AlreadySaid, GaveUpSaid, UnwinnableSaid, UsageError
+from ..players.solver import Solution, SolveStatus, solve, winning_game
+from ..rules.cards import Card, deal
+
+
+class SolveRequest(NamedTuple):
+    seed: int | None = None
+    deck: tuple[Card, ...] | None = None
+    budget: int | None = None
+    timeout: float = 10.0
+    record: str | None = None
+    force: bool = False
+
+
+class Solved(NamedTuple):
+    """The solver's result for a deal, and the winning line as a record (None without a win)."""
+
+    solution: Solution
+    seed: int | None
+    record_text: str | None
+    timeout: float
+
+    @property
+    def failure(self) -> AlreadySaid | None:
+        """No win is an exit code of its own: 3 when none exists, 4 when the search gave up."""
+        if self.solution.status is SolveStatus.UNWINNABLE:
+            return UnwinnableSaid()
+        return GaveUpSaid() if self.solution.status is SolveStatus.GAVE_UP else None
+
+    def to_json(self) -> dict[str, Any]:
+        """`solve --format json` for the deal `seed` (None for a deck)."""
+        solution = self.solution
+        return {
+            "seed": self.seed,
+            "status": str(solution.status),
+            "score": solution.score,
+            "proven": solution.proven,
+            "moves": [str(move) for move in solution.moves],
+            "nodes": solution.nodes,
+            "seconds": round(solution.seconds, 3),
+            "stopped_by": None if solution.stopped_by is None else str(solution.stopped_by),
+        }
+
+
+def solve_deal(request: SolveRequest) -> Solved:
+    """Search the deal knowing its stock; the winning line written to `record` (checked before the search)."""
+    from ..formats.records import format_record
+    from ..store.files import opened_record
+
+    if (request.seed is None) == (request.deck is None):
+        raise UsageError("give --seed N or --deck CARDS (one of them)")
+    cards = request.deck if request.deck is not None else deal(request.seed or 0)
+    with opened_record(request.record, replace=request.force) as file:
+        solution = solve(cards, budget=request.budget, timeout=request.timeout)
+        game = winning_game(cards, request.seed, solution)
+        record_text = format_record(game) if game is not None else None
+        if file is not None and record_text is not None:
+            file.write(record_text)
+    return Solved(solution, request.seed, record_text, request.timeout)

@@ -1,0 +1,15 @@
+"""`stats`: a player over many deals, summed up (its win rate with an interval, its scores, its time)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..runs.run import run_stats
+from ..runs.stats import Summary
+from .runs import Progress, RunRequest, counting, plan_of, when_ready
+
+
+def player_stats(request: RunRequest, show: Callable[[object], None], progress: Progress | None = None) -> Summary:
+    plan = plan_of("stats", request)
+    return run_stats(plan, jobs=request.jobs, cluster=request.cluster, results=request.results,
+                     progress=counting(plan, progress), ready=when_ready(plan, show))  # fmt: skip

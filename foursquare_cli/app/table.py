@@ -1,0 +1,283 @@
+"""The game at a terminal prompt, as a loop over what is typed: a board each turn, the reason for every refused
+input, and what a player reaches for (the cards to come, a move tried before it is played, a way back from a
+slip, a hint, the meter).
+
+The loop decides; its view (`TableView`, `ui.terminal`'s) reads the keys and turns every value the loop shows
+(`events`) into text. Ctrl-C at the prompt clears the line, as in bash; `quit` or Ctrl-D leaves, the game
+saved. During a move, Ctrl-C is held until the move is played and saved (`interrupts`); during a hint or the
+meter it stops them at once. When a game ends the end screen takes `undo` (the last move back, even the one
+that lost), `restart`, `new` or `quit`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from ..errors import InterruptedSaid, WriteError, WriteFailedSaid
+from ..players import PlayerSpec
+from ..players.expert import Rating
+from ..rules.game import Game, NothingToUndo
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
+from .events import (
+    Asked,
+    Board,
+    CtrlC,
+    EndOfInput,
+    GameOver,
+    Left,
+    Moved,
+    Prompt,
+    Refusal,
+    Refused,
+    Reopened,
+    Saved,
+    Shown,
+    Stop,
+    Stopped,
+    Tried,
+    Welcome,
+)
+from .interrupts import Interrupts
+from .session import RecordRefused, Reopen, Session
+
+PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time played
+COMMANDS = ("moves", "left", "try", "board", "hint", "undo", "restart", "new", "help", "quit")
+END_COMMANDS = ("undo", "restart", "new", "board", "help", "quit")  # what the end screen takes
+
+
+class TableView(Protocol):
+    """What the prompt loop needs of a terminal: a line typed at a prompt (KeyboardInterrupt on Ctrl-C,
+    EOFError on Ctrl-D, UnicodeDecodeError for bytes that are not UTF-8), and each value shown as text."""
+
+    def read(self, prompt: Prompt, legal: Callable[[], list[Move]]) -> str: ...
+
+    def show(self, value: object) -> None: ...
+
+
+class Table:
+    """One prompt session: the game being played (which `restart` and `new` replace) and its view."""
+
+    def __init__(
+        self,
+        session: Session,
+        view: TableView,
+        player: PlayerSpec,
+        *,
+        reopen: Reopen | None = None,
+        cards_to_come: bool = False,
+        meter: bool = False,
+        looking_back: bool = False,
+    ) -> None:
+        self.session = session
+        self.opened = session  # the caller's, which the caller closes
+        self.view = view
+        self.player = player  # the expert's seed and strength for `hint` and the meter
+        self.reopen = reopen
+        self.cards_to_come = cards_to_come
+        self.meter = meter
+        self.looking_back = looking_back  # the end screen says what the game earned and what the deal allowed
+        self.interrupts = Interrupts()
+        self._interrupts_in_a_row = 0  # Ctrl-C at the prompt: the second in a row says how to leave
+        self.ended = False  # the end screen of the current game has been shown
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def read(self) -> str | None:
+        """A line typed at the prompt; None at the end of input (Ctrl-D). Ctrl-C clears the line."""
+        started = time.monotonic()
+        try:
+            with self.interrupts.waiting_for_input():
+                text = self.view.read(Prompt(self.game.state), self.game.state.legal_moves).strip()
+            thought = time.monotonic() - started
+            if thought <= PAUSE:  # a longer pause is not time played
+                self.session.add_time(thought)
+            self._interrupts_in_a_row = 0
+            return text
+        except KeyboardInterrupt:
+            self._interrupts_in_a_row += 1
+            self.view.show(CtrlC(again=self._interrupts_in_a_row >= 2))
+            return ""
+        except EOFError:
+            self.view.show(EndOfInput())
+            return None
+        except UnicodeDecodeError:
+            self.view.show(Refused(Refusal.NOT_UTF8))
+            return ""
+
+    def run(self) -> None:
+        """The loop (see the module's docstring); InterruptedSaid or WriteFailedSaid when it ends so."""
+        with self.interrupts.installed():
+            try:
+                self.view.show(Welcome(self.game.step, self.cards_to_come))
+                while True:
+                    if self.game.state.is_over and not self.ended:
+                        self.end_screen()
+                    text = self.read()
+                    if text is None or text.lower() == "quit":
+                        if self.session.record is not None and self.session.record.written:
+                            self.session.save()  # the time played since the last move
+                        self.say_where_kept()
+                        return
+                    if text:
+                        self.answer(text)
+            except KeyboardInterrupt:
+                self.view.show(Stopped(Stop.INTERRUPTED, self.session.saved()))
+                raise InterruptedSaid() from None
+            except WriteError as error:
+                self.view.show(Stopped(Stop.WRITE_FAILED, Saved(None, self.session.where_kept()), str(error)))
+                raise WriteFailedSaid() from None
+            finally:
+                if self.session is not self.opened:
+                    self.session.__exit__(None, None, None)
+
+    def end_screen(self) -> None:
+        session = self.session
+        grade = session.grade()
+        if grade is not None and session.record is not None and session.record.written:
+            session.save()  # the grade, kept in the record for the history
+        self.view.show(game_over(session, self.looking_back))
+        self.ended = True
+
+    def answer(self, text: str) -> None:
+        command, _, rest = text.lower().partition(" ")
+        if self.game.state.is_over and command not in END_COMMANDS:
+            self.view.show(Refused(Refusal.GAME_OVER))
+        elif command == "help":
+            self.view.show(Shown(Asked.HELP, self.game.state))
+        elif command == "board":
+            self.view.show(Board(self.game.step, self.cards_to_come))
+        elif command == "moves":
+            self.view.show(Shown(Asked.LEGAL_MOVES, self.game.state))
+        elif command == "left":
+            self.view.show(Shown(Asked.CARDS_TO_COME, self.game.state))
+        elif command == "try":
+            self.try_move(text.partition(" ")[2])
+        elif command == "hint":
+            self.hint(detail=rest.strip() == "detail")
+        elif command == "undo":
+            self.undo()
+        elif command in ("restart", "new"):
+            self.start_again(command)
+        else:
+            self.play(text)
+
+    def hint(self, *, detail: bool) -> None:
+        from .hint import Hinted, expert_hint
+
+        try:
+            with self.interrupts.waiting_for_input():  # Ctrl-C stops a slow hint at once
+                said = expert_hint(self.game.state, self.player, most=5)
+        except KeyboardInterrupt:
+            self.view.show(Refused(Refusal.HINT_STOPPED))
+            return
+        self.game.hints += 1
+        self.session.save()
+        self.view.show(Hinted(said, detail))
+
+    def try_move(self, text: str) -> None:
+        if not text.strip():
+            self.view.show(Refused(Refusal.TRY_WHAT))
+            return
+        try:
+            move = Move.from_str(text)
+            after = self.game.state.copy()
+            effect = after.apply(move)
+        except (InvalidMoveError, IllegalMoveError) as error:
+            self.view.show(Refused(Refusal.TRY_REFUSED, str(error)))
+            return
+        from ..rules.game import Step
+
+        self.view.show(Tried(Step(-1, move, effect.card, effect.turned, after)))
+
+    def say_where_kept(self) -> None:
+        """Where the game is kept and how to go on, as it is left; not again for a game whose end screen,
+        just shown, said how to look back."""
+        if not (self.game.state.is_over and self.ended):
+            self.view.show(Left(self.session.where_kept()))
+
+    def undo(self) -> None:
+        try:
+            step = self.session.undo()
+        except NothingToUndo as error:
+            self.view.show(Refused(Refusal.NOTHING_TO_UNDO, str(error)))
+            return
+        self.ended = False
+        self.view.show(self.moved(step, undos=self.game.undos))
+
+    def start_again(self, command: str) -> None:
+        if self.reopen is None:
+            self.view.show(Refused(Refusal.CANNOT_REOPEN, command))
+            return
+        game = self.game
+        self.say_where_kept()
+        if self.session is not self.opened:
+            self.session.__exit__(None, None, None)
+        else:
+            self.session.index()
+        self.session, said = self.reopen(game.seed, game if command == "restart" else None)
+        self.ended = False
+        self.view.show(Reopened(command == "restart", said, self.game.step, self.cards_to_come))
+
+    def play(self, text: str) -> None:
+        try:
+            step = self.session.play(Move.from_str(text))
+        except IllegalMoveError as error:
+            self.view.show(Refused(Refusal.ILLEGAL, str(error)))
+            return
+        except InvalidMoveError as error:
+            self.view.show(Refused(Refusal.NOT_A_MOVE, text, error.reason, self.game.state))
+            return
+        except RecordRefused as error:
+            self.view.show(Refused(Refusal.RECORD_REFUSED, str(error)))
+            return
+        self.view.show(self.moved(step))
+
+    def moved(self, step: object, undos: int | None = None) -> Moved:
+        """What a move prints, and an undo again: the board with its marks, the count and the meter when asked."""
+        from ..rules.game import Step
+
+        assert isinstance(step, Step)
+        return Moved(step, self.cards_to_come, self.meter_reading(), self.meter, undos)
+
+    def meter_reading(self) -> Rating | None:
+        """The expert's figures from here (`play --meter`), the very ones `hint` gives its move: the same seed
+        and budget, so the same futures. None when not asked, when the game is over, or when Ctrl-C skips it."""
+        if not self.meter or self.game.state.is_over:
+            return None
+        from .hint import expert_hint
+
+        try:
+            with self.interrupts.waiting_for_input():
+                return expert_hint(self.game.state, self.player, most=0).ratings[0]
+        except KeyboardInterrupt:
+            return None
+
+
+DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second or less)
+DEAL_SECONDS = 2.0
+
+
+def game_over(session: Session, looking_back: bool = True) -> GameOver:
+    """The end screen of a game at the prompt: its figures, how to look back at it; `looking_back`, what it
+    earned among the kept games (`cheers`) and what the deal allowed (the solver, quickly)."""
+    from ..players.solver import solve
+    from .history import cheers
+
+    game = session.game
+    day = game.meta.get("daily") if isinstance(game.meta, dict) else None
+    return GameOver(
+        state=game.state,
+        ply=game.ply,
+        undos=game.undos,
+        hints=game.hints,
+        grade=session.grade(),
+        daily=str(day) if day else None,
+        seed=game.seed,
+        cheers=cheers(session) if looking_back else [],
+        potential=solve(game.deck, budget=DEAL_BUDGET, timeout=DEAL_SECONDS) if looking_back else None,
+        where=session.where_kept(),
+    )

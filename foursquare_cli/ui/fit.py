@@ -1,0 +1,62 @@
+"""Lines that fit the terminal, and commands a player can paste: the one wrapper every text goes through at a
+terminal (`fitted`), and how to name this tool in a command (`program_name`)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import sys
+import textwrap
+
+from ..errors import display_name
+
+_ESCAPES = re.compile(r"\x1b\[[0-9;]*m")
+_SECOND_COLUMN = re.compile(r"\S( {2,})(?=\S)")
+_KEPT_SPACE = "\0"  # a space inside a command to copy, while the line is broken
+
+
+def program_name() -> str:
+    """How to name this tool in a command a user will paste into the same shell.
+
+    `foursquare` when that finds this very installation on the PATH; else the
+    script as it was invoked, or `python -m foursquare_cli` with this interpreter.
+    """
+    bin_dir = os.path.dirname(os.path.abspath(sys.executable))
+    found = shutil.which("foursquare")
+    if found is not None and os.path.dirname(os.path.abspath(found)) == bin_dir:
+        return "foursquare"
+    invoked = sys.argv[0] if sys.argv else ""
+    if os.path.basename(invoked) == "foursquare" and os.path.exists(invoked):
+        return shlex.quote(invoked)
+    return f"{shlex.quote(sys.executable)} -m foursquare_cli"
+
+
+def shell_word(path: str) -> str:
+    """A path as a shell word to paste; a path with characters no terminal should be sent, as Python writes it."""
+    return shlex.quote(path) if path.isprintable() else display_name(path)
+
+
+def fitted(text: str, width: int, program: str | None = None) -> str:
+    """`text` with each line that passes `width` columns broken between words (never inside one), its
+    continuation indented under the line's own text: after its first wide gap (a table's second column, as
+    in `help` and the hint) when that is in the first half, else under its first word. Colour sequences
+    take no width; a command to copy (`program play --resume FILE`, `program` as `program_name` says it) is
+    never broken, but moved whole to the next line; a line that fits is left exactly as it is."""
+    command = re.compile(rf"(?<!\S){re.escape(program or program_name())} [^;\n]*?(?=;| {{2,}}|\)|$)")
+    lines = []
+    for line in text.split("\n"):
+        if len(_ESCAPES.sub("", line)) <= width:
+            lines.append(line)
+            continue
+        gap = _SECOND_COLUMN.search(line)
+        longest = max(len(word) for word in _ESCAPES.sub("", line).split())
+        column = gap.end(1) if gap is not None else width
+        hang = column if column <= width // 2 and column + longest <= width else len(line) - len(line.lstrip(" "))
+        kept = command.sub(lambda found: found.group(0).replace(" ", _KEPT_SPACE), line)
+        broken = textwrap.fill(
+            kept, width, subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False
+        )
+        lines.append(broken.replace(_KEPT_SPACE, " "))
+    return "\n".join(lines)

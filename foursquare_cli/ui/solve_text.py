@@ -1,0 +1,56 @@
+"""The solver in words: `solve`'s result, and what a deal allowed (the end of a game at the prompt)."""
+
+from __future__ import annotations
+
+from ..app.solve import Solved
+from ..players.solver import Limit, Solution, SolveStatus
+from .output import Screen, Text, text_of
+
+
+def solve_text(solution: Solution, seed: int | None, record_text: str | None, timeout: float | None) -> str:
+    name = f"Deal {seed}" if seed is not None else "The deck"
+    if solution.status is SolveStatus.WINNABLE:
+        verdict = f"winnable, best score found {solution.score}" + (
+            " (proven best)" if solution.proven else " (not proven best: the search stopped before the end)"
+        )
+    elif solution.status is SolveStatus.UNWINNABLE:
+        verdict = "unwinnable (an exhaustive search found no win)"
+    elif solution.stopped_by is Limit.TIME:
+        verdict = f"gave up (the time limit of {timeout:g} s ran out before a win was found; raise it with --timeout)"
+    else:
+        verdict = "gave up (the node budget ran out before a win was found; raise it with --budget)"
+    lines = [
+        f"{name}: {verdict}",
+        "This search knows the whole stock: an upper bound for any real player, not a player.",
+        f"Searched {solution.nodes:,} positions in {solution.seconds:.1f} s.",
+    ]
+    if record_text is not None:
+        lines.append("The winning line, as a game record:")
+        lines.append(record_text.rstrip("\n"))
+    return "\n".join(lines)
+
+
+def deal_potential(solution: Solution, played: int | None = None) -> str:
+    """What the deal allowed, for the end of a game: the solver's best score, said as plainly as it is known;
+    `played`, the score of the game just won, is a bound as good as the solver's (a quick search may find
+    less than the player did: then the player's score is the bound, and said so)."""
+    if solution.status is SolveStatus.WINNABLE:
+        if solution.proven:
+            return f"A player who knew the stock could have scored {solution.score}."
+        if played is not None and solution.score is not None and played >= solution.score:
+            return (
+                f"A player who knew the stock could have scored at least your {played} "
+                "(a quick search found no more; analyze searches longer and may find more)."
+            )
+        return (
+            f"A player who knew the stock could have scored at least {solution.score} "
+            "(a quick search; analyze searches longer and may find more)."
+        )
+    if solution.status is SolveStatus.UNWINNABLE:
+        return "No player could have won this deal, even knowing the stock."
+    return "The solver found no win for this deal in its time."
+
+
+@text_of.register
+def _solved(value: Solved, screen: Screen) -> Text:
+    return Text(solve_text(value.solution, value.seed, value.record_text, value.timeout) + "\n")
