@@ -320,3 +320,21 @@ def at_the_table(session, *lines, style=None, cards_to_come=False, meter=False, 
     except AlreadySaid as ended:  # Ctrl-C, a failed write: said already, only the exit code is left
         return exit_code_of(ended), out.getvalue()
     return 0, out.getvalue()
+
+
+def in_process(*arguments: str, input: str | bytes = "", cwd=None, **env: str) -> subprocess.CompletedProcess:
+    """`foursquare ARGUMENTS` run in this process (typer's CliRunner), as a CompletedProcess: what a test of the
+    output, the files and the exit code needs, without the cost of starting Python; a test of signals, pipes
+    or terminals starts a real process instead."""
+    from typer.testing import CliRunner
+
+    from foursquare_cli.cli import app
+
+    previous = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(arguments), input=input, env=env or None, prog_name="foursquare")
+    finally:
+        os.chdir(previous)
+    return subprocess.CompletedProcess(list(arguments), result.exit_code, result.stdout, result.stderr)

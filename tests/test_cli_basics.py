@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from conftest import in_process
 from typer.testing import CliRunner
 
 from foursquare_cli import __version__
@@ -74,7 +75,7 @@ def test_deal_in_a_real_process():
 
 def test_bad_seed_is_one_line_on_stderr_with_exit_2():
     for bad, reason in [("-1", "cannot be negative"), ("1.5", "not a deal number"), (str(2**64), "out of range")]:
-        process = run("deal", "--seed", bad)
+        process = in_process("deal", "--seed", bad)
         assert process.returncode == 2
         assert process.stdout == ""
         lines = process.stderr.splitlines()
@@ -83,9 +84,9 @@ def test_bad_seed_is_one_line_on_stderr_with_exit_2():
 
 
 def test_unknown_command_and_missing_option():
-    process = run("bogus")
+    process = in_process("bogus")
     assert process.returncode == 2 and process.stderr.count("\n") == 1 and "bogus" in process.stderr
-    process = run("deal")
+    process = in_process("deal")
     assert process.returncode == 2 and "--seed" in process.stderr
 
 

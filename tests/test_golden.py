@@ -118,7 +118,9 @@ def normalized(text: str, tmp: str) -> str:
 
 
 def _run(arguments: list[str], stdin: str, tmp: str) -> str:
-    result = CliRunner().invoke(app, [argument.replace("{tmp}", tmp) for argument in arguments], input=stdin)
+    result = CliRunner().invoke(
+        app, [argument.replace("{tmp}", tmp) for argument in arguments], input=stdin, prog_name="foursquare"
+    )
     said = f"$ foursquare {' '.join(arguments)}\nexit {result.exit_code}\n"
     return said + f"--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
 

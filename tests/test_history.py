@@ -12,7 +12,7 @@ import time
 
 import pexpect
 import pytest
-from conftest import spawn_play, tool_environment
+from conftest import in_process, spawn_play, tool_environment
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -33,19 +33,15 @@ def home(tmp_path, monkeypatch) -> pathlib.Path:
 
 
 def env_for(home: pathlib.Path) -> dict[str, str]:
-    return tool_environment(FOURSQUARE_HOME=str(home), NO_COLOR="1")
+    return {"FOURSQUARE_HOME": str(home), "NO_COLOR": "1", "PATH": tool_environment()["PATH"]}
 
 
 def play(home: pathlib.Path, *args: str, input: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*TOOL, "play", *args], input=input, capture_output=True, text=True, timeout=60, env=env_for(home)
-    )
+    return in_process("play", *args, input=input, **env_for(home))
 
 
 def history_json(home: pathlib.Path, *args: str) -> dict:
-    process = subprocess.run(
-        [*TOOL, "history", "-f", "json", *args], capture_output=True, text=True, timeout=60, env=env_for(home)
-    )
+    process = in_process("history", "-f", "json", *args, **env_for(home))
     assert process.returncode == 0, process.stderr
     return json.loads(process.stdout)
 
@@ -85,10 +81,9 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
         "fastest_win": report["totals"]["seconds"],
     }
     assert report["totals"]["seconds"] > 0, "the time at the prompt is counted"
-    wide = [*TOOL, "history", "--wide"]
-    text = subprocess.run(wide, capture_output=True, text=True, env=env_for(home), timeout=60).stdout
+    text = in_process("history", "--wide", **env_for(home)).stdout
     assert str(kept) in text and "won" in text
-    checked = subprocess.run([*TOOL, "check", str(kept)], capture_output=True, text=True, timeout=60)
+    checked = in_process("check", str(kept))
     assert checked.stdout == f"{kept}: won, score 9, 31 moves\n"
 
 
@@ -130,7 +125,7 @@ def test_two_sessions_at_once_are_both_indexed(home):
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             text=True,
-            env=env_for(home),
+            env=dict(os.environ, **env_for(home)),
         )
         for seed in (1, 2)
     ]
@@ -155,9 +150,7 @@ def test_a_deleted_index_is_rebuilt_with_the_same_totals(home):
     _play_some(home)
     before = history_json(home)
     (home / "history.sqlite").unlink()
-    process = subprocess.run(
-        [*TOOL, "history", "-f", "json"], capture_output=True, text=True, env=env_for(home), timeout=60
-    )
+    process = in_process("history", "-f", "json", **env_for(home))
     assert process.stderr == "The history index was missing; it was rebuilt from 3 records.\n"
     assert json.loads(process.stdout) == before
     assert before["totals"]["played"] == 2 and before["totals"]["won"] == 2 and before["totals"]["unfinished"] == 1
@@ -168,9 +161,7 @@ def test_a_corrupt_index_is_replaced_not_a_traceback(home):
     _play_some(home)
     before = history_json(home)
     (home / "history.sqlite").write_bytes(b"this is not a database" * 100)
-    process = subprocess.run(
-        [*TOOL, "history", "-f", "json"], capture_output=True, text=True, env=env_for(home), timeout=60
-    )
+    process = in_process("history", "-f", "json", **env_for(home))
     assert process.returncode == 0 and "Traceback" not in process.stderr
     assert "was unreadable" in process.stderr and "rebuilt from the records" in process.stderr
     assert json.loads(process.stdout) == before
@@ -186,14 +177,7 @@ def test_a_record_deleted_by_hand_drops_out(home):
 def test_an_unwritable_data_folder_is_one_line_and_the_game_still_plays(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    process = subprocess.run(
-        [*TOOL, "play", "--seed", "92"],
-        input="A1\nA1 top\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=dict(env_for(blocker / "foursquare")),
-    )
+    process = in_process("play", "--seed", "92", input="A1\nA1 top\n", **env_for(blocker / "foursquare"))
     assert process.returncode == 0
     lines = process.stderr.splitlines()
     assert lines[0] == f"cannot keep games in {blocker / 'foursquare'}: Not a directory; this game is not saved."
@@ -210,9 +194,7 @@ def test_an_unwritable_data_folder_is_one_line_and_the_game_still_plays(tmp_path
     ],
 )
 def test_games_that_are_not_a_persons_are_never_kept(home, command):
-    process = subprocess.run(
-        [*TOOL, *command], input="B2\n", capture_output=True, text=True, timeout=60, env=env_for(home)
-    )
+    process = in_process(*command, input="B2\n", **env_for(home))
     assert process.returncode == 0, process.stderr
     assert not (home / "games").exists() or not list((home / "games").iterdir())
     assert history_json(home)["games"] == []

@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import alive, worker_processes
+from conftest import alive, in_process, worker_processes
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -24,12 +24,10 @@ TOOL = [sys.executable, "-m", "foursquare_cli"]
 runner = CliRunner()
 
 
-def run(
-    *args: str, input: str | bytes | None = "", cwd: pathlib.Path | None = None, **kwargs
-) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*TOOL, *args], input=input, capture_output=True, timeout=120, cwd=cwd, text=isinstance(input, str), **kwargs
-    )
+def run(*args: str, input: str | bytes | None = "", cwd: pathlib.Path | None = None) -> subprocess.CompletedProcess:
+    """The tool in this process (`conftest.in_process`): these checks are of files and messages; the ones of
+    streams, signals and devices start a process of their own below."""
+    return in_process(*args, input=input or "", cwd=cwd)
 
 
 def one_line(stderr: str | bytes) -> str:

@@ -46,11 +46,11 @@ def play_deals(player: str, start: int, count: int):
     return play_plan(Plan.of("stats", [player], PlayerSpec(), DealRange(start, count)))
 
 
-def _results(player: str, count: int = 40) -> list[tuple[int, bool, int | None, str | None]]:
+def _results(player: str, count: int = 20) -> list[tuple[int, bool, int | None, str | None]]:
     return [(r.seed, r.won, r.score, r.forfeit) for r in play_deals(player, 0, count)]
 
 
-def _plain_greedy_results(count: int = 40) -> list[tuple[int, bool, int | None, str | None]]:
+def _plain_greedy_results(count: int = 20) -> list[tuple[int, bool, int | None, str | None]]:
     """What the examples play: the fewest face-down cards, the first such in the fixed frame, no shift."""
     results = []
     for seed in range(count):

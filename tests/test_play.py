@@ -14,7 +14,7 @@ import time
 
 import pexpect
 import pytest
-from conftest import random_legal_play, spawn_play
+from conftest import in_process, random_legal_play, spawn_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -169,9 +169,7 @@ def test_a_whole_game_piped_in():
 
 
 def test_piped_text_prints_boards_like_replay_and_no_prompt():
-    process = subprocess.run(
-        [*COMMAND, "--seed", "92"], input="A1\nA1 top\n", capture_output=True, text=True, timeout=60
-    )
+    process = in_process("play", "--seed", "92", input="A1\nA1 top\n")
     assert process.returncode == 0
     assert "> " not in process.stdout
     headings = [line for line in process.stdout.splitlines() if line.startswith(("Start", "Move"))]
@@ -181,14 +179,7 @@ def test_piped_text_prints_boards_like_replay_and_no_prompt():
 
 def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
     script = "A1\n# a comment\nA1 top\n\nD4\nA1 top\n"
-    process = subprocess.run(
-        [*COMMAND, "--seed", "92", "-f", "json", "--record", "g.yaml"],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
+    process = in_process("play", "--seed", "92", "-f", "json", "--record", "g.yaml", input=script, cwd=tmp_path)
     assert process.returncode == 1
     assert process.stderr == "<stdin>:5: move 3 'D4': D4 shares no edge with a pile\n"
     assert len(process.stdout.splitlines()) == 3
@@ -196,45 +187,25 @@ def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
 
 
 def test_an_invalid_line_is_refused_too():
-    process = subprocess.run(
-        [*COMMAND, "--seed", "92"], input="A1\nplease\n", capture_output=True, text=True, timeout=60
-    )
+    process = in_process("play", "--seed", "92", input="A1\nplease\n")
     assert process.returncode == 1
     assert process.stderr.splitlines()[0] == ("<stdin>:2: move 2 'please': no such cell; cells are A1 to D4")
 
 
 def test_bytes_that_are_not_utf8_are_refused_in_one_line():
-    process = subprocess.run(
-        [*COMMAND, "--seed", "92"],
-        input=b"A1\n\xff\xfe\n",
-        capture_output=True,
-        timeout=60,
-        env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"),
-    )
+    process = in_process("play", "--seed", "92", input=b"A1\n\xff\xfe\n")
     assert process.returncode == 1
-    assert process.stderr == b"<stdin>:2: not UTF-8 text\n"
+    assert process.stderr == "<stdin>:2: not UTF-8 text\n"
 
 
 def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
-    first = subprocess.run(
-        [*COMMAND, "--seed", "92", "--record", "g.yaml", "-f", "json"],
-        input="\n".join(WON_MOVES[:10]) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-        env=ENV,
-    )
+    first = in_process("play", "--seed", "92", "--record", "g.yaml", "-f", "json",
+                       input="\n".join(WON_MOVES[:10]) + "\n", cwd=tmp_path, PATH=ENV["PATH"])  # fmt: skip
     assert first.returncode == 0
     assert "foursquare play --resume g.yaml" in first.stderr
     assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 10 moves"
-    second = subprocess.run(
-        [*COMMAND, "--resume", "g.yaml", "-f", "json"],
-        input="\n".join(WON_MOVES[10:]) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
+    second = in_process(
+        "play", "--resume", "g.yaml", "-f", "json", input="\n".join(WON_MOVES[10:]) + "\n", cwd=tmp_path
     )
     assert second.returncode == 0, second.stderr
     states = [json.loads(line) for line in second.stdout.splitlines()]
@@ -247,16 +218,12 @@ def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
         r"result: won\nscore: 9\nmeta:\n  started: '?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'?\n  piped: true\n$", text
     )
     assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "won, score 9, 31 moves"
-    again = subprocess.run(
-        [*COMMAND, "--resume", "g.yaml"], input="", capture_output=True, text=True, timeout=60, cwd=tmp_path
-    )
+    again = in_process("play", "--resume", "g.yaml", cwd=tmp_path)
     assert again.returncode == 2 and "this game is over" in again.stderr
 
 
 def test_end_of_input_without_record_prints_a_resumable_record():
-    process = subprocess.run(
-        [*COMMAND, "--seed", "92", "-f", "json"], input="A1\nA1 top\n", capture_output=True, text=True, timeout=60
-    )
+    process = in_process("play", "--seed", "92", "-f", "json", input="A1\nA1 top\n")
     assert process.returncode == 0
     record = process.stderr.split("\n", 1)[1]
     assert record.startswith("foursquare: 1\nseed: 92\nmoves:\n  - A1\n  - A1 top\nresult: playing\nmeta:\n  started: ")

@@ -13,7 +13,7 @@ import sys
 
 import pexpect
 import pytest
-from conftest import spawn_play
+from conftest import in_process, spawn_play
 from typer.testing import CliRunner
 
 from foursquare_cli.app.session import daily_seed
@@ -169,13 +169,8 @@ def test_the_suggested_resume_command_works_without_foursquare_on_the_path(tmp_p
 
 
 def test_undo_from_a_pipe_in_json_prints_the_state_before_again(tmp_path):
-    process = subprocess.run(
-        [*TOOL, "play", "--seed", "0", "-f", "json", "--record", "g.yaml"],
-        input="B2\nC2\nundo\nundo\nundo\n",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=60,
+    process = in_process(
+        "play", "--seed", "0", "-f", "json", "--record", "g.yaml", input="B2\nC2\nundo\nundo\nundo\n", cwd=tmp_path
     )
     assert process.returncode == 1
     assert process.stderr == "<stdin>:5: nothing to undo: no move has been played\n"
@@ -195,13 +190,7 @@ def test_undo_from_a_pipe_in_json_prints_the_state_before_again(tmp_path):
 
 
 def test_undo_from_a_pipe_in_text_and_never_a_colour_code():
-    process = subprocess.run(
-        [*TOOL, "play", "--seed", "0", "--color", "always"],
-        input="B2\nC2\nundo\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    process = in_process("play", "--seed", "0", "--color", "always", input="B2\nC2\nundo\n")
     assert process.returncode == 0
     headings = [line for line in process.stdout.splitlines() if line.startswith(("Start", "Move"))]
     assert headings == [
@@ -309,12 +298,6 @@ def test_suggestions_for_near_misses(text, said):
     ],
 )
 def test_a_piped_line_that_is_no_move_says_what_it_is(line, said):
-    process = subprocess.run(
-        [*TOOL, "play", "--seed", "0", "-f", "json"],
-        input=f"B2\n{line}\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    process = in_process("play", "--seed", "0", "-f", "json", input=f"B2\n{line}\n")
     assert process.returncode == 1
     assert process.stderr == f"<stdin>:2: move 2 {line!r}: {said}\n"
