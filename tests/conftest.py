@@ -121,6 +121,14 @@ def pytest_configure(config: pytest.Config) -> None:
     compileall.compile_dir(os.path.dirname(foursquare_cli.__file__), quiet=1)
 
 
+@pytest.fixture(autouse=True)
+def _no_width_of_the_runners_terminal(monkeypatch):
+    """The width of whatever terminal runs the tests is not theirs: a test that needs one sets `COLUMNS`. Set
+    empty, not removed: GNU readline, once something imports it, writes its own `COLUMNS` into the process's
+    environment, which the programs the tests start would inherit."""
+    monkeypatch.setenv("COLUMNS", "")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked `posix` (signals, /proc, terminals, FIFOs, process groups) skip where there is no POSIX,
     with the reason said: on Windows, the Windows-shaped run's commands stand for them."""

@@ -19,7 +19,7 @@ from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.runs.analysis import Estimate, Mark, analyze, analyze_moves, lost_for_good, mark_of
-from foursquare_cli.ui.analyze_text import chance_graph
+from foursquare_cli.ui.analyze_text import score_graph
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 TOOL = [sys.executable, "-m", "foursquare_cli"]
@@ -112,8 +112,8 @@ def test_a_move_log_needs_its_deal(tmp_path):
     assert runner.invoke(app, ["analyze", str(log)]).exit_code == 2
     result = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100"])
     assert result.exit_code == 0 and result.stdout.startswith(f"Analysis of {log}: playing, 2 moves")
-    graph = result.stdout.split("The chance to win after each move (0 is the start")
-    assert len(graph) == 2 and graph[1].splitlines()[4].startswith(" 25% \u2502\u2588\u2588\u2588")  # 3 columns
+    graph = result.stdout.split("The expected score after each move (0 is the start")
+    assert len(graph) == 2 and graph[1].splitlines()[4].startswith("   6 \u2502\u2588\u2588\u2588")  # 3 columns
     as_json = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100", "-f", "json"])
     assert "\u2588" not in as_json.stdout and all(json.loads(line) for line in as_json.stdout.splitlines())
 
@@ -151,27 +151,27 @@ def test_the_lost_game_names_the_move_that_lost_it_for_good():
     assert lines[top + 5].startswith("     \u2514") and "?" in lines[top + 5]
 
 
-def test_the_chance_graph_draws_each_point_as_high_as_its_chance_in_eighths_of_a_quarter():
-    points = [(0, 1.0, False), (1, 0.5, False), (2, 0.6, True), (3, 0.0, False), (4, 0.03, False)]
-    drawn = chance_graph(points, width=80)
-    # 0.6 is 19.2 of 32 eighths: two full rows and 3 eighths of the third; 0.03 is one eighth of the bottom
+def test_the_score_graph_draws_each_point_as_high_as_its_expected_score_in_eighths_of_a_quarter():
+    points = [(0, 24.0, ""), (1, 12.0, ""), (2, 14.4, "?"), (3, 0.0, ""), (4, 0.72, "!")]
+    drawn = score_graph(points, width=80)
+    # 14.4 of 24 is 19.2 of 32 eighths: two full rows and 3 eighths of the third; 0.72 is one eighth of the bottom
     assert drawn[:4] == [
-        "100% \u2502\u2588",
-        " 75% \u2502\u2588 \u2583",
-        " 50% \u2502\u2588\u2588\u2588",
-        " 25% \u2502\u2588\u2588\u2588 \u2581",
+        "  24 \u2502\u2588",
+        "  18 \u2502\u2588 \u2583",
+        "  12 \u2502\u2588\u2588\u2588",
+        "   6 \u2502\u2588\u2588\u2588 \u2581",
     ]
-    assert drawn[4] == "     \u2514\u2500\u2500?\u2500\u2500"  # the marked move on the move axis
+    assert drawn[4] == "     \u2514\u2500\u2500?\u2500!"  # a mistake and a good move on the move axis
     assert drawn[5] == "      0"
 
 
-def test_the_chance_graph_without_unicode_is_ascii_and_a_long_game_keeps_its_lowest_points():
-    points = [(move, 1.0 if move != 33 else 0.1, move == 20) for move in range(60)]
-    drawn = chance_graph(points, width=36, unicode=False)
+def test_the_score_graph_without_unicode_is_ascii_and_a_long_game_keeps_its_lowest_points():
+    points = [(move, 24.0 if move != 33 else 2.4, "?" if move == 20 else "") for move in range(60)]
+    drawn = score_graph(points, width=36, unicode=False)
     assert all(line.isascii() and len(line) <= 36 for line in drawn)
-    bottom = drawn[3][len(" 25% |") :]
-    assert len(bottom) == 30 and bottom[16] == "-"  # moves 32 and 33 share column 16: the lower one, 10%
-    assert drawn[0][len("100% |") :][16] == " " and drawn[4][len("     +") :][10] == "?"
+    bottom = drawn[3][len("   6 |") :]
+    assert len(bottom) == 30 and bottom[16] == "-"  # moves 32 and 33 share column 16: the lower one, 2.4
+    assert drawn[0][len("  24 |") :][16] == " " and drawn[4][len("     +") :][10] == "?"
     assert drawn[5].split() == ["0", "10", "20", "30", "40", "50"]
     assert drawn[5].index("10") == len("      ") + 5  # move 10 is in column 5 (moves 10 and 11)
 
@@ -278,7 +278,9 @@ def test_a_shift_is_judged_with_the_placement_it_was_made_for():
     assert str(shift.move) == "shift right" and str(shift.played.then) == "B2"
 
 
-def test_the_best_is_never_worse_than_the_move_played_on_the_same_futures(monkeypatch):
+def test_a_move_the_same_futures_rate_above_the_experts_is_marked_good_and_the_expert_still_named(monkeypatch):
+    """Issue 40: the expert column is the expert's own move; a player's move the figures rate at least as high
+    is marked good (`!`), never shown as the expert's."""
     from foursquare_cli.players.expert import Rating
 
     game = Game.from_seed(42)
@@ -292,9 +294,10 @@ def test_the_best_is_never_worse_than_the_move_played_on_the_same_futures(monkey
         ]
 
     monkeypatch.setattr(ExpertPlayer, "compare", lambda self, *a: played_does_better(*a))
-    for analysed in analyze_moves(game, expert):
-        assert analysed.mark is None
-        assert analysed.best.win_rate >= analysed.played.win_rate
+    for state, analysed in zip((step.state for step in game.steps), analyze_moves(game, expert), strict=False):
+        expert_move = expert.rate(state)[0].move
+        assert analysed.best.move == expert_move, "the expert's column is its own move"
+        assert analysed.agreed or analysed.mark is Mark.GOOD, "the futures rate the move played higher: good"
 
 
 def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
@@ -336,4 +339,4 @@ def test_where_blocks_cannot_be_shown_the_graph_is_drawn_in_ascii(tmp_path):
     )
     assert shown.returncode == 0, shown.stderr
     text = shown.stdout.decode("ascii")  # fails on any byte of a block or a box line
-    assert " 25% |###" in text and "     +--" in text
+    assert "   6 |###" in text and "     +--" in text

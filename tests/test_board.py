@@ -19,7 +19,7 @@ AFTER_MOVE_7 = """\
   +--------+--------+--------+--------+
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
-Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing"""
+Next card: 9S   Stock: 33   Face down: 3 of 4"""
 
 AFTER_MOVE_7_REVEALED = """\
       A        B        C        D
@@ -32,7 +32,7 @@ AFTER_MOVE_7_REVEALED = """\
   +--------+--------+--------+--------+
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
-Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
+Next card: 9S   Stock: 33   Face down: 3 of 4
 (#7H = face down, [7H] = just placed, * = just turned, xN = N cards, . = empty)"""
 
 UNICODE_START = """\
@@ -46,7 +46,7 @@ UNICODE_START = """\
   +--------+--------+--------+--------+
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
-Next card: 7\u2665   Stock: 39   Face down: 0 of 4 allowed   Playing"""
+Next card: 7\u2665   Stock: 39   Face down: 0 of 4"""
 
 WON = """\
       A        B        C        D
@@ -73,7 +73,7 @@ Move 7: B2 top places AD; turns A2, C2 and D2 face down, B1 face up
   +--------+--------+--------+--------+
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
-Next card: 9S   Stock: 33   Face down: 3 of 4 allowed   Playing
+Next card: 9S   Stock: 33   Face down: 3 of 4
 (## = face down, [7H] = just placed, * = just turned, xN = N cards, . = empty)"""
 
 
@@ -130,7 +130,7 @@ def test_step_headings_of_the_worked_example(worked_deck):
         "Move 5: B1 places 2C; turns B2 face down",
         "Move 6: C1 places 8C; turns B1 face down, C2 face up",
         "Move 7: B2 top places AD; turns A2, C2 and D2 face down, B1 face up",
-        "Move 8: shift down",
+        "Move 8: shift down (free: no card drawn)",
     ]
     game = _worked_game(worked_deck, 8)
     assert [step_heading(step) for step in game.steps] == expected
@@ -154,7 +154,9 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
 
 
-def test_hint_text_lists_the_best_moves_in_the_order_of_the_chance_it_shows(monkeypatch):
+def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_ranks_them_by(monkeypatch):
+    """Issue 40: the first move listed is the one named, the list in the order the expert ranks by (shown), what
+    the moves share said once, at most 8 lines; --detail adds every figure."""
     from foursquare_cli.players import calibration
     from foursquare_cli.players.expert import Rating
     from foursquare_cli.ui.hint_text import HINT_EXPLAINED, hint_figures, hint_text
@@ -163,30 +165,33 @@ def test_hint_text_lists_the_best_moves_in_the_order_of_the_chance_it_shows(monk
     monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.5], [1.0, 1.0]]] * 4)
     monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [20.0, 30.0]]] * 4)
     ratings = [
-        Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9),  # the expert's move: worth the most
-        Rating(Move.from_str("shift down"), Move.from_str("D1"), 50, 56, 9.0, 0.4),
+        Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9, looked_again=True),  # the expert's move
+        Rating(Move.from_str("shift down"), Move.from_str("D1"), 50, 56, 9.0, 0.4, looked_again=True),
         Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0),
     ]
     # C2: futures won 45/56 = 80%, so 90%; their score 45/56 x 14.25 = 11.45, so 17.2.
     # shift down: 50/56 = 89%, so 95%; 50/56 x 9 = 8.04, so 12.1. B3 top: 0%, so 50%; 0.0.
     figures = (
         "  move              chance to win   expected score   futures won   their score   futures    worth\n"
-        "  C2                         90%             17.2           80%          11.5        56   0.9000\n"
-        "  shift down, D1             95%             12.1           89%           8.0        56   0.4000\n"
+        "  C2                         90%             17.2           80%          11.5        56   0.9000*\n"
+        "  shift down, D1             95%             12.1           89%           8.0        56   0.4000*\n"
         "  B3 top                     50%              0.0            0%           0.0         8   0.0000\n"
         + HINT_EXPLAINED
     )
     assert hint_figures(ratings) == figures
     plain = (
-        "Hint: C2\n"
-        "The best moves by the expert's chance to win after each, then the score it expects:\n"
-        "  shift down, then D1   95% to win, score 12.1; 6 of the 20 cards to come would have no safe place next\n"
-        "  C2                    90% to win, score 17.2 (the expert's move); every card to come would have a safe"
-        " place next\n"
-        "  B3 top                50% to win, score  0.0; no card to come would have a safe place next: it loses"
+        "Hint: C2 (90% to win, expected score 17.2)\n"
+        "  the expert ranks      worth    win  score\n"
+        "  C2                    0.900*   90%   17.2\n"
+        "  shift down, then D1   0.400*   95%   12.1  (6 of the 20 cards to come have no safe place next)\n"
+        "  B3 top                0.000    50%    0.0  (no card to come has a safe place next: it loses)\n"
+        "  * looked at again over the next card"
     )
     assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)]) == plain
     assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)], detail=True) == plain + "\n\n" + figures
+    safe = hint_text(ratings, risks=[(0, 21), (0, 20), (0, 20)])
+    assert safe.splitlines()[-1] == "After each, every card to come has a safe place next.", "said once"
+    assert "safe" not in "".join(safe.splitlines()[:-1])
     lone = Rating(Move.from_str("A1"), None, 10, 20, 8.0)  # 50% of futures: 75%; 4.0 expected: 6.0
     assert hint_text([lone]) == "Hint: A1 (the only move): 75% to win, expected score 6.0"
 
@@ -211,17 +216,14 @@ def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():
     state = position(["#AS 2S #3S #4S", "6S . . .", ". . . .", ". . . ."], "AC")
     lines = moves_preview(state).splitlines()
     assert lines[0] == "Legal moves for AC:"
-    assert "  B2         turns B1 and A2 face down; 5 face down: loses at once" in lines
-    assert "  A3         turns A2 face down, A1 face up; 3 face down" in lines
-    # after shift down, the old row 1 is row 2 and touches every cell of the new row 1
-    assert "  shift down then A1, B1, C1 or D1 for the card" in lines
-    # only the cells of the opened edge that share an edge with a pile (issue 21, item 9)
-    assert "  shift right opens no cell the card can take" in moves_preview(
-        position([". . . .", ". 5S . .", ". . . .", ". . . ."], "AC")
-    )
-    assert "  shift right then A2 for the card" in moves_preview(
-        position([". . . .", "5S . . .", ". . . .", ". . . ."], "AC")
-    )
+    assert "  B2: lose at once (more than 4 face down)" in lines
+    assert "  A3: turn A2 face down, A1 face up; 3 face down" in lines
+    # after shift down, the old row 1 is row 2 and touches every cell of the new row 1: named as the hint names it
+    assert "  shift down, then A1, B1, C1 or D1" in lines
+    # the moves that do the same share a line; a shift that opens no cell the card can take is left out
+    beside = moves_preview(position([". . . .", ". 5S . .", ". . . .", ". . . ."], "AC")).splitlines()
+    assert beside[1:] == ["  B2 top: turn nothing; 0 face down", "  B1, A2, C2, B3: turn B2 face down; 1 face down"]
+    assert "  shift right, then A2" in moves_preview(position([". . . .", "5S . . .", ". . . .", ". . . ."], "AC"))
 
 
 def test_auto_colour_is_rich_consoles_finding(monkeypatch):

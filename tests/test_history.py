@@ -79,6 +79,7 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
         "longest_daily_streak": 0,
         "seconds": report["totals"]["seconds"],
         "fastest_win": report["totals"]["seconds"],
+        "practice": 0,
     }
     assert report["totals"]["seconds"] > 0, "the time at the prompt is counted"
     text = in_process("history", "--wide", **env_for(home)).stdout

@@ -71,11 +71,11 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.expect_exact("Win: all 16 cells filled and face up")
     child.sendline("moves")
     child.expect_exact("Legal moves for 5S:")
-    child.expect(r"B1         turns [^\r]*; 1 face down")
-    child.expect(r"shift right then A\d[^\r]* for the card")
+    child.expect(r"B1[^\r]*: turn [^\r]*; 1 face down")
+    child.expect(r"shift right, then A\d")
     child.sendline("hint")
     child.expect(r"Hint: \S+")
-    child.expect_exact("chance to win")
+    child.expect_exact("the expert ranks")
     for move in WON_MOVES[1:]:
         child.sendline(move)
     child.expect_exact("You won! Score 9 (cards left in the stock); 31 moves, 1 hint.")
@@ -140,13 +140,13 @@ def test_terminal_without_seed_shows_the_deal_number():
     assert child.match.group(2) == seed
     child.sendline("B2")
     child.sendline("quit")
-    child.expect(r"The game is saved in (\S+); to go on: foursquare play --resume (\S+)\r\n")
-    kept = child.match.group(1)
-    assert child.match.group(2) == kept and f"-deal-{seed}.yaml" in kept
+    child.expect_exact("The game is kept in your history; to go on: foursquare play --resume\r\n")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert f"seed: {seed}\n" in pathlib.Path(kept).read_text()
+    listed = subprocess.run([*COMMAND[:-1], "history", "--format", "json"], capture_output=True, text=True, env=ENV)
+    kept = json.loads(listed.stdout)["games"][0]["path"]
+    assert f"-deal-{seed}.yaml" in kept and f"seed: {seed}\n" in pathlib.Path(kept).read_text()
     quitting = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=ENV)
     quitting.sendline("quit")
     quitting.expect_exact("No move was played, so nothing was kept.")

@@ -216,7 +216,7 @@ def test_replay_text_shows_each_move_and_its_card(tmp_path):
     result = runner.invoke(app, ["replay", str(path), "--seed", "0"])
     assert result.exit_code == 0
     headings = [line for line in result.stdout.splitlines() if line.startswith(("Start", "Move"))]
-    assert headings == ["Start", "Move 1: B2 places 9S", "Move 2: shift up"]
+    assert headings == ["Start", "Move 1: B2 places 9S", "Move 2: shift up (free: no card drawn)"]
     assert result.stdout.count("Next card:") == 3
 
 

@@ -25,7 +25,6 @@ from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
-from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.history import History, KeptGame
 from foursquare_cli.store.totals import totals
 from foursquare_cli.ui.history_text import share_block
@@ -156,7 +155,7 @@ def test_the_share_block_names_no_card():
     state = State.from_grid(["5S . . .", "7H/2C 9C . .", "#AS/2S/3S/4S . . .", ". . . ."], "8D")
     block = share_block("2026-12-01", state, 12, 1, 2)
     assert block == (
-        "Foursquare daily 2026-12-01: playing\n12 moves, 1 undo, 2 hints\n"
+        "Foursquare daily 2026-12-01: playing\n12 moves (4 free), 1 undo, 2 hints\n"
         "\u2582\u00b7\u00b7\u00b7\n\u2584\u2582\u00b7\u00b7\n\u2588\u00b7\u00b7\u00b7\n\u00b7\u00b7\u00b7\u00b7"
     )
     assert share_block("2026-12-01", state, 12, 1, 2, unicode=False).endswith("1...\n21..\n4...\n....")
@@ -224,22 +223,33 @@ def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
 # -- 5. the live estimate ----------------------------------------------------------------------------------------
 
 
-def test_the_meter_shows_the_chance_after_every_move_and_only_when_asked(monkeypatch):
+def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_when_asked(monkeypatch):
+    """Issue 40: where the win is all but certain, the chance tells moves apart no more; the meter says the
+    expected score and the points a move gave up against the expert's best, on the same ratings; a free shift
+    leaves it where it was."""
+    from foursquare_cli.app.hint import ExpertHint
     from foursquare_cli.players import calibration
     from foursquare_cli.players.expert import Rating
 
     monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.2], [1.0, 0.8]]] * 4)  # 50% of futures: 50%
-    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [10.0, 20.0]]] * 4)  # 4.0 of the futures: 8.0
-    from foursquare_cli.app.hint import ExpertHint
+    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [10.0, 20.0]]] * 4)  # x2: 10 of 20 futures' 8: 8.0
 
-    figures = Rating(Move.from_str("A1"), None, 10, 20, 8.0)
-    monkeypatch.setattr("foursquare_cli.app.hint.expert_hint", lambda state, player, most=None: ExpertHint(
-        state, [figures], []))  # fmt: skip
-    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "quit", meter=True)
-    assert said.count("Chance to win: [##########----------] 50%, score 8.0") == 2
-    assert "Chance to win" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
+    def rated(state, player, most=None):  # every move rated: the best A1 (8.0), the others 3.0 (20 x 0.3 / 2)
+        moves = state.legal_moves()
+        best = Rating(moves[0], None, 10, 20, 8.0)
+        return ExpertHint(state, [best, *(Rating(move, None, 3, 20, 10.0) for move in moves[1:])], [])
+
+    monkeypatch.setattr("foursquare_cli.app.hint.expert_hint", rated)
+    said = at_prompt(Session(Game.from_seed(42)), "A1", "A2", "shift down", "quit", meter=True)
+    meters = [line for line in said.splitlines() if line.startswith("Expected score ")]
+    assert meters == [
+        "Expected score 8.0, 50% to win; A1 was the expert's move",
+        "Expected score 8.0, 50% to win; A2 gave up 5.0 to B1",  # B1, the first legal move there: 8.0 - 3.0
+        "Expected score 8.0, 50% to win (a shift is free: nothing changed)",
+    ]
+    assert "Expected score" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
-    assert "Chance to win" not in piped.stdout + piped.stderr
+    assert "Expected score" not in piped.stdout + piped.stderr
 
 
 def test_the_meter_shows_the_figures_the_hint_gives_its_move():
@@ -247,13 +257,12 @@ def test_the_meter_shows_the_figures_the_hint_gives_its_move():
 
     player = PlayerSpec(strength=Strength(playouts=300))
     said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "hint", "quit", meter=True, player=player)
-    meter = [line for line in said.splitlines() if line.startswith("Chance to win: ")][-1]
-    hint = said[said.index("Hint: ") :].splitlines()
-    expert = next(line for line in hint if "(the expert's move)" in line)
+    meter = [line for line in said.splitlines() if line.startswith("Expected score ")][-1]
+    hint = said[said.index("Hint: ") :].splitlines()[0]
     import re
 
-    chance, score = re.search(r"(\d+%) to win, score +([\d.]+) \(the expert's move\)", expert).groups()
-    assert meter.endswith(f"] {chance}, score {score}"), (meter, expert)
+    chance, score = re.search(r"\((\d+%) to win, expected score ([\d.]+)\)", hint).groups()
+    assert meter.startswith(f"Expected score {score}, {chance} to win"), (meter, hint)
 
 
 # -- 6. settings -------------------------------------------------------------------------------------------------
@@ -266,7 +275,8 @@ def test_settings_are_defaults_the_command_line_wins_over_and_config_says_where_
     assert "\u2660" in runner.invoke(app, ["deal", "--seed", "3"]).stdout
     said = runner.invoke(app, ["config"]).stdout.splitlines()
     assert said[0] == f"Settings file: {settings}"
-    assert "  unicode   = true     (from the file)" in said and "  count     = false    (default)" in said
+    assert "  unicode = true (from the file): suit symbols instead of letters" in said
+    assert "  count = false (default): play: the cards to come under each board" in said
     settings.write_text("unicode = true\nplayouts = 0\n")
     bad = runner.invoke(app, ["deal", "--seed", "3"])
     assert bad.exit_code == 2 and bad.stderr == f"foursquare deal: {settings}:2: playouts: 0 is below 1\n"
@@ -323,8 +333,8 @@ def test_every_setting_has_its_no_form_and_help_shows_the_value_in_force(tmp_pat
     assert piped.exit_code == 0, piped.stderr
     assert "\u2660" not in piped.stdout and "\u2665" not in piped.stdout, "--no-unicode wins over the setting"
     shown = " ".join(runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout.split())
-    assert "[default: (meter, from the settings file)]" in shown
-    assert "[default: (unicode, from the settings file)]" in shown
+    assert "[default: (--meter, from the settings file)]" in shown
+    assert "[default: (--unicode, from the settings file)]" in shown
     assert "[default: (300, from the settings file); x>=1]" in shown
     monkeypatch.setenv("FOURSQUARE_CONFIG", str(tmp_path / "none.toml"))
     plain = " ".join(runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout.split())
@@ -348,7 +358,8 @@ def test_only_the_first_attempt_at_a_daily_counts():
     ]
     figures = totals(games, datetime.date(2026, 12, 1))
     assert (figures.daily_played, figures.daily_won, figures.daily_streak) == (2, 1, 0)
-    assert figures.played == 3 and figures.won == 2, "a practice game is still a game played"
+    assert (figures.played, figures.won, figures.practice) == (2, 1, 1), "practice counts in no figure (issue 40)"
+    assert figures.longest_streak == 1, "the practice win makes no streak with the day before's"
 
 
 def test_a_second_daily_is_practice_said_at_its_start_and_never_shared(home):

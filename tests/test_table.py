@@ -45,17 +45,20 @@ def test_left_counts_the_cards_still_to_come_by_rank():
     ranks = [sum(1 for card in unseen if card.rank == rank) for rank in range(1, 11)]
     names = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
     expected = ", ".join(f"{name} x{count}" for name, count in zip(names, ranks, strict=True))
-    assert f"Still to come ({len(unseen)}): {expected}" in said
+    assert f"To come after 7H ({len(unseen)}): {expected}" in said  # the stock: the 7H in hand and these
     assert "Out already (of 4 each): " + ", ".join(f"{n} {4 - c}" for n, c in zip(names, ranks, strict=True)) in said
 
 
 def test_count_shows_the_cards_to_come_under_each_board_and_only_when_asked():
     _, counted = table(Session(Game.from_seed(42)), "B2", "quit", cards_to_come=True)
-    assert counted.count("To come: A:") == 2  # under the first board and the one after B2
+    assert counted.count("To come after ") == 2  # under the first board and the one after B2
     _, plain = table(Session(Game.from_seed(42)), "B2", "quit")
-    assert "To come:" not in plain
+    assert "To come" not in plain
     piped = CliRunner().invoke(app, ["play", "--seed", "42", "--count", "--no-record"], input="B2\n")
-    assert "To come:" not in piped.stdout  # never in pipes
+    assert "To come" not in piped.stdout  # never in pipes
+    _, left = table(Session(Game.from_seed(42)), "B2", "left", "quit", cards_to_come=True, width=200)
+    under, said = (line.split("> ")[-1] for line in left.splitlines() if "To come after 7H" in line)
+    assert under == said, "the count under the board and `left` say the same, the same way (issue 40)"
 
 
 def test_try_shows_the_board_a_move_would_leave_without_playing_it():
@@ -119,7 +122,7 @@ def test_board_keeps_the_marks_of_the_last_move_and_hint_draws_in_the_players_st
     game = Game(deck_starting("5S", "7H", "5D"))
     style = Style(reveal=True, unicode=True)
     player = PlayerSpec(strength=Strength(30))
-    code, said = table(Session(game), "B2", "C2", "board", "hint", "quit", style=style, player=player)
+    code, said = table(Session(game), "B2", "C2", "board", "hint detail", "quit", style=style, player=player)
     _, after_board, drawn, _ = said.split("Move 3, place 5\u2666> ")  # the board, then the hint
     assert "[7\u2665]x1" in after_board and "#5\u2660*x1" in after_board
     assert "#5\u2660" in drawn and "[" not in drawn.split("Hint:")[0]
@@ -136,10 +139,10 @@ def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_aga
     from conftest import spawn_play
 
     child = spawn_play("--seed", "1", "--count", cwd=str(tmp_path), FOURSQUARE_HOME=str(tmp_path / "home"))
-    child.expect_exact("To come: A:")
+    child.expect_exact("To come after ")
     child.expect_exact("Move 1, place ")
     child.sendline("left")
-    child.expect(r"Still to come \(39\): ")
+    child.expect(r"To come after \S+ \(39\): ")
     child.sendline(f"try {LOST_MOVES[0]}")
     child.expect_exact(f"If you played {LOST_MOVES[0]}: the board would be")
     child.expect_exact("Move 1, place ")
@@ -154,8 +157,7 @@ def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_aga
     child.expect_exact("Game over (undo, restart, new, quit)> ")
     child.sendline("undo")
     child.expect_exact("Undone (undos so far: 1).")
-    placed = sum(not move.startswith("shift") for move in LOST_MOVES)  # a shift takes no number: it is free
-    child.expect_exact(f"Move {placed}, place ")
+    child.expect_exact(f"Move {len(LOST_MOVES)}, place ")  # a shift is a move too (a free one)
     child.sendline("restart")
     child.expect_exact("This deal again, from its start.")
     child.expect_exact("Move 1, place ")
@@ -189,7 +191,11 @@ def test_a_finished_game_is_offered_replay_and_analyze_never_resume(tmp_path):
     assert [line.split(" ", 2)[:2] for line in review] == [["Replay", "it:"], ["Check", "it:"], ["Where", "was"]]
 
 
-def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_prints(monkeypatch):
+def test_a_shift_is_a_free_move_numbered_as_every_screen_numbers_it_and_an_undo_reprints_all_a_move_prints(
+    monkeypatch,
+):
+    """Issue 40: moves are counted one way on every screen: a shift is a move (the record's, replay's,
+    analyze's, the JSON's ply), and is said to be free."""
     from foursquare_cli.players import calibration
     from foursquare_cli.players.expert import Rating
     from foursquare_cli.rules.moves import Move
@@ -202,20 +208,20 @@ def test_a_shift_takes_no_move_number_and_an_undo_reprints_all_that_a_move_print
     _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", cards_to_come=True,
                     meter=True)  # fmt: skip
     prompts = re.findall(r"Move (\d+), place", said)
-    assert prompts == ["1", "2", "2", "3", "2"], "B2, then a free shift: still move 2; C1; undone: move 2 again"
-    headings = re.findall(r"^(Move \d+: \S+|Shift up .*)$|^(Move \d+): ", said, re.M)
-    assert [a or b for a, b in headings] == [
-        "Move 1",
-        "Shift up (free: move 2 is still to play)",
-        "Move 2",  # C1: the second card, as its prompt said, not the third move of the record
-        "Shift up (free: move 2 is still to play)",  # undone: the position after the shift again
+    assert prompts == ["1", "2", "3", "4", "3"], "B2, the free shift (move 2), C1 (move 3); undone: move 3 again"
+    headings = re.findall(r"^Move \d+: .*$", said, re.M)
+    assert [heading.split(" places")[0] for heading in headings] == [
+        "Move 1: B2",
+        "Move 2: shift up (free: no card drawn)",
+        "Move 3: C1",
+        "Move 2: shift up (free: no card drawn)",  # undone: the position after the shift again
     ]
     after_c2, after_undo = said.split("Undone (undos so far: 1).")
-    last_move = after_c2[after_c2.rindex("Move 2, place") :]
-    meter = "Chance to win: [###############-----] 75%, score 9.0"
+    last_move = after_c2[after_c2.rindex("Move 3, place") :]
+    meter = "Expected score 9.0, 75% to win"
     assert "Face down:" in last_move and meter in last_move
     assert after_undo.count("Face down:") == last_move.count("Face down:") and meter in after_undo
-    assert "To come:" in after_undo, "the count, as after a move"
+    assert "To come after " in after_undo, "the count, as after a move"
 
 
 def test_in_60_columns_nothing_the_prompt_prints_passes_the_width(monkeypatch):
@@ -229,7 +235,7 @@ def test_in_60_columns_nothing_the_prompt_prints_passes_the_width(monkeypatch):
     lines = re.sub(r"(Move \d+, place \S+|Game over \([a-z, ]+\))> ", "\n", said).splitlines()  # the prompts
     too_wide = [line for line in lines if len(line) > 59]
     words = " ".join(said.split())
-    assert too_wide == [] and "(the expert's move)" in words and "Legal moves for" in words
+    assert too_wide == [] and "Hint: " in words and "Legal moves for" in words and "Expected score" in words
     assert "play --resume FILE" in said, "a command to copy is never broken"
 
 
@@ -258,14 +264,14 @@ def test_fitted_lines_never_pass_the_width_and_keep_every_word(words, width):
     assert out.split() == text.split()
 
 
-def test_the_end_of_a_game_counts_the_cards_placed_as_moves_and_the_shifts_apart():
+def test_the_end_of_a_game_counts_moves_as_every_screen_does_and_says_the_shifts_among_them_were_free():
     from foursquare_cli.ui.play_text import outcome_line
 
     game = Game.from_seed(42)
     for move in ("B2", "shift up", "C1"):
         game.play(Move.from_str(move))
     line = outcome_line(game.state, game.ply, 1, 0)
-    assert line.endswith("; 2 moves and 1 shift, 1 undo.")
+    assert line.endswith("; 3 moves (1 of them a free shift), 1 undo.")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid, UsageError
 from ..players import PlayerSpec
 from ..runs.analysis import SOLVE_BUDGET, FileAnalysis, Request, analyze_files
 from ..runs.results import AnalysisResults, AnalysisSettings
-from .loading import DealGiven
+from .loading import DealGiven, files_or_last
 
 
 class AnalyzeRequest(NamedTuple):
@@ -24,6 +24,7 @@ class AnalyzeRequest(NamedTuple):
     solution: str | None = None
     force: bool = False
     boards: bool = False  # a board after every move
+    last: bool = False  # the game played last, kept in the history, instead of files
 
 
 class AlreadyAnalysed(NamedTuple):
@@ -68,6 +69,7 @@ def analyses(
     from ..formats.records import format_record
     from ..store.files import opened_record
 
+    request = request._replace(files=files_or_last(request.files, request.last))
     if request.solution is not None and len(request.files) > 1:
         raise UsageError("--solution goes with one file")
     strength = request.expert.strength

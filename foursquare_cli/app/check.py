@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid
 from ..formats.lines import ReadError
 from ..formats.records import Verdict, check_path
-from .loading import Problems
+from .loading import Problems, files_or_last
 
 
 class CheckedFile(NamedTuple):
@@ -38,10 +38,10 @@ class Unreadable(NamedTuple):
     error: ReadError
 
 
-def check_files(paths: Iterable[str]) -> Iterator[CheckedFile | Problems | Unreadable]:
+def check_files(paths: Iterable[str], last: bool = False) -> Iterator[CheckedFile | Problems | Unreadable]:
     """Each file's problems (said on standard error in every format), then its verdict, in order; a file that
-    cannot be read is said and the others are checked."""
-    for path in paths:
+    cannot be read is said and the others are checked. `last`: the game played last instead of files."""
+    for path in files_or_last(list(paths), last):
         verdict = check_path(path)
         if isinstance(verdict, ReadError):
             yield Unreadable(verdict)

@@ -21,6 +21,18 @@ SETTING_DEFAULTS: dict[str, Any] = {
 }
 """Each setting's value when the settings file does not give it: the default of the option of that name."""
 
+SETTING_HELP = {
+    "unicode": "suit symbols instead of letters",
+    "color": "colour at a terminal: auto, always or never",
+    "count": "play: the cards to come under each board",
+    "meter": "play: the expected score after every move",
+    "reveal": "boards name the face-down cards",
+    "playouts": "the expert's futures a move (its strength)",
+    "think": "the most seconds the expert may think a move",
+    "move_time": "an outside program's seconds a move",
+}
+"""What each setting does, for `config` and docs/commands.md."""
+
 
 class SettingsReport(NamedTuple):
     """`config`: the settings file, and each setting's value in force."""

@@ -70,6 +70,7 @@ class WhereKept(NamedTuple):
     nothing_kept: bool  # a record was opened, but no move was played
     path: str | None
     record_text: str
+    kept: bool = False  # kept in the history (a game of the prompt): `--last` and `--resume` alone name it
 
 
 class Saved(NamedTuple):
@@ -93,21 +94,36 @@ class Board(NamedTuple):
     cards_to_come: bool
 
 
+class MeterReading(NamedTuple):
+    """The meter after a move (`play --meter`): the expert's figures from here (its best move's, the hint's
+    first), and what the move just played gave up against the expert's best in the position it was played
+    in, on the same ratings (`given_up`, in points of expected score; None before the first move). A free
+    shift leaves the reading where it was (`free_shift`): the same futures."""
+
+    now: Rating
+    played: str | None = None
+    best: str | None = None
+    given_up: float | None = None
+    free_shift: bool = False
+
+
 class Moved(NamedTuple):
     """What a move (or an undo: `undos`, the count after it) shows: the board with its marks, the cards to come
     when asked, the meter when asked (its reading, or None when Ctrl-C skipped it)."""
 
     step: Step
     cards_to_come: bool
-    meter: Rating | None = None
+    meter: MeterReading | None = None
     metered: bool = False  # the meter was asked for (a reading of None then means it was skipped)
     undos: int | None = None
 
 
 class Prompt(NamedTuple):
-    """What the prompt asks for: the card to place and its move's number, or what a finished game takes."""
+    """What the prompt asks for: the card to place and its move's number (`ply` + 1), or what a finished game
+    takes."""
 
     state: State
+    ply: int
 
 
 class Refusal(enum.Enum):
@@ -190,6 +206,7 @@ class GameOver(NamedTuple):
     hints: int
     grade: str | None
     daily: str | None  # the day of a daily deal
+    practice: bool  # a daily deal played again the same day: it counts in no figure and has no block to share
     seed: int | None
     cheers: list[Cheer]
     potential: Solution | None

@@ -9,7 +9,7 @@ from ..players import PlayerSpec, next_move
 from ..players.expert import Rating, unsafe_next
 from ..rules.engine import State
 from ..rules.game import Step
-from .loading import DealGiven, Problems, game_to_go_on, load_game
+from .loading import DealGiven, Problems, file_or_last, game_to_go_on, load_game
 
 
 class ExpertHint(NamedTuple):
@@ -51,9 +51,17 @@ class Hinted(NamedTuple):
 
     hint: ExpertHint
     detail: bool
+    slow: SlowPlayouts | None = None  # the hint took over a second with the playouts in Python: say why
 
     def to_json(self) -> dict[str, Any]:
         return self.hint.to_json()
+
+
+class SlowPlayouts(NamedTuple):
+    """A hint slowed by playouts in Python (no C module at install): how long it took, and why not C."""
+
+    seconds: float
+    why_not_c: str
 
 
 class MoveHint(NamedTuple):
@@ -69,27 +77,45 @@ class MoveHint(NamedTuple):
 class HintRequest(NamedTuple):
     """What `hint` is asked: the record (or move log and its deal), the player, and how much to show."""
 
-    file: str
+    file: str | None
     deal: DealGiven
     player: PlayerSpec
     detail: bool = False
+    last: bool = False  # the game played last, kept in the history, instead of a file
 
 
 def expert_hint(state: State, player: PlayerSpec, most: int | None = None) -> ExpertHint:
     """The expert's ratings of `state` at `player`'s seed and strength (the risk after the first `most`)."""
     from ..players.expert import ExpertPlayer
 
-    ratings = ExpertPlayer.from_spec(player).rate(state)
+    ratings = by_rank_shown(ExpertPlayer.from_spec(player).rate(state))
     return ExpertHint(state, ratings, [unsafe_next(state, rating) for rating in ratings[:most]])
+
+
+def by_rank_shown(ratings: list[Rating]) -> list[Rating]:
+    """The ratings in the order a hint lists them: the expert's choice first (its best looked at again over the
+    next card, or the winner of its halving), then the others looked at again, then the rest, each group by
+    the worth it was ranked by, so a list never shows a move above one that ranks higher."""
+    looked = [rating for rating in ratings[1:] if rating.looked_again]
+    rest = [rating for rating in ratings[1:] if not rating.looked_again]
+    return ratings[:1] + sorted(looked, key=lambda r: -r.value) + sorted(rest, key=lambda r: -r.value)
 
 
 def hint_for(request: HintRequest) -> Hinted | MoveHint | Problems:
     """`hint`: the ratings of a player that rates its moves, else the move the player makes (Forfeit, naming
     it, when it forfeits instead); the file's problems when it has some."""
-    game = game_to_go_on(load_game(request.file, request.deal))
+    game = game_to_go_on(load_game(file_or_last(request.file, request.last), request.deal))
     if isinstance(game, Problems):
         return game
     player = request.player.build()
     if hasattr(player, "rate"):
-        return Hinted(expert_hint(game.state, request.player), request.detail)
+        import time
+
+        from ..rules.playout import PLAYOUTS_IN_USE
+
+        began = time.perf_counter()
+        hinted = expert_hint(game.state, request.player)
+        took = time.perf_counter() - began
+        why = PLAYOUTS_IN_USE.why_not_c
+        return Hinted(hinted, request.detail, SlowPlayouts(took, why) if why is not None and took > 1.0 else None)
     return MoveHint(request.player.name, next_move(game, player, request.player.name))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import UsageError, display_name
 from ..rules.game import Game
 from ..store.history import History, KeptGame, data_folder
-from ..store.totals import Totals, first_dailies, totals
+from ..store.totals import Totals, first_dailies, is_practice, totals
 from .events import Cheer, CheerKind
 
 if TYPE_CHECKING:
@@ -71,6 +71,8 @@ def kept_games(request: HistoryRequest, show: Callable[[object], None]) -> Histo
     history's notes shown as they come."""
     kept = History()
     games = kept.games(seed=request.deal)
+    first = first_dailies(games)
+    games = [game._replace(practice=is_practice(game, first)) for game in games]
     for note in kept.notes:
         show(HistoryNote(note))
     if request.share is not None:
@@ -114,7 +116,8 @@ def daily_game(games: list[KeptGame], day: str) -> Game:
 def cheers(session: Session) -> list[Cheer]:
     """What the game of `session`, just won, earned among the kept games: a first win, a new best score, a
     first win at its grade, a winning streak (two or more), a daily streak (two days or more, the day's
-    first attempt only). None for a lost game, or one not kept in the history."""
+    first attempt only). None for a lost game, one not kept in the history, or a practice daily (a daily deal
+    played again the same day counts in no figure)."""
     from ..store.history import HistoryError
 
     game, history, record = session.game, session.history, session.record
@@ -128,11 +131,13 @@ def cheers(session: Session) -> list[Cheer]:
     import os
 
     path = os.path.abspath(record.path)
+    first = first_dailies(games)
     this = next((kept for kept in games if kept.path == path), None)
-    if this is None or this.score is None:
+    if this is None or this.score is None or is_practice(this, first):
         return []
+    counting = [kept for kept in games if not is_practice(kept, first)]
     earlier_wins = [
-        kept for kept in games if kept.path != path and kept.status == "won" and kept.started <= this.started
+        kept for kept in counting if kept.path != path and kept.status == "won" and kept.started <= this.started
     ]
     said: list[Cheer] = []
     best_before = max((kept.score for kept in earlier_wins if kept.score is not None), default=None)
@@ -146,7 +151,7 @@ def cheers(session: Session) -> list[Cheer]:
     if figures.streak >= 2:
         longest_before = totals([kept for kept in games if kept.path != path]).longest_streak
         said.append(Cheer(CheerKind.STREAK, figures.streak, longest_before))
-    counted = this.daily and this.day is not None and first_dailies(games).get(this.day) == this
+    counted = this.daily and this.day is not None and first.get(this.day) == this
     if counted and figures.daily_streak >= 2:
         said.append(Cheer(CheerKind.DAILY_STREAK, figures.daily_streak))
     return said

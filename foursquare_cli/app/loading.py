@@ -29,6 +29,36 @@ class Problems(NamedTuple):
         return ProblemsSaid() if self.verdict.problems else None
 
 
+def last_game_path() -> str:
+    """The record of the game played last (kept in the history): what `--last` names; UsageError when no game
+    is kept."""
+    from ..errors import UsageError
+    from ..store.history import History
+
+    last = History().last_played()
+    if last is None:
+        raise UsageError("--last: no game is kept yet; play one with foursquare play")
+    return last.path
+
+
+def file_or_last(file: str | None, last: bool) -> str:
+    """The file a command is given, or with `--last` the last game's record (one of the two)."""
+    from ..errors import UsageError
+
+    if last == (file is not None):
+        raise UsageError("give FILE, or --last for the game you played last (not both)")
+    return last_game_path() if last else str(file)
+
+
+def files_or_last(files: list[str] | None, last: bool) -> list[str]:
+    """The files a command is given, or with `--last` the last game's record alone."""
+    from ..errors import UsageError
+
+    if last == bool(files):
+        raise UsageError("give FILE..., or --last for the game you played last (not both)")
+    return [last_game_path()] if last else list(files or [])
+
+
 def load_game(file: str, deal: DealGiven, on_step: Callable[[Step], None] | None = None) -> Verdict:
     """Read and play a record or move log (`formats.records.load`); usage errors (a file that cannot be read,
     a deal that contradicts it) are raised."""

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .loading import DealGiven, Problems, load_game
+from .loading import DealGiven, Problems, file_or_last, load_game
 
 
 class ReplayRequest(NamedTuple):
-    file: str
+    file: str | None
     deal: DealGiven = DealGiven()
+    last: bool = False  # the game played last, kept in the history, instead of a file
 
 
 def replayed(request: ReplayRequest, show: Callable[[object], None]) -> Problems:
     """Each step shown as the file is played (the start, then each move), and the file's problems."""
-    return Problems(load_game(request.file, request.deal, on_step=show))
+    return Problems(load_game(file_or_last(request.file, request.last), request.deal, on_step=show))

@@ -154,7 +154,13 @@ class Session:
     def where_kept(self) -> WhereKept:
         """Where the game is kept, to say how to go on with it or look back at it."""
         path = self.record.path if self.record is not None else None
-        return WhereKept(self.game.state.is_over, self.nothing_kept, path, format_record(self.game))
+        kept = self.kept and self.history is not None and not self.piped
+        return WhereKept(self.game.state.is_over, self.nothing_kept, path, format_record(self.game), kept)
+
+    @property
+    def piped(self) -> bool:
+        """A game of a pipe (`meta: piped: true`): kept, but `--resume` alone never offers it."""
+        return isinstance(self.game.meta, dict) and self.game.meta.get("piped") is True
 
     def saved(self) -> Saved:
         """Save as the session ends (Ctrl-C, a signal, a failed output): why it failed if it did, and where."""
@@ -312,6 +318,8 @@ def _new_session(
         practice = history is not None and _daily_played(history, day.isoformat())
         said.append(Opening(OpeningKind.DAILY, seed, day=day.isoformat(), practice=practice))
         meta["daily"] = day.isoformat()
+        if practice:
+            meta["practice"] = True  # the day's first attempt is the one that counts: this one is not shared
     elif level is not None:
         import random
 

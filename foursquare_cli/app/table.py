@@ -18,7 +18,7 @@ from typing import Protocol
 from ..errors import InterruptedSaid, WriteError, WriteFailedSaid
 from ..players import PlayerSpec
 from ..players.expert import Rating
-from ..rules.game import Game, NothingToUndo
+from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from .events import (
     Asked,
@@ -27,6 +27,7 @@ from .events import (
     EndOfInput,
     GameOver,
     Left,
+    MeterReading,
     Moved,
     Prompt,
     Refusal,
@@ -80,6 +81,7 @@ class Table:
         self.looking_back = looking_back  # the end screen says what the game earned and what the deal allowed
         self.interrupts = Interrupts()
         self._interrupts_in_a_row = 0  # Ctrl-C at the prompt: the second in a row says how to leave
+        self._ratings: dict[object, list[Rating]] = {}  # the meter's: each position rated once
         self.ended = False  # the end screen of the current game has been shown
 
     @property
@@ -91,7 +93,7 @@ class Table:
         started = time.monotonic()
         try:
             with self.interrupts.waiting_for_input():
-                text = self.view.read(Prompt(self.game.state), self.game.state.legal_moves).strip()
+                text = self.view.read(Prompt(self.game.state, self.game.ply), self.game.state.legal_moves).strip()
             thought = time.monotonic() - started
             if thought <= PAUSE:  # a longer pause is not time played
                 self.session.add_time(thought)
@@ -213,7 +215,8 @@ class Table:
             self.view.show(Refused(Refusal.CANNOT_REOPEN, command))
             return
         game = self.game
-        self.say_where_kept()
+        if self.session.record is not None:  # a game kept nowhere (--no-record) leaves without a word
+            self.say_where_kept()
         if self.session is not self.opened:
             self.session.__exit__(None, None, None)
         else:
@@ -236,25 +239,50 @@ class Table:
             return
         self.view.show(self.moved(step))
 
-    def moved(self, step: object, undos: int | None = None) -> Moved:
+    def moved(self, step: Step, undos: int | None = None) -> Moved:
         """What a move prints, and an undo again: the board with its marks, the count and the meter when asked."""
-        from ..rules.game import Step
-
-        assert isinstance(step, Step)
         return Moved(step, self.cards_to_come, self.meter_reading(), self.meter, undos)
 
-    def meter_reading(self) -> Rating | None:
-        """The expert's figures from here (`play --meter`), the very ones `hint` gives its move: the same seed
-        and budget, so the same futures. None when not asked, when the game is over, or when Ctrl-C skips it."""
-        if not self.meter or self.game.state.is_over:
-            return None
+    def ratings_of(self, step: Step) -> list[Rating]:
+        """The expert's ratings of the position after `step`: the very ones `hint` gives there (the same seed
+        and budget, so the same futures), worked out once a position."""
         from .hint import expert_hint
 
+        key = (step.state.key(), step.state.next_card)
+        if key not in self._ratings:
+            self._ratings[key] = expert_hint(step.state, self.player, most=0).ratings
+        return self._ratings[key]
+
+    def meter_reading(self) -> MeterReading | None:
+        """The meter (`play --meter`): the expert's figures from here, and what the last move gave up against
+        the expert's best where it was played, in points of expected score. A free shift leaves the reading
+        as it was (the same futures). None when not asked, when the game is over, or when Ctrl-C skips it."""
+        steps = self.game.steps
+        step = steps[-1]
+        if not self.meter or step.state.is_over:
+            return None
         try:
             with self.interrupts.waiting_for_input():
-                return expert_hint(self.game.state, self.player, most=0).ratings[0]
+                if step.move is not None and step.move.is_shift:
+                    return MeterReading(self.ratings_of(steps[-2])[0], free_shift=True)
+                now = self.ratings_of(step)[0]
+                if step.move is None:
+                    return MeterReading(now)
+                shifted = len(steps) > 2 and steps[-2].move is not None and steps[-2].move.is_shift
+                decided = steps[-3] if shifted else steps[-2]  # a shift is decided with the placement after it
+                move, then = (steps[-2].move, step.move) if shifted else (step.move, None)
+                before = self.ratings_of(decided)
         except KeyboardInterrupt:
             return None
+        played = next((r for r in before if r.move == move and (r.then == then or then is None)), None)
+        best = before[0]
+        if played is None:
+            return MeterReading(now)
+        return MeterReading(now, _named(played), _named(best), max(0.0, best.expected - played.expected))
+
+
+def _named(rating: Rating) -> str:
+    return str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
 
 
 DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second or less)
@@ -276,6 +304,7 @@ def game_over(session: Session, looking_back: bool = True) -> GameOver:
         hints=game.hints,
         grade=session.grade(),
         daily=str(day) if day else None,
+        practice=isinstance(game.meta, dict) and game.meta.get("practice") is True,
         seed=game.seed,
         cheers=cheers(session) if looking_back else [],
         potential=solve(game.deck, budget=DEAL_BUDGET, timeout=DEAL_SECONDS) if looking_back else None,

@@ -174,9 +174,10 @@ _command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for 
 
 
 def _setting_text(param: Any, value: object) -> str:
-    """A setting's value as --help shows it: a flag by its option (`unicode`, `no-meter`), else the value."""
+    """A setting's value as --help shows it: a flag by its option as typed (`--unicode`, `--no-meter`), else
+    the value."""
     if isinstance(value, bool) and getattr(param, "secondary_opts", None):
-        return str((param.opts if value else param.secondary_opts)[0]).lstrip("-")
+        return str((param.opts if value else param.secondary_opts)[0])
     return str(value)
 
 

@@ -16,6 +16,7 @@ from .options import (
     DECK_OPTION,
     FILE_HELP,
     FORCE_OPTION,
+    LAST_OPTION,
     METER_OPTION,
     MOVE_TIME_OPTION,
     PLAYER_SEED_OPTION,
@@ -54,7 +55,8 @@ def deal_command(
 
 @app.command("replay", short_help="Every state of a game record or a move log.")
 def replay_command(
-    file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
+    file: str | None = typer.Argument(None, help=FILE_HELP, metavar="[FILE]"),
+    last: bool = LAST_OPTION,
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
     output_format: Format = format_option("text for people, json for JSON Lines."),
@@ -73,12 +75,15 @@ def replay_command(
     from ..app.replay import ReplayRequest, replayed
 
     show = emitter(output_format, screen_of(reveal, unicode, color))
-    raise_worst([show(replayed(ReplayRequest(file, DealGiven(seed, deck)), show))])
+    raise_worst([show(replayed(ReplayRequest(file, DealGiven(seed, deck), last), show))])
 
 
 @app.command("check", short_help="Validate game records: every problem as file:line.")
 def check_command(
-    files: list[str] = typer.Argument(..., help="Game records to validate; - for standard input.", metavar="FILE..."),
+    files: list[str] | None = typer.Argument(
+        None, help="Game records to validate; - for standard input.", metavar="[FILE]..."
+    ),
+    last: bool = LAST_OPTION,
     output_format: Format = format_option("text, or json: one object per file per line."),
 ) -> None:
     """Validate game records; report each problem as file:line: message.
@@ -89,7 +94,7 @@ def check_command(
     from ..app.check import check_files
 
     show = emitter(output_format, screen_of())
-    raise_worst([show(checked) for checked in check_files(files)])
+    raise_worst([show(checked) for checked in check_files(files or [], last)])
 
 
 @app.command("play", short_help="Play a game, at the prompt or with moves piped in.")
@@ -122,8 +127,9 @@ def play_command(
 ) -> None:
     """Play a game: at a prompt, or with moves piped in one per line.
 
-    At a terminal: type a move (B3, B3 top, shift up), or moves, board, hint,
-    undo, help, quit. From a pipe (or with --format json): moves one per line,
+    At a terminal: type a move (B3, B3 top, shift up), or a command: moves,
+    left, try B3, board, hint, undo, restart, new, help, quit. From a pipe (or
+    with --format json): moves one per line,
     blank lines and # comments allowed, undo and quit too; the state is printed
     before the first move and after each (--format json: the JSON Lines of
     replay, flushed, so a bot can drive the game as a co-process); the first
@@ -179,7 +185,8 @@ def history_command(
 
 @app.command("hint", short_help="The expert's best moves for a record's position.")
 def hint_command(
-    file: str = typer.Argument(..., help=FILE_HELP, metavar="FILE"),
+    file: str | None = typer.Argument(None, help=FILE_HELP, metavar="[FILE]"),
+    last: bool = LAST_OPTION,
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
     output_format: Format = format_option("text, or json."),
@@ -194,10 +201,13 @@ def hint_command(
     from ..app.hint import HintRequest, hint_for
     from ..app.loading import DealGiven
     from ..app.players import player_spec
+    from ..ui.output import progress_bar
 
     spec = player_spec(player, player_seed, playouts, think, move_time)
     show = emitter(output_format, screen_of())
-    raise_worst([show(hint_for(HintRequest(file, DealGiven(seed, deck), spec, detail)))])
+    with progress_bar(f"{spec.name} thinking"):  # on standard error at a terminal: a slow hint says so
+        hinted = hint_for(HintRequest(file, DealGiven(seed, deck), spec, detail, last))
+    raise_worst([show(hinted)])
 
 
 @app.command("solve", short_help="The best score a search knowing the stock finds.")
@@ -222,9 +232,12 @@ def solve_command(
     4 gave up (budget or time ran out with nothing found), 2 usage error.
     """
     from ..app.solve import SolveRequest, solve_deal
+    from ..ui.output import progress_bar
 
     show = emitter(output_format, screen_of())
-    raise_worst([show(solve_deal(SolveRequest(seed, deck, budget, timeout, record, force)))])
+    with progress_bar("searching"):  # on standard error at a terminal: a long search says so
+        solved = solve_deal(SolveRequest(seed, deck, budget, timeout, record, force))
+    raise_worst([show(solved)])
 
 
 @app.command("stats", short_help="A player over many deals, summed up.")
@@ -295,7 +308,10 @@ def auto_command(
 
 @app.command("analyze", short_help="Where a game was won or lost, move by move.")
 def analyze_command(
-    files: list[str] = typer.Argument(..., help="Game records or move logs; - for standard input.", metavar="FILE..."),
+    files: list[str] | None = typer.Argument(
+        None, help="Game records or move logs; - for standard input.", metavar="[FILE]..."
+    ),
+    last: bool = LAST_OPTION,
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
@@ -330,8 +346,8 @@ def analyze_command(
     from ..app.players import player_spec
     from ..ui.output import progress_bar
 
-    request = AnalyzeRequest(files, DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts,
-                             think=think), solve_budget, jobs, results, solution, force, boards)  # fmt: skip
+    request = AnalyzeRequest(files or [], DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts,
+                             think=think), solve_budget, jobs, results, solution, force, boards, last)  # fmt: skip
     show = emitter(output_format, screen_of())
     with progress_bar("analysing") as bar:
         raise_worst([show(report) for report in analyses(request, show, bar)])

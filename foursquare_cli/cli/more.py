@@ -31,7 +31,7 @@ def help_command(context: typer.Context, command: str | None = typer.Argument(No
 
 
 @app.command("completion", short_help="A shell completion script: bash, zsh or fish.")
-def completion_command(shell: Shell = typer.Argument(..., help="bash, zsh or fish.")) -> None:
+def completion_command(shell: str = typer.Argument(..., help="bash, zsh or fish.", metavar="SHELL")) -> None:
     """Print a script that completes commands, options, their choices and file names in SHELL.
 
     Install it for bash with: foursquare completion bash >> ~/.bashrc (zsh: ~/.zshrc;
@@ -39,9 +39,11 @@ def completion_command(shell: Shell = typer.Argument(..., help="bash, zsh or fis
     """
     from typer.completion import completion_init, get_completion_script  # type: ignore[attr-defined]
 
+    if shell not in tuple(Shell):
+        raise UsageError(f"{shell[:30]!r}: not a shell this tool completes in; give bash, zsh or fish")
     completion_init()
-    script = get_completion_script(prog_name="foursquare", complete_var=COMPLETE_VAR, shell=shell.value)
-    screen_of().write(script + "\n")
+    script = get_completion_script(prog_name="foursquare", complete_var=COMPLETE_VAR, shell=shell)
+    screen_of().write(script + "\n", fit=False)
 
 
 @app.command("config", short_help="The settings in force, and where each comes from.")

@@ -87,7 +87,8 @@ class Color(enum.StrEnum):
     never = "never"
 
 
-FILE_HELP = "A game record or a move log; - for standard input."
+FILE_HELP = "A game record or a move log; - for standard input (or --last)."
+LAST_OPTION = typer.Option(False, "--last", help="The game you played last (kept in your history), for FILE.")
 SEED_OPTION = typer.Option(None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number, 0 to 2^64-1.")
 DECK_OPTION = typer.Option(
     None, "--deck", parser=deck_parser, metavar="CARDS", help="The 40 cards in draw order, in one argument."

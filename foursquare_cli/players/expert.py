@@ -32,6 +32,7 @@ class Rating(NamedTuple):
     value: float = 0.0  # what the expert ranks by: the mean `future_worth`
     drawn: int = 0  # cards placed in the position rated: the stage its figures are calibrated for
     final: bool = False  # the move itself ends the game: every future is the same, its figures are certain
+    looked_again: bool = False  # one of the best, looked at again over the next card: `value` is that look's
 
     @property
     def win_rate(self) -> float:
@@ -241,7 +242,7 @@ class ExpertPlayer:
         for rating in ratings[: self.second_ply]:
             if deadline is not None and time.perf_counter() > deadline:
                 return ratings
-            looked.append(rating._replace(value=worth_over_next_card(state, rating, reply)))
+            looked.append(rating._replace(value=worth_over_next_card(state, rating, reply), looked_again=True))
         looked.sort(key=lambda rating: -rating.value)  # stable: a tie keeps the first ranking's order
         return looked + ratings[len(looked) :]
 

@@ -20,11 +20,16 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import PlayerError
+from ..rules.playout import ACCELERATED
 
 if TYPE_CHECKING:
     from ..rules.game import Player
 
-DEFAULT_PLAYOUTS = 20000  # the expert's budget: futures played out a move (docs/players.md: what it buys)
+C_PLAYOUTS = 20000  # the expert's budget with the playouts in C: futures played out a move (docs/players.md)
+PYTHON_PLAYOUTS = 1000  # without C (no compiler at install): the budget that keeps a move under a second there
+DEFAULT_PLAYOUTS = C_PLAYOUTS if ACCELERATED else PYTHON_PLAYOUTS
+"""The expert's default budget for this build: fixed by the build, never by the clock, so a build's moves are
+the same on every run (docs/figures.md has what each budget wins and scores)."""
 DEFAULT_MOVE_TIME = 10.0  # seconds an outside player has for a move before it forfeits
 
 

@@ -255,6 +255,14 @@ class State:
         seen = set(self.deck[: self.drawn + 1])
         return [card for card in CARDS if card not in seen]
 
+    def unseen_by_rank(self) -> tuple[int, ...]:
+        """How many unseen cards (`unseen_cards`) each rank has, Ace first: the cards still to come after the
+        one in hand, the one count every screen shows (`left`, `--count`, the environment's observation)."""
+        counts = [0] * 10
+        for card in self.unseen_cards():
+            counts[card.rank - 1] += 1
+        return tuple(counts)
+
     def key(self) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
         """What decides the rest of the game on this stock: cards drawn, the masks, top ranks and heights.
 

@@ -16,6 +16,7 @@ A line's face-up top ranks are kept as one integer, 4 bits of count a rank
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -164,7 +165,13 @@ class PlayoutsInUse(NamedTuple):
     why_not_c: str | None = None
 
 
+PYTHON_ONLY = "FOURSQUARE_PLAYOUTS"
+"""Set to `python`, the playouts run in Python even where the C module was built: how the tests (and anyone
+who wants to see it) run the path an install without a compiler takes."""
+
 try:
+    if os.environ.get(PYTHON_ONLY, "").lower() == "python":
+        raise ImportError(f"{PYTHON_ONLY}=python asks for them")
     from ._playout import deal as _deal_c
     from ._playout import finish as _finish_c
 
@@ -174,6 +181,8 @@ except ImportError as error:  # not built (no C compiler at install): the same p
     _deal_c = None  # type: ignore[assignment]
     if isinstance(error, ModuleNotFoundError) and error.name == f"{__package__}._playout":
         PLAYOUTS_IN_USE = PlayoutsInUse("Python", "the C module was not built at install; was there a C compiler?")
+    elif not isinstance(error, ModuleNotFoundError) and str(error).startswith(PYTHON_ONLY):
+        PLAYOUTS_IN_USE = PlayoutsInUse("Python", str(error))
     else:  # built, but it cannot be loaded (built for another Python, a missing symbol)
         PLAYOUTS_IN_USE = PlayoutsInUse("Python", f"the C module did not load: {error}")
 

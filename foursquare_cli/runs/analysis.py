@@ -58,6 +58,7 @@ class Mark(enum.StrEnum):
     INACCURACY = "?!"
     MISTAKE = "?"
     BLUNDER = "??"
+    GOOD = "!"  # not the expert's move, but one the same futures rate at least as high
 
 
 # (mark, points of chance to win lost, share of the best's chance lost), worst first
@@ -177,8 +178,9 @@ def _candidate_for(
 def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
     """Each move of `game` (its steps), analysed in turn.
 
-    The move played and the expert's best are measured on the same futures; when the move played does
-    better there, it is the best (the best is never worse than the move played), and it is not marked.
+    The move played and the expert's own move (its choice there, always) are measured on the same futures;
+    a move played that those futures rate at least as high as the expert's is marked good (`!`), one that
+    loses enough against it is marked by what it lost (`mark_of`).
     """
     steps = game.steps
     for index in range(1, len(steps)):
@@ -197,11 +199,14 @@ def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
             yield MoveAnalysis(step.ply, step.move, only, only, only, None, False, True)
             continue
         measured = expert.compare(state, [best_candidate, played_candidate], compared_futures(expert))
-        if not agreed and measured[1].value > measured[0].value:
-            measured = [measured[1], measured[1]]  # on these futures the move played is the better: no mark
         best_estimate = _estimate(measured[0])
         played_estimate = best_estimate if agreed else _estimate(measured[1])
-        mark = None if agreed or measured[0] is measured[1] else mark_of(best_estimate, played_estimate)
+        if agreed:
+            mark = None
+        elif measured[1].value >= measured[0].value:
+            mark = Mark.GOOD  # the figures rate it at least as high as the expert's own: good, not a difference
+        else:
+            mark = mark_of(best_estimate, played_estimate)
         # the position's figures are the ones the meter and `hint` show there (the same ratings)
         yield MoveAnalysis(step.ply, step.move, _estimate(best), played_estimate, best_estimate, mark, True, agreed)
 
@@ -229,7 +234,7 @@ def summary_of_analysis(
 ) -> AnalysisSummary:
     marks = {str(mark): sum(1 for m in moves if m.mark is mark) for mark in Mark}
     choices = [m for m in moves if m.choice]
-    accuracy = sum(m.agreed for m in choices) / len(choices) if choices else None
+    accuracy = sum(m.agreed or m.mark is Mark.GOOD for m in choices) / len(choices) if choices else None
     outcome = game.state.outcome
     lost_at_best = moves[lost_after - 1].best if lost_after is not None and lost_after <= len(moves) else None
     return AnalysisSummary(

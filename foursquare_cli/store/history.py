@@ -111,6 +111,7 @@ class KeptGame(NamedTuple):
     grade: str | None = None  # the deal's grade, when the game kept it
     day: str | None = None  # the date of a daily deal (2026-12-01)
     piped: bool = False  # played from a pipe (`meta: piped: true`): kept, never offered for resume
+    practice: bool = False  # a daily deal played again the day it was first played (`totals.is_practice`)
 
     def to_json(self) -> dict[str, Any]:
         return self._asdict()
@@ -394,6 +395,14 @@ class History:
         query += " ORDER BY started DESC, mtime_ns DESC"
         with self._sqlite("read"):
             return [_game(row) for row in self.connection.execute(query, arguments)]
+
+    def last_played(self) -> KeptGame | None:
+        """The game played most recently (by its record's last change), finished or not; None when none is
+        kept: what `--last` names."""
+        self.refresh()
+        with self._sqlite("read"):
+            row = self.connection.execute(f"SELECT {_COLUMNS} FROM games ORDER BY mtime_ns DESC LIMIT 1").fetchone()
+        return None if row is None else _game(row)
 
     def last_unfinished(self) -> KeptGame | None:
         """The unfinished game played most recently at a prompt (by its file's last change), if any: a game

@@ -24,8 +24,9 @@ class Totals(NamedTuple):
     clean_wins: int = 0  # won with neither hints nor undos
     daily_streak: int = 0  # consecutive days, up to today (or yesterday), whose daily deal was won
     longest_daily_streak: int = 0
-    seconds: float = 0.0  # time played, all games
+    seconds: float = 0.0  # time played, all games that count
     fastest_win: float | None = None  # the seconds of the fastest win that counted its time
+    practice: int = 0  # daily deals played again the same day: kept, counted in no other figure
 
     def to_json(self) -> dict[str, Any]:
         return self._asdict()
@@ -41,10 +42,19 @@ def first_dailies(games: list[KeptGame]) -> dict[str, KeptGame]:
     return first
 
 
+def is_practice(game: KeptGame, first: dict[str, KeptGame]) -> bool:
+    """A daily deal played again the day it was first played (`first`: `first_dailies`): practice."""
+    return game.daily and game.day is not None and game.day in first and first[game.day] != game
+
+
 def totals(games: list[KeptGame], today: datetime.date | None = None) -> Totals:
     """The figures of a list of games, newest first: played, won, best and mean score, streaks, dailies, time.
-    `today` (UTC, by default) is where the daily streak ends: today or yesterday. The daily figures count each
-    day's first attempt only (`first_dailies`)."""
+    `today` (UTC, by default) is where the daily streak ends: today or yesterday. A daily deal counts its first
+    attempt of the day only (`first_dailies`): a later one is practice, kept and counted in no figure but
+    `practice`."""
+    first = first_dailies(games)
+    practice = [game for game in games if is_practice(game, first)]
+    games = [game for game in games if not is_practice(game, first)]
     finished = [game for game in games if game.status != "playing"]
     wins = [game for game in finished if game.status == "won"]
     scores = [game.score for game in wins if game.score is not None]
@@ -58,7 +68,7 @@ def totals(games: list[KeptGame], today: datetime.date | None = None) -> Totals:
         run = run + 1 if game.status == "won" else 0
         longest = max(longest, run)
     undated = [game for game in games if game.daily and not game.day]  # an index of an older tool's: each counts
-    daily = [game for game in [*first_dailies(games).values(), *undated] if game.status != "playing"]
+    daily = [game for game in [*first.values(), *undated] if game.status != "playing"]
     day = today or datetime.datetime.now(datetime.UTC).date()
     daily_streak, longest_daily = _daily_streaks({game.day for game in daily if game.status == "won" and game.day}, day)
     if any(game.day == day.isoformat() and game.status == "lost" for game in daily):
@@ -78,6 +88,7 @@ def totals(games: list[KeptGame], today: datetime.date | None = None) -> Totals:
         longest_daily_streak=longest_daily,
         seconds=sum(game.seconds or 0.0 for game in games),
         fastest_win=min((game.seconds for game in wins if game.seconds), default=None),
+        practice=len(practice),
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..app.config import SETTING_DEFAULTS, SettingsReport, VersionReport
+from ..app.config import SETTING_DEFAULTS, SETTING_HELP, SettingsReport, VersionReport
 from ..errors import display_name
 from ..rules.playout import PlayoutsInUse
 from .output import Screen, Text, text_of
@@ -16,7 +16,8 @@ def settings_text(report: SettingsReport) -> str:
     for key, default in SETTING_DEFAULTS.items():
         value = settings.values.get(key, default)
         text = "true" if value is True else "false" if value is False else "none" if value is None else str(value)
-        lines.append(f"  {key:<9} = {text:<8} ({'from the file' if key in settings.values else 'default'})")
+        source = "from the file" if key in settings.values else "default"
+        lines.append(f"  {key} = {text} ({source}): {SETTING_HELP[key]}")
     said = playouts_text(report.playouts)
     lines.append(said[0].upper() + said[1:])
     return "\n".join(lines)
@@ -36,4 +37,4 @@ def _settings_report(value: SettingsReport, screen: Screen) -> Text:
 
 @text_of.register
 def _version_report(value: VersionReport, screen: Screen) -> Text:
-    return Text(f"foursquare {value.version} ({playouts_text(value.playouts)})\n")
+    return Text(f"foursquare {value.version} ({playouts_text(value.playouts)})\n", whole=True)

@@ -6,7 +6,7 @@ from ..app.analyze import AlreadyAnalysed, FileProblems, FileReport
 from ..errors import display_name
 from ..formats.records import outcome_words
 from ..rules.engine import Status
-from ..runs.analysis import AnalysisSummary, Estimate, MoveAnalysis
+from ..runs.analysis import AnalysisSummary, Estimate, Mark, MoveAnalysis
 from .board import render, render_step
 from .hint_text import percent
 from .output import Screen, Text, can_show, text_of
@@ -17,24 +17,26 @@ def _figures(estimate: Estimate) -> str:
 
 
 def analysis_heading(name: str, game_line: str) -> str:
+    """The table's head: what each column holds, in 58 columns (`win` the chance to win after the move, `score`
+    the expected score, the expert's figures for its own move beside): 59 columns."""
     return (
         f"Analysis of {name}: {game_line}\n"
-        f"{'move':>5}  {'played':<14}{'mark':<5} {'chance  exp.':>12}   {'expert':<16}{'chance  exp.':>12}"
+        f"{'move':>4} {'played':<12}{'':<3}{'win':>4} {'score':>5}  {'expert':<15} {'win':>4} {'score':>5}"
     )
 
 
 def analysis_line(analysed: MoveAnalysis) -> str:
-    """One move: what was played, its mark, its figures, and the expert's move and figures."""
+    """One move: what was played, its mark, its figures, and the expert's own move there and its figures."""
     mark = str(analysed.mark) if analysed.mark is not None else ""
     best = analysed.best
     expert = "same" if analysed.agreed else str(best.move) + (f", {best.then}" if best.then is not None else "")
     return (
-        f"{analysed.ply:>5}  {str(analysed.move):<14}{mark:<5} {_figures(analysed.played):>12}   "
-        f"{expert:<16}{_figures(best):>12}"
+        f"{analysed.ply:>4} {str(analysed.move):<11}{mark:<3}{_figures(analysed.played)}  {expert:<15} {_figures(best)}"
     )
 
 
-GRAPH_ROWS = 4  # rows of the chance graph, a quarter of the chance each
+GRAPH_ROWS = 4  # rows of the graph, a quarter of its height each
+GRAPH_TOP = 24  # the highest expected score (the cards a won game can leave in the stock)
 GRAPH_BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a row, empty to full
 GRAPH_ASCII = " ..--==##"  # the same eighths where the blocks cannot be shown
 GRAPH_AXES = ("\u2502", "\u2514", "\u2500")  # the value axis, the corner, the move axis
@@ -47,26 +49,27 @@ def moves_a_column(points: int, width: int) -> int:
     return -(-points // max(10, width - GRAPH_LABEL))
 
 
-def chance_graph(points: list[tuple[int, float, bool]], *, width: int = 80, unicode: bool = True) -> list[str]:
-    """The chance to win across a game, drawn: one column for each (move, chance, marked) point (move 0 is
-    before the first move), as high as the chance, in `GRAPH_ROWS` rows of eighth blocks (`#`, `=`, `-`, `.`
-    without Unicode); a marked move has a `?` on the move axis, which is numbered every ten moves. A game longer
-    than the width has a column for every few moves, the lowest chance among them (so a drop is never hidden)."""
+def score_graph(points: list[tuple[int, float, str]], *, width: int = 80, unicode: bool = True) -> list[str]:
+    """The expected score across a game, drawn: one column for each (move, expected score, mark) point (move 0
+    is before the first move), as high as the score out of `GRAPH_TOP`, in `GRAPH_ROWS` rows of eighth blocks
+    (`#`, `=`, `-`, `.` without Unicode); a marked move has its mark's last sign (`?`, `!`) on the move axis,
+    which is numbered every ten moves. A game longer than the width has a column for every few moves, the
+    lowest score among them (so a drop is never hidden)."""
     if not points:
         return []
     every = moves_a_column(len(points), width)
     columns = [points[at : at + every] for at in range(0, len(points), every)]
-    heights = [min(chance for _, chance, _ in column) for column in columns]
+    heights = [min(score for _, score, _ in column) / GRAPH_TOP for column in columns]
     levels = GRAPH_BLOCKS if unicode else GRAPH_ASCII
     upright, corner, across = GRAPH_AXES if unicode else ASCII_AXES
     eighths = GRAPH_ROWS * 8
     filled = [round(max(0.0, min(1.0, height)) * eighths) for height in heights]
     lines = []
     for row in range(GRAPH_ROWS, 0, -1):
-        label = f"{100 * row // GRAPH_ROWS}%"
+        label = str(GRAPH_TOP * row // GRAPH_ROWS)
         drawn = "".join(levels[max(0, min(8, fill - (row - 1) * 8))] for fill in filled)
         lines.append(f"{label:>4} {upright}{drawn}".rstrip())
-    axis = "".join("?" if any(marked for _, _, marked in column) else across for column in columns)
+    axis = "".join(_axis_mark(column, across) for column in columns)
     lines.append(f"{'':>4} {corner}{axis}")
     numbers = [" "] * (len(columns) + 3)
     for at, column in enumerate(columns):
@@ -79,20 +82,27 @@ def chance_graph(points: list[tuple[int, float, bool]], *, width: int = 80, unic
     return lines
 
 
+def _axis_mark(column: list[tuple[int, float, str]], across: str) -> str:
+    """A column's sign on the move axis: `?` for a mistake of any size among its moves, else `!` for a good
+    move, else the axis."""
+    marks = "".join(mark for _, _, mark in column)
+    return "?" if "?" in marks else "!" if "!" in marks else across
+
+
 def analysis_graph(analysis_moves: list[MoveAnalysis], start: Estimate | None, *, width: int, unicode: bool) -> str:
-    """`analyze`'s picture of a game: the expert's chance to win (playing on from there) before the first move
-    and after each one."""
-    points = [(0, start.win_rate, False)] if start is not None else []
-    points += [(analysed.ply, analysed.played.win_rate, analysed.mark is not None) for analysed in analysis_moves]
-    drawn = chance_graph(points, width=width, unicode=unicode)
+    """`analyze`'s picture of a game: the expected score (the expert playing on from there; the meter's figure)
+    before the first move and after each one."""
+    points = [(0, start.expected_score, "")] if start is not None else []
+    points += [(analysed.ply, analysed.played.expected_score, str(analysed.mark or "")) for analysed in analysis_moves]
+    drawn = score_graph(points, width=width, unicode=unicode)
     if not drawn:
         return ""
     every = moves_a_column(len(points), width)
     notes = [f"a column every {every} moves, the lowest"] if every > 1 else []
     notes.append("0 is the start" if start is not None else "the first column is move 1")
-    if any(marked for _, _, marked in points):
-        notes.append("? a marked move")
-    return f"The chance to win after each move ({', '.join(notes)}):\n" + "\n".join(drawn) + "\n"
+    signs = "".join(mark for _, _, mark in points)
+    notes += [said for sign, said in (("?", "? a mistake"), ("!", "! a good move")) if sign in signs]
+    return f"The expected score after each move ({', '.join(notes)}):\n" + "\n".join(drawn) + "\n"
 
 
 def analysis_summary(summary: AnalysisSummary) -> str:
@@ -104,7 +114,8 @@ def analysis_summary(summary: AnalysisSummary) -> str:
             f"(expected score {summary.start.expected_score:.1f}; {summary.start.futures} futures)."
         )
     accuracy = f"{summary.accuracy:.0%}" if summary.accuracy is not None else "-"
-    lines.append(f"Marks: {marks}. Accuracy (moves with a choice where you played the expert's move): {accuracy}.")
+    lines.append(f"Marks: {marks}. Accuracy (moves with a choice where you played the expert's move, or one as "
+                 f"good): {accuracy}.")  # fmt: skip
     if summary.lost_after is not None:
         there = summary.lost_at_best
         suggestion = f"; the expert would have played {there.move} there" if there is not None else ""
@@ -132,12 +143,12 @@ def _file_report(value: FileReport, screen: Screen) -> Text:
     parts = [analysis_heading(name, outcome_words(game.state, game.ply, game.undos)) + "\n"]
     for analysed in analysis.moves:
         parts.append(analysis_line(analysed) + "\n")
-        if analysed.mark is not None:  # the position the mistake was made in, with the card in hand
+        if analysed.mark not in (None, Mark.GOOD):  # the position the mistake was made in, the card in hand
             before = game.steps[analysed.ply - 1].state
             parts.append(f"Before move {analysed.ply} ({analysed.move}):\n" + render(before) + "\n")
         if value.boards:
             parts.append(render_step(game.steps[analysed.ply]) + "\n")
-    parts.append(analysis_graph(analysis.moves, summary.start, width=screen.width, unicode=unicode))
+    parts.append(analysis_graph(analysis.moves, summary.start, width=screen.width or 100, unicode=unicode))
     parts.append(analysis_summary(summary) + "\n")
     return Text("".join(parts))
 

@@ -109,7 +109,7 @@ def status_line(state: State, style: Style = PLAIN, *, next_unseen: bool = False
     elif outcome.reason is LossReason.STOCK:
         tail = f"Face down: {face_down}   Lost: {outcome.reason}"
     else:
-        tail = f"Face down: {face_down} of {MAX_FACE_DOWN} allowed   Playing"
+        tail = f"Face down: {face_down} of {MAX_FACE_DOWN}"
     return f"Next card: {shown}   Stock: {state.stock}   {tail}"
 
 
@@ -144,65 +144,73 @@ def joined(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def step_heading(step: Step, style: Style = PLAIN, *, by_cards: bool = False) -> str:
-    """`Start`, `Move 4: shift up`, or `Move 7: D3 places 10D; turns B3 and D2 face down, C1 face up`.
+def step_heading(step: Step, style: Style = PLAIN) -> str:
+    """`Start`, `Move 4: shift up (free: no card drawn)`, or `Move 7: D3 places 10D; turns B3 and D2 face down,
+    C1 face up`.
 
-    A move's number is its place in the record (shifts count, as in the JSON's `ply` and the problems'
-    lines); `by_cards`, as the prompt numbers them, the number of the card placed, a shift taking none
-    (it is free): `Move 6: D3 places 10D`, `Shift up (free: move 7 is still to play)`."""
+    A move's number is its place in the game, counted one way on every screen (the prompt, the end screen,
+    replay, check's problems, analyze, history, the JSON's `ply`): shifts count, and say they are free."""
     if step.move is None:
         return "Start"
     if step.card is None:
-        if by_cards:
-            return f"{str(step.move).capitalize()} (free: move {step.state.drawn + 1} is still to play)"
-        return f"Move {step.ply}: {step.move}"
-    number = step.state.drawn if by_cards else step.ply
-    heading = f"Move {number}: {step.move} places {card_text(step.card, style)}"
+        return f"Move {step.ply}: {step.move} (free: no card drawn)"
+    heading = f"Move {step.ply}: {step.move} places {card_text(step.card, style)}"
     down = [str(cell) for cell in step.turned_cells if not step.state.is_face_up(cell)]
     up = [str(cell) for cell in step.turned_cells if step.state.is_face_up(cell)]
     parts = [f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
     return heading + ("; turns " + ", ".join(parts) if parts else "")
 
 
-def render_step(
-    step: Step, style: Style = PLAIN, *, with_legend: bool = False, next_unseen: bool = False, by_cards: bool = False
-) -> str:
+def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False, next_unseen: bool = False) -> str:
     """A heading naming the move and what it turned, over the board that marks them (`step_heading`)."""
     board = render(step.state, style, step=step, with_legend=with_legend, next_unseen=next_unseen)
-    return step_heading(step, style, by_cards=by_cards) + "\n" + board
+    return step_heading(step, style) + "\n" + board
 
 
 def moves_preview(state: State, style: Style = PLAIN) -> str:
-    """`moves` at the prompt: every legal move with the cells it would turn (and the face-down count after
-    it); a shift names the cells on the edge it opens that the card can then take."""
+    """`moves` at the prompt: what the legal moves would change, grouped: the placements that do the same (turn
+    nothing, or turn the same cards) share a line, with the face-down count they leave; the moves that lose at
+    once are one line; a shift is named with the cells on the edge it opens that the card can then take
+    (`shift up, then B4 or C4`, as the hint names a shift), and a shift that opens none is left out."""
     card = state.next_card
     if card is None:
         return "No moves: the game is over."
-    lines = [f"Legal moves for {card_text(card, style)}:"]
+    groups: dict[tuple[str, int], list[str]] = {}
+    losing, shifts = [], []
     for move in state.legal_moves():
-        lines.append("  " + _preview(state, move, card))
+        if move.is_shift:
+            opened = _opened(state, move)
+            if opened:
+                shifts.append(f"{move}, then {joined(opened).replace(' and ', ' or ')}")
+            continue
+        after = state.down_after(move, card)
+        if after.bit_count() > MAX_FACE_DOWN:
+            losing.append(str(move))
+            continue
+        groups.setdefault((_turned_words(state, move, after), after.bit_count()), []).append(str(move))
+    lines = [f"Legal moves for {card_text(card, style)}:"]
+    for (said, count), moves in sorted(groups.items(), key=lambda group: (group[0][1], group[0][0] != "")):
+        lines.append(f"  {', '.join(moves)}: " + (f"turn {said}" if said else "turn nothing") + f"; {count} face down")
+    if losing:
+        lines.append(f"  {', '.join(losing)}: lose at once (more than {MAX_FACE_DOWN} face down)")
+    lines += [f"  {line}" for line in shifts]
     return "\n".join(lines)
 
 
-def _preview(state: State, move: Move, card: Card) -> str:
-    if move.is_shift:
-        shifted = state_after(state, move)
-        opened = [str(m.cell) for m in shifted.legal_placements() if not m.on_top and m.cell in move.opened_cells]
-        if not opened:
-            return f"{str(move):<10} opens no cell the card can take"
-        return f"{str(move):<10} then {joined(opened).replace(' and ', ' or ')} for the card"
+def _opened(state: State, shift: Move) -> list[str]:
+    """The cells on the edge `shift` opens that the card in hand can then take."""
+    shifted = state_after(state, shift)
+    return [str(m.cell) for m in shifted.legal_placements() if not m.on_top and m.cell in shift.opened_cells]
+
+
+def _turned_words(state: State, move: Move, after: int) -> str:
+    """`B2 and C2 face down, A1 face up` for what placement `move` turns (its face-down mask after: `after`)."""
     cell = move.cell
     assert cell is not None
-    before = state.down
-    after = state.down_after(move, card)
-    turned = (before ^ after) & ~(1 << cell)
+    turned = (state.down ^ after) & ~(1 << cell)
     down = [str(c) for c in cells_of(turned & after)]
     up = [str(c) for c in cells_of(turned & ~after)]
-    parts = [f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
-    said = "turns " + ", ".join(parts) if parts else "turns nothing"
-    count = after.bit_count()
-    tail = f"; {count} face down: loses at once" if count > MAX_FACE_DOWN else f"; {count} face down"
-    return f"{str(move):<10} {said}{tail}"
+    return ", ".join(f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells)
 
 
 def would_be(state: State, move: Move) -> Step:
@@ -213,21 +221,19 @@ def would_be(state: State, move: Move) -> Step:
     return Step(-1, move, effect.card, effect.turned, after)
 
 
-def cards_to_come(state: State) -> str:
-    """`left` at the prompt: the cards not seen yet, by rank (suits never matter), and how many of each
-    rank are out (on the grid, under it, or in hand)."""
-    unseen = [0] * 10
-    for card in state.unseen_cards():
-        unseen[card.rank - 1] += 1
-    total = sum(unseen)
-    to_come = ", ".join(f"{RANK_NAMES[rank]} x{count}" for rank, count in enumerate(unseen))
-    out = ", ".join(f"{RANK_NAMES[rank]} {4 - count}" for rank, count in enumerate(unseen))
-    return f"Still to come ({total}): {to_come}\nOut already (of 4 each): {out}"
+def to_come_line(state: State, style: Style = PLAIN) -> str:
+    """`To come after 6C (37): A x4, 2 x4, ...`: the cards not seen yet, by rank (suits never matter), the
+    card in hand apart, so the count and the stock (which holds the card in hand) are told apart on every
+    screen. `left` at the prompt, and under each board with `play --count`."""
+    counts = state.unseen_by_rank()
+    card = state.next_card
+    after = f" after {card_text(card, style)}" if card is not None else ""
+    ranks = ", ".join(f"{RANK_NAMES[rank]} x{count}" for rank, count in enumerate(counts))
+    return f"To come{after} ({sum(counts)}): {ranks}"
 
 
-def count_line(state: State) -> str:
-    """The compact count of the cards to come, under the status line (`play --count`)."""
-    unseen = [0] * 10
-    for card in state.unseen_cards():
-        unseen[card.rank - 1] += 1
-    return "To come: " + " ".join(f"{RANK_NAMES[rank]}:{count}" for rank, count in enumerate(unseen))
+def cards_to_come(state: State, style: Style = PLAIN) -> str:
+    """`left` at the prompt: the cards to come (`to_come_line`), and how many of each rank are out already
+    (on the grid, under it, or in hand)."""
+    out = ", ".join(f"{RANK_NAMES[rank]} {4 - count}" for rank, count in enumerate(state.unseen_by_rank()))
+    return f"{to_come_line(state, style)}\nOut already (of 4 each): {out}"

@@ -3,6 +3,7 @@ them, and the meter under a board (`play --meter`)."""
 
 from __future__ import annotations
 
+from ..app.events import MeterReading
 from ..app.hint import Hinted, MoveHint
 from ..players.expert import Rating
 from ..rules.engine import State
@@ -20,13 +21,22 @@ def percent(chance: float) -> str:
     return f"{chance:.0%}"
 
 
-def meter_line(rating: Rating, width: int = 20) -> str:
-    """The live estimate under the board: `Chance to win: [##########----------] 50%, score 10.2`, the
-    expert's chance and expected score from here (the figures `hint` gives its move), in 60 columns."""
-    filled = round(rating.chance * width)
-    return (
-        f"Chance to win: [{'#' * filled}{'-' * (width - filled)}] {percent(rating.chance)}, score {rating.expected:.1f}"
-    )
+def meter_line(reading: MeterReading) -> str:
+    """The meter under the board (`play --meter`): the expected score from here and the chance to win (the
+    figures `hint` gives its move), then what the move just played gave up against the expert's best, in
+    points of expected score: `Expected score 16.9, 99% to win; C2 gave up 0.4 to C1`. Where the win is all
+    but certain the chance no longer tells moves apart; the points do."""
+    now = reading.now
+    said = f"Expected score {now.expected:.1f}, {percent(now.chance)} to win"
+    if reading.free_shift:
+        return said + " (a shift is free: nothing changed)"
+    if reading.played is None or reading.given_up is None:
+        return said
+    if reading.played == reading.best:
+        return said + f"; {reading.played} was the expert's move"
+    if reading.given_up < 0.05:
+        return said + f"; {reading.played} gave up nothing to {reading.best}"
+    return said + f"; {reading.played} gave up {reading.given_up:.1f} to {reading.best}"
 
 
 HINT_EXPLAINED = (
@@ -34,49 +44,59 @@ HINT_EXPLAINED = (
     "the grid first (an empty cell whenever one leaves at most four face down). That player wins less often "
     "than the expert, so the share of futures won and their score are mapped by a table measured on deals "
     "the expert played to the end: the chance to win and the expected score are the expert's. "
-    "The moves are ranked by how far they went in the expert's halving (the better half of each round "
-    "gets more futures), then by their worth: the mean over their futures of 1 + 0.12 x score for a win and "
-    "1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less. A loss soon weighs more than one far off, "
-    "so a move whose losses come early may rank below a lower chance."
+    "The expert ranks its moves by their worth: the mean over their futures of 1 + 0.12 x score for a win and "
+    "1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less (a loss soon weighs more than one far off, "
+    "so a move whose losses come early may rank below a higher chance). Its candidates are halved round by "
+    "round, the better half getting more futures; its best three (marked *) are then looked at again over "
+    "the next card, each worth what a second look makes of every rank that card may have, and it plays the "
+    "first of those."
 )
+
+
+def move_name(rating: Rating) -> str:
+    """`C2`, or `shift down, then A1`: a move as every screen names it (the hint, `moves`, analyze)."""
+    return str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
+
+
+HINT_LINES = 4  # the moves a hint lists by default (`hint --detail`, `hint detail`: every figure of more)
 
 
 def hint_text(
     ratings: list[Rating],
     state: State | None = None,
-    limit: int = 5,
+    limit: int = HINT_LINES,
     *,
     style: Style = PLAIN,
     detail: bool = False,
     risks: list[tuple[int, int]] | None = None,
 ) -> str:
-    """A hint for a player: the board and the card in hand, the expert's move, and the best moves in plain
-    words (the chance to win, and the risk on the next card when `risks` says it); with `detail`, after a
-    blank line, the figures behind them (`hint_figures`)."""
-    lines = []
-    if state is not None:
-        lines.append(render(state, style))
+    """A hint for a player, short: the expert's move and what it expects from it, then its best moves in the
+    order it ranks them, each with the worth it ranks by (`*`: looked at again over the next card), the chance
+    to win and the expected score, and what they have in common said once (every card to come has a safe
+    place next); at most 8 lines. With `detail`, the board and every figure behind them (`hint_figures`)."""
     best = ratings[0]
+    lines = [render(state, style)] if detail and state is not None else []
     if len(ratings) == 1:
-        lines.append(
-            f"Hint: {best.move} (the only move): {percent(best.chance)} to win, expected score {best.expected:.1f}"
-        )
+        lines.append(f"Hint: {move_name(best)} (the only move): {percent(best.chance)} to win, "
+                     f"expected score {best.expected:.1f}")  # fmt: skip
         return "\n".join(lines)
-    lines.append(f"Hint: {best.move}" + (f" (to play {best.then} next)" if best.then is not None else ""))
-    lines.append("The best moves by the expert's chance to win after each, then the score it expects:")
-    weighed = [(rating, risks[index] if risks is not None and index < len(risks) else None)
-               for index, rating in enumerate(ratings[:limit])]  # fmt: skip
-    weighed.sort(key=lambda pair: (-int(percent(pair[0].chance)[:-1]), -round(pair[0].expected, 1)))  # as shown
-    for rating, risk in weighed:
-        name = str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
-        said = f"  {name:<20} {percent(rating.chance):>4} to win, score {rating.expected:>4.1f}"
-        if rating is best:
-            said += " (the expert's move)"
-        if risk is not None:
-            said += "; " + _risk_words(*risk)
+    lines.append(f"Hint: {move_name(best)} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
+    shown = ratings[:limit]
+    width = max(len(move_name(rating)) for rating in shown)
+    lines.append(f"  {'the expert ranks':<{width}}  {'worth':>6}    win  score")
+    unsafe = [risks[index] if risks is not None and index < len(risks) else None for index in range(len(shown))]
+    for rating, risk in zip(shown, unsafe, strict=True):
+        marked = f"{rating.value:.3f}" + ("*" if rating.looked_again else " ")
+        said = f"  {move_name(rating):<{width}}  {marked:>7}  {percent(rating.chance):>4}  {rating.expected:>5.1f}"
+        if risk is not None and risk[0]:
+            said += f"  ({_risk_words(*risk)})"
         lines.append(said)
-    if len(ratings) > limit:
-        lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")
+    more = f"... {len(ratings) - limit} more; " if len(ratings) > limit else ""
+    looked = "* looked at again over the next card" if any(rating.looked_again for rating in shown) else ""
+    if more or looked:
+        lines.append(f"  {more}{looked}".rstrip("; "))
+    if unsafe and all(risk is not None and not risk[0] and risk[1] for risk in unsafe):
+        lines.append("After each, every card to come has a safe place next.")
     if not detail:
         return "\n".join(lines)
     return "\n".join(lines) + "\n\n" + hint_figures(ratings)
@@ -85,11 +105,9 @@ def hint_text(
 def _risk_words(unsafe: int, unseen: int) -> str:
     if not unseen:
         return "the game ends"
-    if not unsafe:
-        return "every card to come would have a safe place next"
     if unsafe == unseen:
-        return "no card to come would have a safe place next: it loses"
-    return f"{unsafe} of the {unseen} cards to come would have no safe place next"
+        return "no card to come has a safe place next: it loses"
+    return f"{unsafe} of the {unseen} cards to come have no safe place next"
 
 
 def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
@@ -100,6 +118,7 @@ def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
         lines.append(
             f"  {name:<17} {percent(rating.chance):>12}   {rating.expected:>14.1f}   {rating.win_rate:>11.0%}"
             f"   {rating.expected_score:>11.1f}   {rating.samples:>7}   {rating.value:>6.4f}"
+            + ("*" if rating.looked_again else "")
         )
     if len(ratings) > limit:
         lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")
@@ -110,7 +129,13 @@ def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
 @text_of.register
 def _hinted(value: Hinted, screen: Screen) -> Text:
     hint = value.hint
-    return Text(hint_text(hint.ratings, hint.state, style=screen.style, detail=value.detail, risks=hint.risks) + "\n")
+    said = hint_text(hint.ratings, hint.state, style=screen.style, detail=value.detail, risks=hint.risks) + "\n"
+    if value.slow is None:
+        return Text(said)
+    note = (f"This hint took {value.slow.seconds:.1f} s: the playouts run in Python here, some 30 times slower "
+            f"than in C ({value.slow.why_not_c}). A wheel of foursquare for your system, or installing it where "
+            "a C compiler is, runs them in C.")  # fmt: skip
+    return Text(said, (note,))
 
 
 @text_of.register

@@ -44,23 +44,65 @@ def score_trend(games: list[KeptGame], *, unicode: bool = True) -> str | None:
     return f"Recent scores, oldest first: {''.join(marks)} (higher is better, x a loss)"
 
 
-def history_text(games: list[KeptGame], totals: Totals, limit: int, *, wide: bool = False, unicode: bool = True) -> str:
-    """The last games, newest first, and the totals of all of them (played means finished), in 100 columns;
-    `wide` adds each game's record file (a path, as long as it is)."""
+HISTORY_COLUMNS = (  # (heading, width, right-aligned); a narrow terminal drops the last ones of DROPPED first
+    ("when (UTC)", 16, False),
+    ("deal", 17, False),
+    ("grade", 6, False),
+    ("result", 7, False),
+    ("score", 5, True),
+    ("moves", 5, True),
+    ("undos", 5, True),
+    ("hints", 5, True),
+    ("time", 6, True),
+)
+DROPPED = ("hints", "undos", "grade", "time")  # what a narrow terminal leaves out, first to last
+
+
+def _columns(width: int | None, wide: bool) -> list[tuple[str, int, bool]]:
+    """The history's columns that fit `width` (all where the width is not known), the least needed left out
+    first (`DROPPED`)."""
+    columns = list(HISTORY_COLUMNS)
+    for name in DROPPED:
+        if width is None or sum(size + 2 for _, size, _ in columns) - 2 <= width:
+            break
+        columns = [column for column in columns if column[0] != name]
+    return columns
+
+
+def _cells(game: KeptGame) -> dict[str, str]:
+    day = game.day[:10].replace("-", "") if game.day else ""
+    deal = str(game.seed) if game.seed is not None else "(deck)"
+    if game.daily:
+        deal = ("practice " if game.practice else "daily ") + (str(game.seed) if game.seed is not None else day)
+    return {
+        "when (UTC)": _when(game.started),
+        "deal": deal,
+        "grade": game.grade or "-",
+        "result": game.status,
+        "score": str(game.score) if game.score is not None else "-",
+        "moves": str(game.moves),
+        "undos": str(game.undos),
+        "hints": str(game.hints),
+        "time": _duration(game.seconds),
+    }
+
+
+def history_text(
+    games: list[KeptGame], totals: Totals, limit: int, *, wide: bool = False, unicode: bool = True,
+    width: int | None = None,
+) -> str:  # fmt: skip
+    """The last games, newest first, in the columns that fit `width`, then the totals of the games that count
+    (played means finished; a practice daily counts in no figure, and is marked `practice`); `wide` adds each
+    game's record file (a path, as long as it is)."""
     lines = []
     if games:
-        header = (
-            f"{'when (UTC)':<16}  {'deal':<14}  {'grade':<6}  {'result':<7}  {'score':>5}  {'moves':>5}  "
-            f"{'undos':>5}  {'hints':>5}  {'time':>6}"
-        )
-        lines.append(header + ("  record" if wide else ""))
+        columns = _columns(width, wide)
+        lines.append("  ".join(f"{name:>{size}}" if right else f"{name:<{size}}" for name, size, right in columns)
+                     .rstrip() + ("  record" if wide else ""))  # fmt: skip
         for game in games[:limit]:
-            deal = ("daily " if game.daily else "") + (str(game.seed) if game.seed is not None else "(deck)")
-            score = str(game.score) if game.score is not None else "-"
-            line = (
-                f"{_when(game.started):<16}  {deal:<14.14}  {game.grade or '-':<6}  {game.status:<7}  {score:>5}  "
-                f"{game.moves:>5}  {game.undos:>5}  {game.hints:>5}  {_duration(game.seconds):>6}"
-            )
+            cells = _cells(game)
+            line = "  ".join(f"{cells[name]:>{size}.{size}}" if right else f"{cells[name]:<{size}.{size}}"
+                             for name, size, right in columns).rstrip()  # fmt: skip
             lines.append(line + (f"  {display_name(game.path)}" if wide else ""))
         if len(games) > limit:
             lines.append(f"... and {len(games) - limit} earlier (--limit {len(games)} shows them all)")
@@ -84,7 +126,9 @@ def history_text(games: list[KeptGame], totals: Totals, limit: int, *, wide: boo
         f"Won with neither hints nor undos: {totals.clean_wins}; time played {_duration(totals.seconds)}, "
         f"fastest win {_duration(totals.fastest_win)}"
     )
-    trend = score_trend(games, unicode=unicode)
+    if totals.practice:
+        lines.append(f"Practice dailies, counted in no figure: {totals.practice}")
+    trend = score_trend([game for game in games if not game.practice], unicode=unicode)
     if trend is not None:
         lines.append(trend)
     return "\n".join(lines)
@@ -93,7 +137,8 @@ def history_text(games: list[KeptGame], totals: Totals, limit: int, *, wide: boo
 @text_of.register
 def _history_report(value: HistoryReport, screen: Screen) -> Text:
     unicode = screen.style.unicode and can_show(TREND_BLOCKS)
-    return Text(history_text(value.games, value.totals, value.limit, wide=value.wide, unicode=unicode) + "\n")
+    said = history_text(value.games, value.totals, value.limit, wide=value.wide, unicode=unicode, width=screen.width)
+    return Text(said + "\n")
 
 
 @text_of.register
@@ -103,6 +148,7 @@ def _history_note(value: HistoryNote, screen: Screen) -> Text:
 
 SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards
 SHARE_ASCII = ".1234"
+SHARE_EXPLAINED = "no card is named; each cell's bar is as high as its pile, 1 to 4 cards, a dot for none"
 
 
 def share_block(day: str, state: State, moves: int, undos: int, hints: int, *, unicode: bool = True) -> str:
@@ -111,9 +157,11 @@ def share_block(day: str, state: State, moves: int, undos: int, hints: int, *, u
     outcome = state.outcome
     result = f"won, score {outcome.score}" if outcome.status is Status.WON else str(outcome.status)
     blocks = SHARE_BLOCKS if unicode else SHARE_ASCII
+    shifts = moves - state.drawn
+    counted = _count(moves, "move") + (f" ({shifts} free)" if shifts else "")
     lines = [
         f"Foursquare daily {day}: {result}",
-        f"{_count(moves, 'move')}, {_count(undos, 'undo')}, {_count(hints, 'hint')}",
+        f"{counted}, {_count(undos, 'undo')}, {_count(hints, 'hint')}",
     ]
     lines.extend("".join(blocks[len(state.piles[row * 4 + column])] for column in range(4)) for row in range(4))
     return "\n".join(lines)

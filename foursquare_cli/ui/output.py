@@ -47,6 +47,7 @@ class Text(NamedTuple):
     err: tuple[str, ...] = ()
     said: str = ""
     err_first: bool = False
+    whole: bool = False  # a line for a program as much as a person (a deal's stock, the version): never broken
 
 
 class Screen:
@@ -59,13 +60,13 @@ class Screen:
         out: IO[str] | None = None,
         err: IO[str] | None = None,
         prompt: bool = False,
-        width: Callable[[], int] | None = None,
+        width: Callable[[], int | None] | None = None,
     ) -> None:
         self.style = style
         self._out = out
         self._err = err
         self.prompt = prompt  # a game at the prompt: what it says goes to standard output, fitted to the width
-        self._width = width or terminal_width
+        self._width = width or (lambda: terminal_width(self.out))
         self.boards = 0  # boards written so far: the first carries the legend
 
     @property
@@ -73,23 +74,27 @@ class Screen:
         return self._out if self._out is not None else sys.stdout
 
     @property
-    def width(self) -> int:
+    def width(self) -> int | None:
+        """The columns a line may take: the terminal's (or `COLUMNS`), None for output that goes to no
+        terminal with no `COLUMNS` said (a file, a pipe: lines are left whole)."""
         return self._width()
 
-    def write(self, text: str) -> None:
-        """Text on standard output, flushed (a co-process reads each state as it comes); at the prompt,
-        fitted to the width (`fit.fitted`)."""
+    def write(self, text: str, *, fit: bool = True) -> None:
+        """Text on standard output, flushed (a co-process reads each state as it comes), each line fitted to the
+        width (`fit.fitted`: broken between words, never inside one; a command to copy moved whole). JSON and
+        CSV are written as they are (`fit=False`)."""
         if not text:
             return
-        if self.prompt:
+        width = self.width
+        if fit and width is not None:
             from .fit import fitted
 
-            text = fitted(text, self.width)
+            text = fitted(text, width)
         self.out.write(text)
         self.out.flush()
 
     def say(self, line: str) -> None:
-        """One line on standard error, if there is one to write to."""
+        """One line on standard error, if there is one to write to (never broken: an error is one line)."""
         stream = self._err if self._err is not None else sys.stderr
         try:
             if stream is not None:
@@ -103,7 +108,7 @@ class Screen:
         if text.err_first:
             for line in text.err:
                 self.say(line)
-        self.write(text.out)
+        self.write(text.out, fit=not text.whole)
         if not text.err_first:
             for line in text.err:
                 self.say(line)
@@ -148,10 +153,10 @@ def emit(value: object, output_format: OutputFormat, screen: Screen) -> AlreadyS
 
         text = io.StringIO()
         csv.writer(text, lineterminator="\n").writerows(to_rows())
-        screen.write(text.getvalue())
+        screen.write(text.getvalue(), fit=False)
     elif output_format is OutputFormat.JSON and to_json is not None:
         data: Any = to_json()
-        screen.write("".join(json_line(item) for item in (data if isinstance(data, list) else [data])))
+        screen.write("".join(json_line(item) for item in (data if isinstance(data, list) else [data])), fit=False)
     else:
         screen.show(words(value, screen))
     failure = getattr(value, "failure", None)
@@ -180,9 +185,20 @@ def _terminal_has_colour() -> bool:
     return console.is_terminal and not console.no_color and console.color_system in ("standard", "256", "truecolor")
 
 
-def terminal_width() -> int:
-    """The columns a line may take: the terminal's, less one (a line of the full width wraps on some)."""
-    return max(20, shutil.get_terminal_size((100, 24)).columns - 1)
+def terminal_width(stream: IO[str] | None = None) -> int | None:
+    """The columns a line may take on `stream` (standard output): `COLUMNS` when it is set, else the terminal's
+    less one (a line of the full width wraps on some); None when the stream is no terminal and `COLUMNS` is
+    not set (the text goes to a file or a program: its lines are left whole)."""
+    import contextlib
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(20, int(columns) - 1)
+    stream = stream if stream is not None else sys.stdout
+    terminal = False
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        terminal = stream is not None and stream.isatty()
+    return max(20, shutil.get_terminal_size((100, 24)).columns - 1) if terminal else None
 
 
 def can_show(text: str) -> bool:

@@ -39,7 +39,7 @@ from ..errors import display_name
 from ..formats.lines import shorten
 from ..rules.engine import State, Status
 from ..rules.game import Step
-from .board import Style, card_text, cards_to_come, count_line, moves_preview, render, render_step
+from .board import Style, card_text, cards_to_come, moves_preview, render, render_step, to_come_line
 from .fit import program_name, shell_word
 from .hint_text import meter_line
 from .history_text import share_block, waiting_line
@@ -83,7 +83,7 @@ def _count(number: int, word: str) -> str:
 def board_text(step: Step, style: Style, count: bool, *, legend: bool = False) -> str:
     """The board with the marks of the last move (the card placed, the cards turned), and the cards to come."""
     text = render(step.state, style, step=step if step.move is not None else None, with_legend=legend)
-    return text + ("\n" + count_line(step.state) if count and not step.state.is_over else "")
+    return text + ("\n" + to_come_line(step.state, style) if count and not step.state.is_over else "")
 
 
 # -- a session opens ------------------------------------------------------------------------------------
@@ -138,6 +138,8 @@ def how_to_resume(where: WhereKept) -> str:
         return how_to_review(where)
     if where.nothing_kept:
         return "No move was played, so nothing was kept."
+    if where.path is not None and where.kept:
+        return f"The game is kept in your history; to go on: {program_name()} play --resume"
     if where.path is not None:
         return (
             f"The game is saved in {display_name(where.path)}; to go on: "
@@ -151,7 +153,7 @@ def how_to_resume(where: WhereKept) -> str:
 
 def how_to_review(where: WhereKept) -> str:
     if where.path is not None:
-        path, name = shell_word(where.path), program_name()
+        path, name = "--last" if where.kept else shell_word(where.path), program_name()
         return (
             f"Replay it: {name} replay {path}\nCheck it: {name} check {path}\n"
             f"Where was it won or lost? {name} analyze {path}"
@@ -207,17 +209,17 @@ def prompt_text(prompt: Prompt, style: Style) -> str:
     card = prompt.state.next_card
     if card is None:
         return "Game over (undo, restart, new, quit)> "
-    # numbered by the cards placed: a shift is free (README), so it does not take a number
-    return f"Move {prompt.state.drawn + 1}, place {card_text(card, style)}> "
+    # the move's number in the game, as every screen counts it (a free shift takes one too)
+    return f"Move {prompt.ply + 1}, place {card_text(card, style)}> "
 
 
 @text_of.register
 def _moved(value: Moved, screen: Screen) -> Text:
     step = value.step
     head = f"\nUndone (undos so far: {value.undos}).\n" if value.undos is not None else "\n"
-    text = head + render_step(step, screen.style, by_cards=True) + "\n"  # numbered as the prompt numbers
+    text = head + render_step(step, screen.style) + "\n"
     if value.cards_to_come and not step.state.is_over:
-        text += count_line(step.state) + "\n"
+        text += to_come_line(step.state, screen.style) + "\n"
     if value.metered and not step.state.is_over:
         text += "\n" if value.meter is None else meter_line(value.meter) + "\n"
     return Text(text)
@@ -270,7 +272,7 @@ def _shown(value: Shown, screen: Screen) -> Text:
         return Text(HELP + "\n")
     if value.asked is Asked.LEGAL_MOVES:
         return Text(moves_preview(value.state, screen.style) + "\n")
-    return Text(cards_to_come(value.state) + "\n")
+    return Text(cards_to_come(value.state, screen.style) + "\n")
 
 
 @text_of.register
@@ -292,12 +294,20 @@ def _reopened(value: Reopened, screen: Screen) -> Text:
 # -- the end of a game ----------------------------------------------------------------------------------
 
 
-def outcome_line(state: State, ply: int, undos: int = 0, hints: int = 0, grade: str | None = None) -> str:
-    """What the player reads when a game at the prompt ends: the outcome, score, moves (the cards placed, as
-    the prompt numbers them) and the free shifts (the rest of the `ply` moves), undos, hints, grade."""
-    outcome = state.outcome
+def moves_words(state: State, ply: int) -> str:
+    """`24 moves (3 of them free shifts)`: a game's moves, counted as every screen counts them, the shifts
+    among them said to be free (they draw no card)."""
     shifts = ply - state.drawn
-    counts = _count(state.drawn, "move") + (f" and {_count(shifts, 'shift')}" if shifts else "")
+    if not shifts:
+        return _count(ply, "move")
+    return _count(ply, "move") + (" (1 of them a free shift)" if shifts == 1 else f" ({shifts} of them free shifts)")
+
+
+def outcome_line(state: State, ply: int, undos: int = 0, hints: int = 0, grade: str | None = None) -> str:
+    """What the player reads when a game at the prompt ends: the outcome, score, moves (shifts among them:
+    free), undos, hints, grade."""
+    outcome = state.outcome
+    counts = moves_words(state, ply)
     counts += f", {_count(undos, 'undo')}" if undos else ""
     counts += f", {_count(hints, 'hint')}" if hints else ""
     graded = f" The deal was {grade}." if grade else ""
@@ -337,12 +347,15 @@ def _game_over(value: GameOver, screen: Screen) -> Text:
     state = value.state
     parts = [outcome_line(state, value.ply, value.undos, value.hints, value.grade)]
     if value.daily:
-        from .history_text import SHARE_BLOCKS
+        from .history_text import SHARE_BLOCKS, SHARE_EXPLAINED
 
         unicode = screen.style.unicode or can_show(SHARE_BLOCKS)
         parts.append(next_daily_line(value.daily, value.seed))
-        parts.append("To share (no card is named):")
-        parts.append(share_block(value.daily, state, value.ply, value.undos, value.hints, unicode=unicode))
+        if value.practice:
+            parts.append("This was practice: your first attempt today is the one that counts and is shared.")
+        else:
+            parts.append(f"To share ({SHARE_EXPLAINED}):")
+            parts.append(share_block(value.daily, state, value.ply, value.undos, value.hints, unicode=unicode))
     if value.potential is not None:
         parts.append("\n".join([*cheer_lines(value.cheers), deal_potential(value.potential, state.outcome.score)]))
     parts.append(how_to_review(value.where))

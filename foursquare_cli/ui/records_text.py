@@ -64,7 +64,7 @@ def grade_words(grade: Grade) -> str:
 @text_of.register
 def _dealt(value: Dealt, screen: Screen) -> Text:
     cards = " ".join(card_text(card, screen.style) for card in value.cards)
-    return Text(cards + "\n", (f"grade: {grade_words(value.grade)}",))
+    return Text(cards + "\n", (f"grade: {grade_words(value.grade)}",), whole=True)
 
 
 @text_of.register

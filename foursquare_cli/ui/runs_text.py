@@ -58,8 +58,9 @@ def stats_text(summary: Summary) -> str:
     return "\n".join(lines + ([gap] if gap else []))
 
 
-def compare_text(comparison: Comparison) -> str:
-    """A table with a row a player, then a verdict line for each pair."""
+def compare_text(comparison: Comparison, width: int | None = None) -> str:
+    """A table with a row a player (where it fits `width`; else a line or two a player), then a verdict line
+    for each pair."""
     summaries = comparison.summaries
     games = summaries[0].games if summaries else 0
     first = summaries[0].start if summaries else 0
@@ -73,19 +74,23 @@ def compare_text(comparison: Comparison) -> str:
         lines.append(f"{games} deals between {low} and {high}, played by every player:")
     else:
         lines.append(f"{games} deals, {first} to {first + games - 1}, played by every player:")
-    width = max([6] + [len(s.player) for s in summaries])
-    lines.append(
-        f"  {'player':<{width}}  {'won':>16}  {'95% interval':>15}  {'score of wins':>13}  {'score':>6}  "
-        f"{'ms/move':>8}  forfeits"
-    )
+    name = max([6] + [len(s.player) for s in summaries])
+    rows = []
     for s in summaries:
         mean = f"{s.mean_score:.2f}" if s.mean_score is not None else "-"
         won = f"{s.wins}/{s.games} {s.win_rate:.1%}"
         interval = f"{s.win_low:.1%}-{s.win_high:.1%}"
-        lines.append(
-            f"  {s.player:<{width}}  {won:>16}  {interval:>15}  {mean:>13}  {s.mean_score_all:>6.2f}  "
-            f"{s.seconds_per_move * 1000:>8.2f}  {_forfeits_text(s.forfeits)}"
-        )
+        rows.append((s.player, won, interval, mean, f"{s.mean_score_all:.2f}", f"{s.seconds_per_move * 1000:.2f}",
+                     _forfeits_text(s.forfeits)))  # fmt: skip
+    header = (f"  {'player':<{name}}  {'won':>16}  {'95% interval':>15}  {'score of wins':>13}  {'score':>6}  "
+              f"{'ms/move':>8}  forfeits")  # fmt: skip
+    if width is None or len(header) <= width:
+        lines.append(header)
+        lines += [f"  {player:<{name}}  {won:>16}  {interval:>15}  {mean:>13}  {score:>6}  {ms:>8}  {forfeits}"
+                  for player, won, interval, mean, score, ms, forfeits in rows]  # fmt: skip
+    else:  # a narrow terminal: a player's figures in words, a line or two each
+        lines += [f"  {player}: won {won} ({interval}); score of wins {mean}, score {score}; {ms} ms a move; "
+                  f"forfeits {forfeits}" for player, won, interval, mean, score, ms, forfeits in rows]  # fmt: skip
     lines.append("(score: the mean score with a lost game counting 0)")
     lines.extend(pair_verdict(pair) for pair in comparison.pairs)
     return "\n".join(lines)
@@ -126,7 +131,7 @@ def _summary(value: Summary, screen: Screen) -> Text:
 
 @text_of.register
 def _comparison(value: Comparison, screen: Screen) -> Text:
-    return Text(compare_text(value) + "\n")
+    return Text(compare_text(value, screen.width) + "\n")
 
 
 @text_of.register
