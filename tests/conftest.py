@@ -129,6 +129,16 @@ def _no_width_of_the_runners_terminal(monkeypatch):
     monkeypatch.setenv("COLUMNS", "")
 
 
+@pytest.fixture(autouse=True)
+def _a_quick_look_at_what_the_deal_allowed(monkeypatch):
+    """The end screen of a game at the prompt asks the solver what the deal allowed, with a budget of a second
+    or so: in-process tests, dozens of games that test other things, ask with a twentieth of it. The games at
+    a real terminal (test_play, test_prompt), which check that line, run the tool with its whole budget."""
+    from foursquare_cli.app import table
+
+    monkeypatch.setattr(table, "DEAL_BUDGET", table.DEAL_BUDGET // 20)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked `posix` (signals, /proc, terminals, FIFOs, process groups) skip where there is no POSIX,
     with the reason said: on Windows, the Windows-shaped run's commands stand for them."""

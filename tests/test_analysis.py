@@ -100,7 +100,7 @@ def test_a_won_records_best_score_is_at_least_its_own_and_the_solution_passes_ch
 def test_an_illegal_move_stops_the_analysis_with_file_and_line(tmp_path):
     record = tmp_path / "bad.yaml"
     record.write_text("foursquare: 1\nseed: 92\nmoves:\n  - A1\n  - A1 top\n  - D4\n")
-    result = runner.invoke(app, ["analyze", str(record), "--playouts", "100", "-f", "json"])
+    result = runner.invoke(app, ["analyze", str(record), "--playouts", "100", "--solve-budget", "1000", "-f", "json"])
     assert result.exit_code == 1
     assert result.stderr == f"{record}:6: move 3 'D4': D4 shares no edge with a pile\n"
     assert [json.loads(line).get("ply") for line in result.stdout.splitlines()] == [1, 2, None]
@@ -110,11 +110,12 @@ def test_a_move_log_needs_its_deal(tmp_path):
     log = tmp_path / "g.moves"
     log.write_text("A1\nA1 top\n")
     assert runner.invoke(app, ["analyze", str(log)]).exit_code == 2
-    result = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100"])
+    result = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100", "--solve-budget", "1000"])
     assert result.exit_code == 0 and result.stdout.startswith(f"Analysis of {log}: playing, 2 moves")
     graph = result.stdout.split("The expected score after each move (0 is the start")
     assert len(graph) == 2 and graph[1].splitlines()[4].startswith("   6 \u2502\u2588\u2588\u2588")  # 3 columns
-    as_json = runner.invoke(app, ["analyze", str(log), "--seed", "92", "--playouts", "100", "-f", "json"])
+    arguments = ["analyze", str(log), "--seed", "92", "--playouts", "100", "--solve-budget", "1000", "-f", "json"]
+    as_json = runner.invoke(app, arguments)
     assert "\u2588" not in as_json.stdout and all(json.loads(line) for line in as_json.stdout.splitlines())
 
 
@@ -307,7 +308,8 @@ def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
     from foursquare_cli.players import PlayerSpec, Strength
     from foursquare_cli.ui.hint_text import percent
 
-    analysed = runner.invoke(app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "-f", "json"])
+    analysed = runner.invoke(app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "--solve-budget", "1000",
+                                   "-f", "json"])  # fmt: skip
     lines = [json.loads(line) for line in analysed.stdout.splitlines()][:-1]
     moves = [line["move"] for line in lines]
     for ply in (3, 12):
@@ -332,7 +334,7 @@ def test_where_blocks_cannot_be_shown_the_graph_is_drawn_in_ascii(tmp_path):
     log = tmp_path / "g.moves"
     log.write_text("A1\nA1 top\n")
     shown = subprocess.run(
-        [*TOOL, "analyze", str(log), "--seed", "92", "--playouts", "100"],
+        [*TOOL, "analyze", str(log), "--seed", "92", "--playouts", "100", "--solve-budget", "1000"],
         capture_output=True,
         env={**os.environ, "PYTHONIOENCODING": "ascii", "COLUMNS": "60"},
         timeout=60,

@@ -6,6 +6,7 @@ from another module, a player that is one module and one line, and value types t
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 import pytest
@@ -30,11 +31,17 @@ def _module_name(path: pathlib.Path) -> str:
 MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
+@functools.cache
+def _tree(path: pathlib.Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the tests that read it."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(name: str, path: pathlib.Path) -> set[str]:
     """Every module of the package that `name` imports: at the top, inside functions, under TYPE_CHECKING."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -99,7 +106,7 @@ def test_no_private_name_is_taken_from_another_module():
     taken = []
     for name, path in MODULES.items():
         package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("foursquare_cli")):
                 base = package[: len(package) - node.level + 1] if node.level else []
                 source = ".".join(base + ([node.module] if node.module else []))
@@ -111,7 +118,7 @@ def test_no_private_name_is_taken_from_another_module():
 
 def _definitions(path: pathlib.Path) -> list[str]:
     names = []
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in _tree(path).body:
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
             names.append(node.name)
         elif isinstance(node, ast.Assign):
@@ -137,7 +144,7 @@ def test_json_is_made_only_by_a_values_to_json():
     dumps = [name for name, path in MODULES.items() if name != "foursquare_cli.formats.jsonl"
              and any(isinstance(node, ast.Attribute) and node.attr in ("dump", "dumps")
                      and isinstance(node.value, ast.Name) and node.value.id == "json"
-                     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]  # fmt: skip
+                     for node in ast.walk(_tree(path)))]  # fmt: skip
     assert dumps == []
     # emit and the results log write what values' to_json() made; the history's `elsewhere.txt` keeps a path a
     # line as a JSON string (no value's JSON, a file of its own)
@@ -145,7 +152,7 @@ def test_json_is_made_only_by_a_values_to_json():
                 "foursquare_cli.store.history": "remember"}  # fmt: skip
     loose = []
     for name, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         for function in ast.walk(tree):
             if not isinstance(function, ast.FunctionDef) or carriers.get(name) == function.name:
                 continue
@@ -158,7 +165,7 @@ def test_json_is_made_only_by_a_values_to_json():
                             loose.append(f"{name}:{node.lineno}")
     assert loose == []
     named = [f"{name}: {node.name}" for name, path in MODULES.items()
-             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.FunctionDef)
+             for node in ast.walk(_tree(path)) if isinstance(node, ast.FunctionDef)
              and node.name.endswith("_json") and node.name != "to_json"]  # fmt: skip
     assert named == []
 
@@ -231,7 +238,7 @@ def test_the_core_never_imports_a_terminal_library():
     for name, path in MODULES.items():
         if _layer(name) >= LAYERS.index("ui"):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         for node in ast.walk(tree):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and not node.level:
@@ -356,7 +363,7 @@ def test_an_exit_code_comes_from_the_class_alone_never_from_a_raise_site():
     passed = [
         f"{name}:{node.lineno}"
         for name, path in MODULES.items()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(_tree(path))
         if isinstance(node, ast.Call) and any(keyword.arg == "exit_code" for keyword in node.keywords)
     ]
     assert passed == []
@@ -384,7 +391,7 @@ def test_every_command_body_is_a_handful_of_lines():
     for name, path in MODULES.items():
         if not name.startswith("foursquare_cli.cli."):
             continue
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in _tree(path).body:
             decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
             if isinstance(node, ast.FunctionDef) and any("command" in d or "callback" in d for d in decorators):
                 body = node.body[1:] if isinstance(node.body[0], ast.Expr) else node.body
@@ -400,7 +407,7 @@ def test_ui_raises_and_never_hands_back_an_exit_code():
         f"{name}: {node.id}"
         for name, path in MODULES.items()
         if name.startswith("foursquare_cli.ui.")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(_tree(path))
         if isinstance(node, ast.Name) and node.id.startswith("EXIT_")
     ]
     assert named == []

@@ -19,7 +19,7 @@ runner = CliRunner()
 
 
 def test_hint_for_the_end_of_a_record():
-    result = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml")])
+    result = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--playouts", "2000"])
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Hint: ") and "+--------+" not in result.stdout, "the move first, no board"
@@ -33,7 +33,8 @@ def test_hint_for_the_end_of_a_record():
     assert first == sorted(first, reverse=True) and after == sorted(after, reverse=True), "by the worth shown"
     assert len(lines) <= 8
     assert "Each figure is from futures" not in result.stdout  # the figures are for those who ask
-    detail = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--detail"]).stdout.splitlines()
+    detailed = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--detail", "--playouts", "2000"])
+    detail = detailed.stdout.splitlines()
     table = detail.index("")  # the figures follow the plain words after a blank line
     assert detail[table + 1].split() == [
         "move", "chance", "to", "win", "expected", "score", "futures", "won", "their", "score", "futures", "worth"

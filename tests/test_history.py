@@ -46,18 +46,20 @@ def history_json(home: pathlib.Path, *args: str) -> dict:
     return json.loads(process.stdout)
 
 
-@pytest.mark.posix
-def test_a_game_at_the_prompt_is_kept_and_listed(home):
-    child = spawn_play("--seed", "92", FOURSQUARE_HOME=str(home))
-    for move in WON_MOVES:
-        child.expect(r"Move \d+, place \S+> ")
-        child.sendline(move)
-    child.expect_exact("You won! Score 9")
-    child.expect_exact("The game is over")
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+def test_a_game_at_the_prompt_is_kept_and_listed(home, monkeypatch):
+    import itertools
+    import types
+
+    from test_table import table
+
+    from foursquare_cli.app import table as table_module
+    from foursquare_cli.app.session import GameChoice, open_session
+
+    clock = itertools.count(step=0.5)  # each line typed half a second after its prompt (two readings a line)
+    monkeypatch.setattr(table_module, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
+    session, _ = open_session(**GameChoice(seed=92)._asdict(), history=History())
+    code, said = table(session, *WON_MOVES, "quit", looking_back=True)
+    assert code == 0 and "You won! Score 9" in said and "The game is over" in said
     report = history_json(home)
     assert [(g["seed"], g["status"], g["score"], g["moves"], g["undos"], g["daily"]) for g in report["games"]] == [
         (92, "won", 9, 31, 0, False)
@@ -81,7 +83,8 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home):
         "fastest_win": report["totals"]["seconds"],
         "practice": 0,
     }
-    assert report["totals"]["seconds"] > 0, "the time at the prompt is counted"
+    lines_typed = len(WON_MOVES) + 1  # and "quit"
+    assert report["totals"]["seconds"] == 0.5 * lines_typed, "the time at the prompt is counted, line by line"
     text = in_process("history", "--wide", **env_for(home)).stdout
     assert str(kept) in text and "won" in text
     checked = in_process("check", str(kept))

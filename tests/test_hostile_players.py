@@ -51,15 +51,14 @@ def no_traceback(*texts: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "body, reason",
+    "body, reason, jobs",  # each way out; one job and two, each twice
     [
-        ("import sys; sys.exit(0)", "raised SystemExit: 0"),
-        ("import os; os._exit(0)", "exited with code 0"),
-        ("raise KeyboardInterrupt", "raised KeyboardInterrupt"),
-        ("raise SystemExit(3)", "raised SystemExit: 3"),
+        ("import sys; sys.exit(0)", "raised SystemExit: 0", "1"),
+        ("import os; os._exit(0)", "exited with code 0", "2"),
+        ("raise KeyboardInterrupt", "raised KeyboardInterrupt", "1"),
+        ("raise SystemExit(3)", "raised SystemExit: 3", "2"),
     ],
 )
-@pytest.mark.parametrize("jobs", ["1", "2"])
 def test_1_a_module_player_that_exits_or_interrupts_only_forfeits(bots, body, reason, jobs):
     name = bots(
         "leaver",

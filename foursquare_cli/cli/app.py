@@ -123,11 +123,13 @@ def _crash_log() -> str:
 def _resume_without_file(arguments: list[str]) -> list[str]:
     """Options whose value may be left out (typer has no option with an optional value): `play --resume` with no
     file after it means the last unfinished game; `history --share` with no day, today's daily deal."""
-    from ..app.session import LAST_GAME
-
-    for command, option, missing in (("play", "--resume", LAST_GAME), ("history", "--share", "today")):
-        if command not in arguments:
+    for command, option in (("play", "--resume"), ("history", "--share")):
+        if command not in arguments or option not in arguments:
             continue
+        if command == "play":
+            from ..app.session import LAST_GAME as missing
+        else:
+            missing = "today"
         for index in range(arguments.index(command) + 1, len(arguments)):
             if arguments[index] == "--":
                 break

@@ -126,21 +126,20 @@ def text_of(value: object, screen: Screen) -> Text:
     raise TypeError(f"no text for {type(value).__name__}")
 
 
-_RENDERERS = ("play_text", "records_text", "hint_text", "runs_text", "analyze_text", "history_text", "about")
-
-
-@functools.cache
-def _renderers_loaded() -> bool:
-    import importlib
-
-    for name in _RENDERERS:
-        importlib.import_module(f"{__package__}.{name}")
-    return True
+# Cheapest first: a value's renderer is found by importing these in turn until one has registered its type,
+# so that `--version` or `config` does not pay for the analysis's imports.
+_RENDERERS = ("about", "history_text", "runs_text", "hint_text", "records_text", "play_text", "analyze_text")
 
 
 def words(value: object, screen: Screen) -> Text:
-    """The text of `value` by its registered renderer."""
-    _renderers_loaded()
+    """The text of `value` by its registered renderer (imported on first need)."""
+    import importlib
+
+    unregistered = text_of.dispatch(object)
+    for name in _RENDERERS:
+        if text_of.dispatch(type(value)) is not unregistered:
+            break
+        importlib.import_module(f"{__package__}.{name}")
     return text_of(value, screen)
 
 
@@ -238,7 +237,10 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         TimeRemainingColumn(),
         TextColumn("left"),
     )
-    with Progress(*columns, console=Console(file=cast(IO[str], _Unfailing(sys.stderr))), transient=True) as bar:
+    console = Console(file=cast(IO[str], _Unfailing(sys.stderr)))
+    # rich would take what is written to the standard streams meanwhile and print it above the bar, on standard
+    # error: the output of the command (analyze's lines as each file is done) must stay on standard output
+    with Progress(*columns, console=console, transient=True, redirect_stdout=False, redirect_stderr=False) as bar:
         task = bar.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:
