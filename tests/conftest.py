@@ -33,7 +33,7 @@ def played(deck: tuple[Card, ...], *moves: str) -> State:
 
 
 def grid_rows(state: State) -> list[str]:
-    """Each row as the SPEC section 6 table writes it: `.` empty, `#` before a face-down card."""
+    """Each row as the protocol.md section 6 table writes it: `.` empty, `#` before a face-down card."""
     rows = []
     for row in range(4):
         cells = []
@@ -46,7 +46,7 @@ def grid_rows(state: State) -> list[str]:
 
 @pytest.fixture
 def worked_deck() -> tuple[Card, ...]:
-    """The stock of SPEC section 6: 5S 7H 5D 5H 2C 8C AD 9S, then the rest."""
+    """The stock of protocol.md section 6: 5S 7H 5D 5H 2C 8C AD 9S, then the rest."""
     return deck_starting("5S", "7H", "5D", "5H", "2C", "8C", "AD", "9S")
 
 

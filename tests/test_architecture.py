@@ -18,8 +18,9 @@ from foursquare_cli.errors import EXIT_INTERNAL, FoursquareError
 from foursquare_cli.rules import Card, Cell, Move
 
 PACKAGE = pathlib.Path(foursquare_cli.__file__).parent
-LAYERS = ("errors", "rules", "formats", "store", "players", "agents", "runs", "app", "ui", "cli")
-# `agents` (the Gymnasium environment) stands apart above the players: it imports the layers below it, and no
+LAYERS = ("errors", "rules", "api", "formats", "store", "players", "agents", "runs", "app", "ui", "cli")
+# `api` is the face of `rules` for players and scripts (it imports only `rules`). `agents` (the Gymnasium
+# environment) stands apart above the players: it imports the layers below it, and no
 # module imports it (`test_nothing_imports_the_agents`).
 
 

@@ -120,7 +120,7 @@ def test_a_step_names_and_marks_what_it_turned(worked_deck):
 
 
 def test_step_headings_of_the_worked_example(worked_deck):
-    # Written from SPEC section 6's table, move by move.
+    # Written from protocol.md section 6's table, move by move.
     expected = [
         "Start",
         "Move 1: B2 places 5S",

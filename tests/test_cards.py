@@ -1,4 +1,4 @@
-"""Cards and deals: SPEC sections 2 (card notation) and 3 (deals)."""
+"""Cards and deals: protocol.md sections 2 (card notation) and 3 (deals)."""
 
 from __future__ import annotations
 

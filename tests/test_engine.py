@@ -1,4 +1,4 @@
-"""The rules (SPEC section 1) and move notation (section 2), one test per rule.
+"""The rules (protocol.md section 1) and move notation (section 2), one test per rule.
 
 Expected positions here are written out by hand from the rule text, not taken from
 the engine's output.
@@ -15,7 +15,7 @@ from foursquare_cli.rules.engine import LOST, LOST_FACE_DOWN, LOST_STOCK, PLAYIN
 from foursquare_cli.rules.moves import CELLS as CELLS_ALL
 from foursquare_cli.rules.moves import MOVES, Cell, IllegalMoveError, InvalidMoveError, Move
 
-# -- SPEC section 6, move by move ------------------------------------------------
+# -- protocol.md section 6, move by move ------------------------------------------------
 
 WORKED_EXAMPLE = [
     # move, card placed, row 1 after, row 2 after, face-down count
@@ -49,7 +49,7 @@ def test_worked_example_state_by_state(worked_deck):
     assert str(caught.value) == "'A1': A1 shares no edge with a pile"
 
 
-# -- the decisions of SPEC's "where the rule text is open" table -----------------
+# -- the decisions of protocol.md's "where the rule text is open" table -----------------
 
 
 def test_placed_card_is_not_turned_with_its_line():

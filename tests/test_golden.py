@@ -35,7 +35,7 @@ PIPED_TO_THE_END = (
 
 INVALID = sorted(path.name for path in (SAMPLES / "invalid").glob("*.yaml"))
 COMMANDS = ("play", "rules", "hint", "history", "replay", "analyze", "check", "solve", "deal", "auto", "stats",
-            "compare", "summarize", "config", "completion", "help")  # fmt: skip
+            "compare", "summarize", "schema", "config", "completion", "help")  # fmt: skip
 
 # name: (arguments, standard input); `{tmp}` is the case's own folder
 CASES: dict[str, tuple[list[str], str]] = {
@@ -43,6 +43,8 @@ CASES: dict[str, tuple[list[str], str]] = {
     **{f"help-{command}": ([command, "--help"], "") for command in COMMANDS},
     "rules": (["rules"], ""),
     "config": (["config"], ""),
+    "schema-list": (["schema"], ""),
+    "schema-state": (["schema", "state"], ""),
     "completion-bash": (["completion", "bash"], ""),
     **{f"deal-{seed}": (["deal", "--seed", str(seed)], "") for seed in range(20)},
     "deal-unicode": (["deal", "--seed", "42", "--unicode"], ""),

@@ -84,9 +84,14 @@ def _program(tmp_path: pathlib.Path, name: str, body: str) -> str:
         (
             "garbage",
             "import sys\nfor line in sys.stdin:\n    print('hello there', flush=True)\n",
-            "illegal move 'hello there' at ply 1",
+            "illegal move 'hello there' at ply 1: expected a cell, optionally followed by 'top' "
+            "(like 'B3' or 'B3 top')",
         ),
-        ("illegal", "import sys\nfor line in sys.stdin:\n    print('B2', flush=True)\n", "illegal move 'B2' at ply 2"),
+        (
+            "illegal",
+            "import sys\nfor line in sys.stdin:\n    print('B2', flush=True)\n",
+            "illegal move 'B2' at ply 2: B2 holds a pile; to place on it, write 'B2 top'",
+        ),
         (
             "crash",
             "import sys\nsys.stdin.readline()\nprint('B2', flush=True)\nsys.stdin.readline()\nsys.exit(3)\n",
@@ -121,7 +126,7 @@ def test_a_forfeiting_program_does_not_change_the_other_players_figures(tmp_path
     greedy = report["players"][0]
     for key in ("games", "wins", "mean_score_of_wins", "mean_score", "forfeits"):
         assert greedy[key] == alone[key]
-    assert report["players"][1]["forfeits"] == {"illegal move '?' at ply 1": 20}
+    assert report["players"][1]["forfeits"] == {"illegal move '?' at ply 1: no such cell; cells are A1 to D4": 20}
     assert alone["forfeits"] == {}
 
 

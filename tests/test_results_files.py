@@ -238,7 +238,7 @@ def test_sealed_runs_deal_from_fresh_secret_seeds_the_same_for_every_player(tmp_
     assert runner.invoke(app, command[:-2] + ["--sealed"]).exit_code == 0
 
 
-def test_an_outside_player_on_numbered_deals_is_told_they_can_be_known(tmp_path):
+def test_a_program_on_numbered_deals_is_told_they_can_be_known_and_a_module_player_is_not(tmp_path, monkeypatch):
     import sys
     from pathlib import Path
 
@@ -246,9 +246,13 @@ def test_an_outside_player_on_numbered_deals_is_told_they_can_be_known(tmp_path)
     numbered = runner.invoke(app, ["stats", "-n", "2", "-p", bot])
     assert numbered.exit_code == 0
     assert numbered.stderr == (
-        "foursquare stats: the deals are public numbers, so an outside player can know every stock in advance; "
+        "foursquare stats: the deals are public numbers, so a program (cmd:) can know every stock in advance; "
         "--sealed deals them from secret seeds\n"
     )
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    monkeypatch.syspath_prepend(str(examples))
+    module = runner.invoke(app, ["stats", "-n", "2", "-p", "greedy_player:GreedyPlayer"])
+    assert module.exit_code == 0 and module.stderr == "", "a module player is shown a copy of the position"
     sealed = runner.invoke(app, ["stats", "-n", "2", "-p", bot, "--sealed"])
     assert sealed.exit_code == 0 and sealed.stderr == ""
     assert runner.invoke(app, ["stats", "-n", "2", "-p", "greedy"]).stderr == ""

@@ -184,7 +184,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         return draw(self.state) if self.render_mode == "ansi" else None
 
     def record(self) -> str:
-        """The episode so far as a game record (SPEC section 4), for `foursquare check` and `replay`."""
+        """The episode so far as a game record (protocol.md section 4), for `foursquare check` and `replay`."""
         from ..formats.records import format_record
         from ..rules.game import Game
 

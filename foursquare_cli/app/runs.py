@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..players import PlayerSpec
+from ..players import PlayerKind, PlayerSpec
 from ..runs.plans import DealRange, Plan
 
 __all__ = ["DealRange", "Plan", "Progress", "PublicDeals", "RunRequest", "counting", "plan_of", "when_ready"]
@@ -28,8 +28,9 @@ class RunRequest(NamedTuple):
 
 
 class PublicDeals(NamedTuple):
-    """Said once the players are ready: an outside player plays numbered deals, whose stocks it can know in
-    advance (a program can read the run's command line); `--sealed` deals them from secret seeds."""
+    """Said once the players are ready: a program (`cmd:`) plays numbered deals, whose stocks it can know in
+    advance (it can read the run's command line); `--sealed` deals them from secret seeds. Not said for a
+    `module:` player: the tool hands it a copy of the position whose stock is shuffled anew, and nothing else."""
 
     command: str
 
@@ -43,7 +44,7 @@ def when_ready(plan: Plan, show: Callable[[object], None]) -> Callable[[], None]
     """What to say once the players are known to be there: the warning of `PublicDeals` where it applies."""
 
     def ready() -> None:
-        if not plan.deals.sealed and any(":" in name for name in plan.names):
+        if not plan.deals.sealed and any(player.kind is PlayerKind.PROGRAM for player in plan.players):
             show(PublicDeals(plan.command))
 
     return ready

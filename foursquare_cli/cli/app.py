@@ -34,7 +34,7 @@ say = Screen().say
 
 # the commands as `--help` lists them: in the order a player meets them, the tools for bots and runs after
 COMMAND_ORDER = ("play", "rules", "hint", "history", "replay", "analyze", "check", "solve", "deal", "auto",
-                 "stats", "compare", "summarize", "config", "completion", "help")  # fmt: skip
+                 "stats", "compare", "summarize", "schema", "config", "completion", "help")  # fmt: skip
 
 
 class _OneLineErrors(TyperGroup):

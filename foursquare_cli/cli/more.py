@@ -55,6 +55,19 @@ def config_command() -> None:
     emitter(Format.text, screen_of())(settings_report())
 
 
+@app.command("schema", short_help="The JSON Schema of a format the tool reads or writes.")
+def schema_command(
+    name: str | None = typer.Argument(None, help="The format (state, record, stats, ...); none lists them."),
+    output_format: Format = format_option("text (the schema, indented), or json (one line)."),
+) -> None:
+    """The JSON Schema (draft 2020-12) of a format the tool reads or writes: a state, a
+    record, a results file's lines, the JSON of check, hint, solve, stats, compare,
+    history and analyze. Without NAME, the list of them."""
+    from ..app.schema import schema_named
+
+    emitter(output_format, screen_of())(schema_named(name))
+
+
 @app.command("summarize", short_help="One run's figures from results files of shards.")
 def summarize_command(
     files: list[str] = typer.Argument(..., help="Results files of stats or compare (--results).", metavar="FILE..."),

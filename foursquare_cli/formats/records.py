@@ -1,4 +1,4 @@
-"""Game records and move logs (SPEC section 4): judge, load, write.
+"""Game records and move logs (protocol.md section 4): judge, load, write.
 
 Reading is in two steps. `source.read_source` turns bytes into a `Source` (what
 the file says) with every problem of form; `judge` then plays the moves on the

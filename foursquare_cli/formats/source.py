@@ -1,4 +1,4 @@
-"""What a game record or a move log says (SPEC section 4), read but not yet played.
+"""What a game record or a move log says (protocol.md section 4), read but not yet played.
 
 `read_source` turns bytes into a `Source` (what the file says, with the line of
 everything in it) and records every problem of form it finds; `records.judge`

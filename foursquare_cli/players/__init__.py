@@ -20,13 +20,15 @@ from collections.abc import Callable, Iterator
 
 from ..errors import Forfeit
 from ..rules.game import Game, Player, Step, play_out
-from .registry import BUILT_IN_PLAYERS, DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, PlayerSpec, Strength
+from .registry import BUILT_IN_PLAYERS, DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, PlayerKind, PlayerSpec, Strength
 
 __all__ = [
     "BUILT_IN_PLAYERS",
     "DEFAULT_MOVE_TIME",
     "DEFAULT_PLAYOUTS",
+    "MOVE_LIMIT",
     "Player",
+    "PlayerKind",
     "PlayerSpec",
     "Strength",
     "closing_programs",
@@ -35,13 +37,20 @@ __all__ = [
 ]
 
 
+MOVE_LIMIT = 1000
+"""The most moves a player may make in one game. A game places 40 cards at most, but shifts are free, and a
+player that shifts round and round would play for ever: past this many moves it forfeits (a results file's
+line holds no more)."""
+
+
 def play_game(
     game: Game, player: Player, on_step: Callable[[Step], None] | None = None, *, most: int | None = None
 ) -> str | None:
     """Let `player` play `game` to its end (or `most` moves), `on_step(step)` after each move.
 
     The one game loop with a player: a forfeit ends the game there, and its reason
-    is returned (None when the player did not forfeit).
+    is returned (None when the player did not forfeit). A game not over after
+    `MOVE_LIMIT` moves is forfeited.
     """
     played = 0
     try:
@@ -51,6 +60,11 @@ def play_game(
             played += 1
             if most is not None and played >= most:
                 break
+            if step.ply >= MOVE_LIMIT and not step.state.is_over:
+                ended = getattr(player, "forfeited", None)  # an outside player's process ends, as at any forfeit
+                if ended is not None:
+                    ended()
+                return f"no end after {MOVE_LIMIT} moves (a game is 40 cards; shifts are free, not endless)"
     except Forfeit as forfeit:
         return forfeit.reason
     return None

@@ -2,7 +2,7 @@
 
 Someone else's Python code never runs in the tool's own process: whatever it does
 (exit, loop forever, read the caller's frames, raise anything, print) it can only
-forfeit its game. The host speaks the move protocol of SPEC section 7 with the
+forfeit its game. The host speaks the move protocol of protocol.md section 7 with the
 tool, as a `cmd:` program does, with two lines of its own around it:
 
 - at start it imports the module and answers `ready`, or `error TEXT` (the module

@@ -1,4 +1,4 @@
-"""Outside players: any program (SPEC section 7) or Python class can play where a player is named.
+"""Outside players: any program (protocol.md section 7) or Python class can play where a player is named.
 
 Both run in a process of their own, so whatever they do they can only forfeit:
 
@@ -6,7 +6,7 @@ Both run in a process of their own, so whatever they do they can only forfeit:
   shell's words (`shlex`; on Windows the Windows way, so `C:\\bots\\bot.exe` stays a
   path) and never run through a shell; a program that is not there is refused
   before anything is played. One process plays game
-  after game: it is sent the state (a JSON line of SPEC section 5) when it is to
+  after game: it is sent the state (a JSON line of protocol.md section 5) when it is to
   move and answers with a move; at the end of a game it is sent the last state and
   no answer is awaited (an answer sent anyway is dropped before the next game). A
   program that answers with an invalid or illegal move, exits, or does not answer
@@ -76,13 +76,16 @@ def close_programs() -> None:
 
 
 def _parse_move(answer: str, state: State, ply: int) -> Move:
+    """The move a player answered; else a Forfeit that says why, in the words the prompt uses for the same
+    text (`illegal move 'E5' at ply 1: no such cell; cells are A1 to D4`)."""
     shown = "".join(ch if ch.isprintable() else "?" for ch in answer[:30])
     try:
         move = Move.from_str(answer)
-    except InvalidMoveError:
-        raise Forfeit(f"illegal move {shown!r} at ply {ply}") from None
-    if not state.is_legal(move):
-        raise Forfeit(f"illegal move {shown!r} at ply {ply}")
+    except InvalidMoveError as error:
+        raise Forfeit(f"illegal move {shown!r} at ply {ply}: {error.reason}") from None
+    reason = state.why_illegal(move)
+    if reason is not None:
+        raise Forfeit(f"illegal move {shown!r} at ply {ply}: {reason}")
     return move
 
 
@@ -130,6 +133,11 @@ class ProgramPlayer:
         self._step = None  # whatever comes next begins a game
         if process is not None:
             process.end()
+
+    def forfeited(self) -> None:
+        """The game loop ended its game with a forfeit (`play_game`'s move limit): the program is ended now, as
+        after any forfeit, and starts afresh for the next game."""
+        self._stop()
 
     def close(self) -> None:
         """The run is over: close the program's input and give it a moment to exit, then end its tree."""

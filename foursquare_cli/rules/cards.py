@@ -1,4 +1,4 @@
-"""Cards, the deck and deals (SPEC sections 2 and 3).
+"""Cards, the deck and deals (protocol.md sections 2 and 3).
 
 A `Card` is an `int` from 0 to 39, its index in the ordered deck (AS..10S, AH..10H,
 AD..10D, AC..10C), so the engine can use it to index tables with no conversion.
@@ -104,7 +104,7 @@ ORDERED_DECK = CARDS
 
 
 def splitmix64(seed: int) -> Iterator[int]:
-    """The SplitMix64 generator of SPEC section 3, as an endless iterator."""
+    """The SplitMix64 generator of protocol.md section 3, as an endless iterator."""
     state = seed & _MASK64
     while True:
         state = (state + 0x9E3779B97F4A7C15) & _MASK64

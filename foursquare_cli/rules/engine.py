@@ -1,4 +1,4 @@
-"""The rules of Foursquare (SPEC section 1), and nothing else.
+"""The rules of Foursquare (protocol.md section 1), and nothing else.
 
 Everything a position may do is decided here: which moves are legal, what a move
 does (placing, flipping, shifting), and when the game ends.
@@ -40,7 +40,7 @@ MAX_FACE_DOWN = 4
 
 
 class Status(enum.StrEnum):
-    """Where a game stands; the text is the spelling of SPEC section 5."""
+    """Where a game stands; the text is the spelling of protocol.md section 5."""
 
     PLAYING = "playing"
     WON = "won"
@@ -247,6 +247,10 @@ class State:
         pile = self.piles[cell]
         return pile[-1] if pile else None
 
+    def height(self, cell: int) -> int:
+        """How many cards the pile at `cell` holds: 0 (empty) to 4."""
+        return len(self.piles[cell])
+
     def is_face_up(self, cell: int) -> bool:
         return not self.down >> cell & 1
 
@@ -307,6 +311,12 @@ class State:
     def is_legal(self, move: Move) -> bool:
         _check_move(move)
         return self._illegal_reason(move) is None
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why the rules forbid `move` here, in the words the prompt uses (`C3 shares no edge with a pile`);
+        None when it is legal."""
+        _check_move(move)
+        return self._illegal_reason(move)
 
     def _illegal_reason(self, move: int) -> str | None:
         if self.status is not PLAYING:

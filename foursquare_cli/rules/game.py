@@ -37,7 +37,7 @@ class Step(NamedTuple):
         return cells_of(self.turned)
 
     def to_json(self) -> dict[str, Any]:
-        """The state as SPEC section 5 gives it, keys in the spec's order: every key, face-down cards named
+        """The state as protocol.md section 5 gives it, keys in protocol.md's order: every key, face-down cards named
         (programs are trusted with the whole grid)."""
         state = self.state
         outcome = state.outcome

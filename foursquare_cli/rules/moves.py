@@ -1,4 +1,4 @@
-"""Cells and moves: the notation of SPEC section 2, as values.
+"""Cells and moves: the notation of protocol.md section 2, as values.
 
 `Cell` (`A1` to `D4`) and `Move` (`B3`, `B3 top`, `shift up`) are interned `int`s,
 so they index the engine's tables directly; a move's code is the engine's

@@ -3,7 +3,7 @@ Python playout (`playout.py`) and the C playout (`_playout.c`, through `_tables.
 
 Cells are numbered row by row, 0 = A1 to 15 = D4; a set of cells is a 16-bit mask.
 Lines are numbered 0-3 for the rows and 4-7 for the columns. A card is its index in
-the ordered deck (0 = AS ... 39 = 10C, SPEC section 3), so its rank is index % 10 + 1.
+the ordered deck (0 = AS ... 39 = 10C, protocol.md section 3), so its rank is index % 10 + 1.
 
 This module imports nothing, so that `setup.py` can run it at build time to write
 `_tables.h` (`c_header()`): the C source holds no table of its own.

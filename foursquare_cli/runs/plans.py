@@ -8,13 +8,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import UsageError
+from ..players import MOVE_LIMIT
 from ..players.registry import PlayerSpec, Strength
 from ..rules.cards import SEED_MAX
 
 RESULTS_FORMAT_VERSION = 2
 PLAN_KEYS = ("command", "players", "start", "games", "player_seed", "playouts", "think", "move_time")
 MAX_PLAYERS = 16
-MAX_MOVES = 1000  # a game draws 40 cards; shifts are free, but a line of more moves is not one of ours
+MAX_MOVES = MOVE_LIMIT  # a line of more moves is not one of ours: no player may make more in a game
 MAX_TEXT = 300  # a player's name, a forfeit's reason
 MAX_SCORE = 24  # the cards left in the stock when the grid fills: 40 - 16
 

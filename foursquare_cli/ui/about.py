@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ..app.config import SETTING_DEFAULTS, SETTING_HELP, SettingsReport, VersionReport
+from ..app.schema import SchemaList, SchemaShown
 from ..errors import display_name
+from ..formats.jsonl import json_document
 from ..rules.playout import PlayoutsInUse
 from .output import Screen, Text, text_of
 
@@ -38,3 +40,15 @@ def _settings_report(value: SettingsReport, screen: Screen) -> Text:
 @text_of.register
 def _version_report(value: VersionReport, screen: Screen) -> Text:
     return Text(f"foursquare {value.version} ({playouts_text(value.playouts)})\n", whole=True)
+
+
+@text_of.register
+def _schema_shown(value: SchemaShown, screen: Screen) -> Text:
+    return Text(json_document(value.to_json()), whole=True)  # a document for a validator: never wrapped
+
+
+@text_of.register
+def _schema_list(value: SchemaList, screen: Screen) -> Text:
+    lines = [f"{entry.name} (version {entry.version}): {entry.title}" for entry in value.entries]
+    return Text("\n".join(["Schemas (foursquare schema NAME prints one; docs/protocol.md says what each field means):",
+                           *lines]) + "\n")  # fmt: skip

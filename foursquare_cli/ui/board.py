@@ -4,7 +4,7 @@
 move turned. The texts of the commands are in their own modules (`records_text`,
 `play_text`, ...), which draw boards with these.
 
-A board after `B2 top` in the worked example (SPEC section 6)::
+A board after `B2 top` in the worked example (protocol.md section 6)::
 
           A        B        C        D
       +--------+--------+--------+--------+

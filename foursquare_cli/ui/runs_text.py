@@ -136,5 +136,5 @@ def _comparison(value: Comparison, screen: Screen) -> Text:
 
 @text_of.register
 def _public_deals(value: PublicDeals, screen: Screen) -> Text:
-    return Text(err=(f"foursquare {value.command}: the deals are public numbers, so an outside player can know "
+    return Text(err=(f"foursquare {value.command}: the deals are public numbers, so a program (cmd:) can know "
                      "every stock in advance; --sealed deals them from secret seeds",))  # fmt: skip

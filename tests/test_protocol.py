@@ -1,0 +1,128 @@
+"""The move protocol (docs/protocol.md, section 7) and the Python API for players (section 8): `legal` agrees
+with the rules, and the examples printed in docs/protocol.md, extracted from the page, play."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import in_process
+
+from foursquare_cli.formats.protocol import ProtocolState
+from foursquare_cli.rules import Game, Move
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PROTOCOL = ROOT / "docs" / "protocol.md"
+CELLS = [f"{column}{row}" for row in "1234" for column in "ABCD"]
+
+
+def _legal_by_the_contract(state: dict) -> list[str]:
+    """The legal moves of a JSON state, from the contract's words alone (section 1), in the protocol's order:
+    empty cells that share an edge with a pile (any cell on an empty grid), then piles of fewer than 4 cards,
+    then the shifts that take no pile out of the frame."""
+    if state["status"] != "playing":
+        return []
+    grid = state["grid"]
+    piles = {(r, c) for r in range(4) for c in range(4) if grid[r][c]}
+    if not piles:
+        return list(CELLS)
+    empty = [f"{'ABCD'[c]}{r + 1}" for r in range(4) for c in range(4) if (r, c) not in piles
+             and {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & piles]  # fmt: skip
+    tops = [
+        f"{'ABCD'[c]}{r + 1} top" for r in range(4) for c in range(4) if (r, c) in piles and grid[r][c]["height"] < 4
+    ]
+    edges = {"up": {r for r, _ in piles} & {0}, "down": {r for r, _ in piles} & {3},
+             "left": {c for _, c in piles} & {0}, "right": {c for _, c in piles} & {3}}  # fmt: skip
+    return empty + tops + [f"shift {direction}" for direction, edge in edges.items() if not edge]
+
+
+def test_legal_is_the_legal_moves_by_the_rules_on_200_random_positions():
+    chooser = random.Random(2026)
+    for _ in range(200):
+        game = Game.from_seed(chooser.randrange(2**64))
+        for _ in range(chooser.randrange(0, 60)):
+            if game.state.is_over:
+                break
+            game.play(chooser.choice(game.state.legal_moves()))
+        sent = ProtocolState(game.step).to_json()
+        assert sent["legal"] == _legal_by_the_contract(sent), sent
+        applies = [str(Move(code)) for code in range(36) if _applies(game, Move(code))]
+        assert sorted(sent["legal"]) == sorted(applies), "legal is what the engine lets be played"
+
+
+def _applies(game: Game, move: Move) -> bool:
+    try:
+        game.state.copy().apply(move)
+    except ValueError:
+        return False
+    return True
+
+
+def test_replay_keeps_exactly_the_keys_of_a_state():
+    replayed = [json.loads(line) for line in in_process("replay", str(ROOT / "samples" / "won.yaml"), "-f", "json")
+                .stdout.splitlines()]  # fmt: skip
+    assert all(list(state) == ["ply", "move", "card", "next", "stock", "face_down", "status", "score", "grid"]
+               for state in replayed)  # fmt: skip
+
+
+# -- the examples of docs/protocol.md, as printed -----------------------------------------------------------
+
+
+def _page_block(marker: str) -> str:
+    """The code block of docs/protocol.md that follows the line `marker`."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    found = re.search(re.escape(marker) + r".*?\n```python\n(.*?)\n```", text, re.S)
+    assert found is not None, f"docs/protocol.md has no python block after {marker!r}"
+    return found.group(1) + "\n"
+
+
+def test_the_bot_of_the_page_is_the_example_program_and_plays_the_plain_greedy(tmp_path, monkeypatch):
+    bot = tmp_path / "bot.py"
+    bot.write_text(_page_block("<!-- example: greedy_bot.py -->"))
+    assert bot.read_text() == (ROOT / "examples" / "greedy_bot.py").read_text(), "the page shows the example file"
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    result = in_process("compare", f"cmd:{sys.executable} {bot}", "greedy_player:GreedyPlayer", "-n", "8", "-f", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    first, second = report["players"]
+    assert first["forfeits"] == {} and second["forfeits"] == {}
+    assert (first["wins"], first["lost_deals"], first["mean_score"]) == (
+        second["wins"], second["lost_deals"], second["mean_score"])  # fmt: skip
+
+
+def test_the_player_class_of_the_page_is_the_example_class_and_plays(tmp_path, monkeypatch):
+    source = _page_block("<!-- example: greedy_player.py -->")
+    assert source == (ROOT / "examples" / "greedy_player.py").read_text(), "the page shows the example file"
+    (tmp_path / "page_player.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = in_process("stats", "-n", "4", "-p", "page_player:GreedyPlayer", "-f", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["forfeits"] == {}
+
+
+def test_the_example_players_use_only_the_api():
+    for name in ("greedy_bot.py", "greedy_player.py"):
+        text = (ROOT / "examples" / name).read_text()
+        imported = re.findall(r"^\s*(?:from|import) (foursquare_cli[\w.]*)", text, re.M)
+        assert set(imported) <= {"foursquare_cli.api"}, (name, imported)
+
+
+@pytest.mark.posix
+def test_the_session_of_the_page_is_what_a_program_is_sent(tmp_path):
+    """The two lines of the page's protocol session are what the tool sends for deal 42 before and after B2."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    shown = re.search(r"<!-- session: deal 42 -->\n```\n(.*?)\n```", text, re.S)
+    assert shown is not None
+    sent = [line[3:] for line in shown.group(1).splitlines() if line.startswith("<- ")]
+    log = tmp_path / "seen.jsonl"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"import sys\nlog = open({str(log)!r}, 'a')\nfor line in sys.stdin:\n"
+                   "    log.write(line); log.flush(); print('B2', flush=True)\n")  # fmt: skip
+    command = [sys.executable, "-m", "foursquare_cli", "auto", "--seed", "42", "-p", f"cmd:{sys.executable} {bot}"]
+    subprocess.run(command, capture_output=True, timeout=60)
+    assert [json.loads(line) for line in sent] == [json.loads(line) for line in log.read_text().splitlines()[:2]]
