@@ -181,7 +181,7 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_
     assert hint_figures(ratings) == figures
     plain = (
         "Hint: C2 (90% to win, expected score 17.2)\n"
-        "  the expert ranks      worth    win  score\n"
+        "  move                  worth    win  score\n"
         "  C2                    0.900*   90%   17.2\n"
         "  shift down, then D1   0.400*   95%   12.1  (6 of the 20 cards to come have no safe place next)\n"
         "  B3 top                0.000    50%    0.0  (no card to come has a safe place next: it loses)\n"

@@ -82,8 +82,8 @@ def hint_text(
         return "\n".join(lines)
     lines.append(f"Hint: {move_name(best)} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
     shown = ratings[:limit]
-    width = max(len(move_name(rating)) for rating in shown)
-    lines.append(f"  {'the expert ranks':<{width}}  {'worth':>6}    win  score")
+    width = max([len("move"), *(len(move_name(rating)) for rating in shown)])
+    lines.append(f"  {'move':<{width}}  {'worth':>6}    win  score")
     unsafe = [risks[index] if risks is not None and index < len(risks) else None for index in range(len(shown))]
     for rating, risk in zip(shown, unsafe, strict=True):
         marked = f"{rating.value:.3f}" + ("*" if rating.looked_again else " ")
