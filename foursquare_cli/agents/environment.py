@@ -116,7 +116,8 @@ def action_mask(state: State) -> np.ndarray:
     return mask
 
 
-class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
+# Without the gym extra, gymnasium is Any to the type checker: the ignore is for that set-up alone.
+class FoursquareEnv(gymnasium.Env[Observation, np.int64]):  # type: ignore[misc, unused-ignore]
     """One game of Foursquare an episode (see the module's docstring)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}

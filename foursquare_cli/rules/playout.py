@@ -180,7 +180,10 @@ except ImportError as error:  # not built (no C compiler at install): the same p
     _finish_c = None  # type: ignore[assignment]
     _deal_c = None  # type: ignore[assignment]
     if isinstance(error, ModuleNotFoundError) and error.name == f"{__package__}._playout":
-        PLAYOUTS_IN_USE = PlayoutsInUse("Python", "the C module was not built at install; was there a C compiler?")
+        PLAYOUTS_IN_USE = PlayoutsInUse(
+            "Python",
+            "the C module was not built at install (no C compiler?); a binary wheel, or a reinstall with one, runs C",
+        )
     elif not isinstance(error, ModuleNotFoundError) and str(error).startswith(PYTHON_ONLY):
         PLAYOUTS_IN_USE = PlayoutsInUse("Python", str(error))
     else:  # built, but it cannot be loaded (built for another Python, a missing symbol)

@@ -124,7 +124,7 @@ def _connected(address: str) -> Any:
 
     def connect() -> None:
         try:
-            made.append(Client(address, timeout=CONNECT_SECONDS, set_as_default=False))  # type: ignore[no-untyped-call]
+            made.append(Client(address, timeout=CONNECT_SECONDS, set_as_default=False))  # type: ignore[no-untyped-call, unused-ignore]
         except Exception as error:  # anything a half-made Client raises becomes the one line below
             failed.append(error)
 
@@ -212,7 +212,7 @@ class ClusterExecutor:
         NO_WORKER_SECONDS, or the batch's workers keep dying."""
         from distributed import KilledWorker
         from distributed import TimeoutError as DaskTimeout
-        from distributed.utils import CancelledError as DaskCancelled  # type: ignore[attr-defined]
+        from distributed.utils import CancelledError as DaskCancelled  # type: ignore[attr-defined, unused-ignore]
 
         played = f"{done} of {total} games had finished"
         without_workers: float | None = None
