@@ -40,8 +40,7 @@ def test_an_install_without_the_c_playouts_says_so_and_why_in_version_and_config
         said = result.stdout.splitlines()[line]
         assert said.lower().endswith(
             "playouts in python, some 30 times slower: the c module was not built at install (no c compiler?); "
-            "a binary wheel, or a reinstall with one, runs c"
-            + (")" if arguments == ["--version"] else "")
+            "a binary wheel, or a reinstall with one, runs c" + (")" if arguments == ["--version"] else "")
         ), said
     assert runner.invoke(app, ["config"]).stdout.splitlines()[-1] == "Playouts in C"
 
