@@ -48,6 +48,14 @@ def exit_codes_text() -> str:
     return "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
 
 
+def clipped(text: str, longest: int = 60) -> str:
+    """`text` with every word longer than `longest` cut to its start and its length (`'99999...' (5000
+    characters)`): a message quoting what was typed never echoes a 5,000-digit number whole."""
+    import re
+
+    return re.sub(rf"\S{{{longest + 1},}}", lambda word: f"{word[0][:30]}... ({len(word[0])} characters)", text)
+
+
 def display_name(path: str) -> str:
     """How a path (or any text from outside) is named in a message: `<stdin>` for `-`, and quoted
     (`repr`, so escape sequences are shown, never sent to the terminal) when it holds anything that is

@@ -144,10 +144,10 @@ def test_the_lost_game_names_the_move_that_lost_it_for_good():
     assert f"The game was lost for good at move {after}; the expert would have played " in result.stdout
     # the graph: a column for the start and each move; the last move lost the game, so its column is empty
     lines = result.stdout.splitlines()
-    heading = "The chance to win after each move (0 is the start, ? a marked move):"
+    heading = "The expected score after each move (0 is the start, ? a mistake, ! a good move):"
     top = next(i for i, line in enumerate(lines) if line.startswith(heading))
-    rows = [line[len("100% \u2502") :].ljust(game.ply + 1) for line in lines[top + 1 : top + 5]]
-    assert lines[top + 1].startswith("100% \u2502") and lines[top + 4].startswith(" 25% \u2502")
+    rows = [line[len("  24 \u2502") :].ljust(game.ply + 1) for line in lines[top + 1 : top + 5]]
+    assert lines[top + 1].startswith("  24 \u2502") and lines[top + 4].startswith("   6 \u2502")
     assert [row[game.ply] for row in rows] == [" "] * 4 and rows[3][0] == "\u2588"
     assert lines[top + 5].startswith("     \u2514") and "?" in lines[top + 5]
 

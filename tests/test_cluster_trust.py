@@ -166,3 +166,61 @@ def test_a_player_that_kills_its_worker_is_one_line_exit_75(tmp_path):
     assert result.returncode == 75, result.stderr
     line = _one_line(result)
     assert "workers died playing the same games three times" in line or "no worker left" in line
+
+
+def test_a_long_address_is_refused_at_once_and_echoed_short():
+    began = time.monotonic()
+    result = _tool("stats", "-n", "2", "-p", "greedy", "--cluster", "tcp://" + "a" * 5000 + ":8786")
+    assert result.returncode == 2 and time.monotonic() - began < 10
+    assert len(_one_line(result)) < 300 and "not a cluster address" in result.stderr
+
+
+SLOW_PLAYER = """
+import time
+
+class Slow:
+    def choose(self, state):
+        time.sleep(0.2)
+        return state.legal_moves()[0]
+"""
+
+
+def test_a_worker_that_joins_mid_run_is_checked_and_one_of_another_build_plays_nothing(tmp_path):
+    """A run on one worker; a worker of another build joins while it plays (its copy of the package logs every
+    batch it is given into a file). The run ends well, with the figures of a run here, and that worker played
+    no game: each batch checks its worker's build before it plays, and goes again to the workers checked."""
+    (tmp_path / "slow.py").write_text(SLOW_PLAYER)
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "foursquare_cli", other / "foursquare_cli", ignore=shutil.ignore_patterns("__pycache__"))
+    played_there = tmp_path / "played-there.txt"
+    with open(other / "foursquare_cli" / "runs" / "stats.py", "a") as changed:  # another build, which says so
+        changed.write(f"\n_real = play_deal_together\n\ndef play_deal_together(*args, **kwargs):\n"
+                      f"    open({str(played_there)!r}, 'a').write('played\\n')\n"
+                      f"    return _real(*args, **kwargs)\n")  # fmt: skip
+    arguments = ["stats", "-n", "20", "-p", "slow:Slow", "-f", "json"]
+    with dask_scheduler(tmp_path) as (_, address), dask_worker(address, PYTHONPATH=str(tmp_path)):
+        environment = dict(os.environ, PYTHONPATH=str(tmp_path))
+        run = subprocess.Popen([*TOOL, *arguments, "--cluster", address], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=environment)  # fmt: skip
+        time.sleep(3)
+        with dask_worker(address, PYTHONPATH=f"{other}{os.pathsep}{tmp_path}"):
+            out, err = run.communicate(timeout=300)
+    assert run.returncode == 0 and err == "", err
+    here = _tool(*arguments, PYTHONPATH=str(tmp_path))
+    assert json.loads(out)["wins"] == json.loads(here.stdout)["wins"]
+    assert json.loads(out)["lost_deals"] == json.loads(here.stdout)["lost_deals"]
+    assert not played_there.exists(), "the worker of another build played a game"
+
+
+def test_a_program_a_worker_started_ends_with_the_run(tmp_path):
+    from conftest import processes_running
+
+    bot = tmp_path / "cluster_bot.py"
+    bot.write_text((ROOT / "examples" / "greedy_bot.py").read_text())
+    with dask_scheduler(tmp_path) as (_, address), dask_worker(address):
+        result = _tool("stats", "-n", "3", "-p", f"cmd:{sys.executable} {bot}", "--cluster", address, "--sealed")
+        assert result.returncode == 0, result.stderr
+        deadline = time.monotonic() + 10
+        while processes_running(str(bot)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert processes_running(str(bot)) == [], "the worker still runs the program after the run"

@@ -292,7 +292,7 @@ def test_8_a_full_output_is_one_line_and_exit_74(command):
     with open("/dev/full", "w") as full:
         process = subprocess.run([*TOOL, *command], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert process.returncode == 74
-    assert one_line(process.stderr) == "foursquare: cannot write the output: No space left on device"
+    assert one_line(process.stderr) == f"foursquare {command[0]}: cannot write the output: No space left on device"
 
 
 @pytest.mark.parametrize(

@@ -335,7 +335,7 @@ def test_every_setting_has_its_no_form_and_help_shows_the_value_in_force(tmp_pat
     shown = " ".join(runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout.split())
     assert "[default: (--meter, from the settings file)]" in shown
     assert "[default: (--unicode, from the settings file)]" in shown
-    assert "[default: (300, from the settings file); x>=1]" in shown
+    assert "[default: (300, from the settings file); 1<=x<=1000000]" in shown
     monkeypatch.setenv("FOURSQUARE_CONFIG", str(tmp_path / "none.toml"))
     plain = " ".join(runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout.split())
     assert "[default: no-meter]" in plain and "from the settings file" not in plain

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from typing import IO, Protocol
 
-from ..errors import BrokenPipeSaid, InterruptedSaid, ProblemsSaid, WriteError, WriteFailedSaid
+from ..errors import (
+    BrokenPipeSaid,
+    InterruptedSaid,
+    ProblemsSaid,
+    Terminated,
+    TerminatedSaid,
+    WriteError,
+    WriteFailedSaid,
+)
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text
 from ..rules.game import NothingToUndo
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
@@ -78,6 +86,9 @@ def play_from_pipe(session: Session, view: PipeView) -> None:
         except KeyboardInterrupt:
             view.show(Stopped(Stop.INTERRUPTED, session.saved()))
             raise InterruptedSaid() from None
+        except Terminated:
+            view.show(Stopped(Stop.TERMINATED, session.saved()))
+            raise TerminatedSaid() from None
         except WriteError as error:
             view.show(Stopped(Stop.WRITE_FAILED, Saved(None, session.where_kept()), str(error)))
             raise WriteFailedSaid() from None

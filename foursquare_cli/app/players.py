@@ -12,9 +12,10 @@ from ..players.registry import (
     parse_player_name,
     players_help,
 )
+from ..rules.playout import MAX_PLAYOUTS
 
-__all__ = ["BUILT_IN_PLAYERS", "DEFAULT_MOVE_TIME", "DEFAULT_PLAYOUTS", "PlayerSpec", "parse_player_name",
-           "player_spec", "players_help"]  # fmt: skip
+__all__ = ["BUILT_IN_PLAYERS", "DEFAULT_MOVE_TIME", "DEFAULT_PLAYOUTS", "MAX_PLAYOUTS", "PlayerSpec",
+           "parse_player_name", "player_spec", "players_help"]  # fmt: skip
 
 
 def player_spec(

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from ..errors import InterruptedSaid, WriteError, WriteFailedSaid
+from ..errors import InterruptedSaid, Terminated, TerminatedSaid, WriteError, WriteFailedSaid
 from ..players import PlayerSpec
 from ..players.expert import Rating
 from ..rules.game import Game, NothingToUndo, Step
@@ -129,6 +129,9 @@ class Table:
             except KeyboardInterrupt:
                 self.view.show(Stopped(Stop.INTERRUPTED, self.session.saved()))
                 raise InterruptedSaid() from None
+            except Terminated:
+                self.view.show(Stopped(Stop.TERMINATED, self.session.saved()))
+                raise TerminatedSaid() from None
             except WriteError as error:
                 self.view.show(Stopped(Stop.WRITE_FAILED, Saved(None, self.session.where_kept()), str(error)))
                 raise WriteFailedSaid() from None

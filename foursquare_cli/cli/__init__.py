@@ -52,9 +52,27 @@ def _never_unencodable() -> None:
                 pass
 
 
+def _terminated_on_hangup_and_term() -> None:
+    """SIGTERM and SIGHUP (a closed terminal) end any command as an error of their kind (`Terminated`): one line,
+    exit 143, and a game being played saved first. A signal ignored by whoever started the tool (`nohup`)
+    stays ignored."""
+    import signal
+
+    from ..errors import interrupted_by
+
+    def terminated(signum: int, frame: object) -> None:
+        raise interrupted_by(signum)
+
+    for name in ("SIGTERM", "SIGHUP"):  # SIGHUP is POSIX's only
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, terminated)
+
+
 def main() -> None:
     _guard_standard_streams()
     _never_unencodable()
+    _terminated_on_hangup_and_term()
     if COMPLETE_VAR in os.environ:  # the shell asks for completions (`foursquare completion`)
         from typer.completion import completion_init  # type: ignore[attr-defined]
 

@@ -25,6 +25,7 @@ from ..errors import (
     EXIT_USAGE,
     AlreadySaid,
     FoursquareError,
+    clipped,
     exit_code_of,
     exit_codes_text,
 )
@@ -63,7 +64,7 @@ class _OneLineErrors(TyperGroup):
         except typer.TyperException as error:
             context = getattr(error, "ctx", None)
             where = context.command_path if context is not None else "foursquare"
-            say(f"{where}: {error.format_message()} (see '{where} --help')")
+            say(f"{where}: {clipped(error.format_message())} (see '{where} --help')")
             code = EXIT_USAGE
         except typer.Exit as exit_:
             code = exit_.exit_code
@@ -150,7 +151,7 @@ def _output_failed(error: OSError) -> int:
         pass
     if broken_pipe(error):
         return EXIT_BROKEN_PIPE
-    say(f"foursquare: cannot write the output: {error.strerror or error}")
+    say(f"{_command[0]}: cannot write the output: {error.strerror or error}")
     return EXIT_IO
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, players_help
+from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, MAX_PLAYOUTS, players_help
 from ..errors import FoursquareError
 
 
@@ -111,7 +111,10 @@ COUNT_OPTION = typer.Option(
     False, "--count/--no-count", show_default=True, help="At the prompt, the cards still to come under each board."
 )
 METER_OPTION = typer.Option(
-    False, "--meter/--no-meter", show_default=True, help="At the prompt, the expert's chance to win after every move."
+    False,
+    "--meter/--no-meter",
+    show_default=True,
+    help="At the prompt, the expected score after every move.",
 )
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing record file.")
 PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
@@ -120,6 +123,7 @@ PLAYOUTS_OPTION = typer.Option(
     "--playouts",
     metavar="N",
     min=1,
+    max=MAX_PLAYOUTS,
     help=f"The expert's budget: futures played out a move (default {DEFAULT_PLAYOUTS}).",
 )
 THINK_OPTION = typer.Option(

@@ -16,7 +16,8 @@ reports its forfeit; `closing_programs` ends the programs a run started.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import Forfeit
 from ..rules.game import Game, Player, Step, play_out
@@ -33,7 +34,9 @@ __all__ = [
     "Strength",
     "closing_programs",
     "next_move",
+    "Seat",
     "play_game",
+    "play_in_lockstep",
 ]
 
 
@@ -43,31 +46,63 @@ player that shifts round and round would play for ever: past this many moves it 
 line holds no more)."""
 
 
+class Seat:
+    """A player at its game, played a stretch at a time: the one game loop with a player (`play_game` plays it
+    to the end; `play_in_lockstep` a card at a time, every player of a deal in turn). A forfeit ends the game
+    there, its reason kept; so does a game not over after `MOVE_LIMIT` moves. `move_seconds`: the time each
+    move took the player, counted from the start of its turn, never while the others play theirs."""
+
+    def __init__(self, game: Game, player: Player, on_step: Callable[[Step], None] | None = None) -> None:
+        self.game, self.player, self.on_step = game, player, on_step
+        self.forfeit: str | None = None
+        self.over = False
+        self.move_seconds: list[float] = []
+        self._steps = play_out(game, player)
+
+    def play(self, *, most: int | None = None, to_next_card: bool = False) -> None:
+        """Play on until the game ends, or `most` moves are played, or (`to_next_card`) a card is placed."""
+        played = 0
+        started = time.perf_counter()
+        try:
+            for step in self._steps:
+                now = time.perf_counter()
+                self.move_seconds.append(now - started)
+                started = now
+                if self.on_step is not None:
+                    self.on_step(step)
+                played += 1
+                if step.ply >= MOVE_LIMIT and not step.state.is_over:
+                    ended = getattr(self.player, "forfeited", None)  # an outside player's process ends with it
+                    if ended is not None:
+                        ended()
+                    self.forfeit = f"no end after {MOVE_LIMIT} moves (a game is 40 cards; shifts are free, not endless)"
+                    break
+                if (most is not None and played >= most) or (to_next_card and step.card is not None):
+                    return
+        except Forfeit as forfeit:
+            self.forfeit = forfeit.reason
+        self.over = True
+
+
 def play_game(
     game: Game, player: Player, on_step: Callable[[Step], None] | None = None, *, most: int | None = None
 ) -> str | None:
-    """Let `player` play `game` to its end (or `most` moves), `on_step(step)` after each move.
+    """Let `player` play `game` to its end (or `most` moves), `on_step(step)` after each move; the reason of
+    its forfeit, or None (see `Seat`)."""
+    seat = Seat(game, player, on_step)
+    seat.play(most=most)
+    return seat.forfeit
 
-    The one game loop with a player: a forfeit ends the game there, and its reason
-    is returned (None when the player did not forfeit). A game not over after
-    `MOVE_LIMIT` moves is forfeited.
-    """
-    played = 0
-    try:
-        for step in play_out(game, player):
-            if on_step is not None:
-                on_step(step)
-            played += 1
-            if most is not None and played >= most:
-                break
-            if step.ply >= MOVE_LIMIT and not step.state.is_over:
-                ended = getattr(player, "forfeited", None)  # an outside player's process ends, as at any forfeit
-                if ended is not None:
-                    ended()
-                return f"no end after {MOVE_LIMIT} moves (a game is 40 cards; shifts are free, not endless)"
-    except Forfeit as forfeit:
-        return forfeit.reason
-    return None
+
+def play_in_lockstep(seats: Sequence[Seat]) -> None:
+    """The games of one deal's players, a card at a time: each in turn plays until it places a card (its shifts
+    first), and only then the next. So no player is shown a card before every other has been shown the one
+    before it: what one player learns of the stock, and could pass on, another already holds (a sealed run's
+    games, `runs.stats.play_deal_together`). A player is shown its next card only when next asked to move."""
+    while not all(seat.over for seat in seats):
+        for seat in seats:
+            if not seat.over:
+                seat.play(to_next_card=True)
 
 
 @contextlib.contextmanager

@@ -158,6 +158,11 @@ def _deal_python(seen: bytes, unseen: bytes, key: int) -> bytes:
     return seen + bytes(order)
 
 
+MAX_PLAYOUTS = 1_000_000
+"""The largest budget the expert takes (futures a move): some 15 s a move in C, minutes in Python. A larger one
+would only run until killed; options, settings and results files refuse it in one line."""
+
+
 class PlayoutsInUse(NamedTuple):
     """Which playouts this install runs, for `--version` and `config`: "C", or "Python" and why not C."""
 

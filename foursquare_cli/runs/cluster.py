@@ -1,18 +1,25 @@
 """Runs on a Dask distributed cluster (`--cluster ADDRESS`, or `FOURSQUARE_CLUSTER`): the optional extra
 `pip install -e '.[cluster]'`, imported only when a cluster is asked for.
 
-The tasks go in batches (`BATCH` games a task) through a bounded window (two
-batches a worker thread in flight), and the results come back in task order, so the
-figures are those of `--jobs 1` on the same seeds. A worker lost mid-run has its
-batches played elsewhere (Dask reschedules them); Ctrl-C cancels every task not
-finished.
+The tasks go in batches sized by time (about `BATCH_SECONDS` of play each, from the
+time the games so far took; the first batch is one task) through a bounded window
+(two batches a worker thread in flight), and the results come back in task order, so
+the figures are those of `--jobs 1` on the same seeds. A worker or a scheduler lost
+mid-run loses seconds of work, not minutes, and the games finished are kept; a
+worker lost has its batches played elsewhere (Dask reschedules them); Ctrl-C cancels
+every task not finished.
 
 No worker is trusted blindly. Before anything is played, every worker must have
 the tool, and the same build of it: its **build identity** (a hash of the
 package's own files, and whether its C playouts are built) must equal this one's,
 so a worker of another commit, even of the same version number, is refused with a
 line naming it; an outside player is looked for on every worker (a `cmd:` program
-on its PATH, a `module:` on its import path).
+on its PATH, a `module:` on its import path). A worker that joins later is checked
+the same way as it is seen; and each batch checks its worker's build before it plays,
+so one of another build never plays a game: its batch is given again to the workers
+checked. When the run ends, the outside programs its workers started are
+closed. Dask's own warnings (a table of versions) are not shown: the line above says
+what matters.
 
 Every failure is one line and an exit code, within a bounded time, the games
 already played kept (in `--results`): an address that is not one (exit 2), no
@@ -25,22 +32,24 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..errors import RunFailed, UsageError
 
 _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
-BATCH = 50
+BATCH_SECONDS = 5.0  # about how long a batch of games plays: what a lost worker or scheduler costs
+MOST_IN_A_BATCH = 500
 CONNECT_SECONDS = 15.0  # the longest wait for a scheduler to answer
 NO_WORKER_SECONDS = 30.0  # how long a run waits with no worker at all before it gives up
 _SLICE = 0.5  # the longest single wait for a result, so a lost scheduler or worker is seen within it
-_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
+_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})$")
 # The code a worker runs to say whether it has the tool at all, sent as text to the builtin `eval`: a function of
 # the package would not even reach a worker that lacks the package.
 _HAS_THE_TOOL = "__import__('importlib.util').util.find_spec('foursquare_cli') is not None"
@@ -69,8 +78,31 @@ def build_identity() -> str:
     return f"{digest.hexdigest()[:16]}-{PLAYOUTS_IN_USE.language.lower()}"
 
 
-def _batch(function: Callable[[_Task], _Result], tasks: Sequence[_Task]) -> list[_Result]:
-    return [function(task) for task in tasks]
+class WrongBuild(ClusterError):
+    """A batch reached a worker of another build (one that joined after the check): it played nothing, and is
+    given again to the workers checked. `worker` is its address."""
+
+    def __init__(self, message: str, worker: str = "") -> None:
+        super().__init__(message)
+        self.worker = worker
+        self.args = (message, worker)  # as it crosses back from the worker, pickled
+
+
+def _batch(function: Callable[[_Task], _Result], tasks: Sequence[_Task], build: str) -> tuple[list[_Result], float]:
+    """The batch's games and the seconds they took, on a worker checked once more first: one of another build
+    plays none."""
+    if build_identity() != build:
+        from distributed import get_worker
+
+        raise WrongBuild(f"a worker of another build ({build_identity()}) was given games", get_worker().address)
+    began = time.perf_counter()
+    return [function(task) for task in tasks], time.perf_counter() - began
+
+
+def _close_programs_here() -> None:
+    from ..players.outside import close_programs
+
+    close_programs()
 
 
 def _has_player(name: str) -> bool:
@@ -123,6 +155,9 @@ def _connected(address: str) -> Any:
     failed: list[BaseException] = []
 
     def connect() -> None:
+        import warnings
+
+        warnings.filterwarnings("ignore", module=r"distributed(\.|$)")  # its table of versions (the build says more)
         try:
             made.append(Client(address, timeout=CONNECT_SECONDS, set_as_default=False))  # type: ignore[no-untyped-call, unused-ignore]
         except Exception as error:  # anything a half-made Client raises becomes the one line below
@@ -143,25 +178,59 @@ def _connected(address: str) -> Any:
 class ClusterExecutor:
     """Tasks on a Dask cluster, in order (see the module's docstring)."""
 
-    def __init__(self, address: str, players: Sequence[str] = (), batch: int = BATCH) -> None:
+    def __init__(self, address: str, players: Sequence[str] = ()) -> None:
         self.address = address
+        self.players = tuple(players)
+        self.build = build_identity()
+        self.checked: set[str] = set()  # the workers found fit to play: only they are given batches
+        self.refused: set[str] = set()  # workers that joined later and are not (another build, a player missing)
         self.client: Any = _connected(address)
-        self.batch = batch
         try:
-            self._check(players)
+            with _no_dask_warnings():
+                self._check(players)
         except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
             self.close()
             raise
 
-    def _on_every_worker(self, function: Callable[..., Any], *args: Any) -> dict[str, Any]:
-        """`function(*args)` on every worker: {worker: what it returned, or the exception it raised}."""
+    def _on_every_worker(self, function: Callable[..., Any], *args: Any, workers: Sequence[str] | None = None
+                         ) -> dict[str, Any]:  # fmt: skip
+        """`function(*args)` on every worker (or those named): {worker: what it returned, or what it raised}."""
         try:
-            return dict(self.client.run(function, *args, on_error="return"))
+            return dict(self.client.run(function, *args, on_error="return", workers=workers))
         except (OSError, TimeoutError) as error:
             raise ClusterError(f"the scheduler at {self.address} stopped answering: {error}") from None
 
+    def _fit(self, workers: Sequence[str]) -> set[str]:
+        """Those of `workers` that have the tool, of this build, and every outside player of the run."""
+        fit = {worker for worker, found in self._on_every_worker(eval, _HAS_THE_TOOL, workers=workers).items()
+               if found is True}  # fmt: skip
+        if fit:
+            builds = self._on_every_worker(build_identity, workers=sorted(fit))
+            fit = {worker for worker, build in builds.items() if build == self.build}
+        for name in self.players:
+            if ":" in name and fit:
+                found = self._on_every_worker(_has_player, name, workers=sorted(fit))
+                fit = {worker for worker, present in found.items() if present is True}
+        return fit
+
+    def _workers_now(self) -> list[str]:
+        """The checked workers still there, after checking any that joined since (ClusterLost when the
+        scheduler does not answer)."""
+        try:
+            present = set(self.client.nthreads())
+        except (OSError, TimeoutError):
+            raise ClusterLost(f"lost the scheduler at {self.address}") from None
+        new = sorted(present - self.checked - self.refused)
+        if new:
+            with _no_dask_warnings(), contextlib.suppress(ClusterError):
+                fit = self._fit(new)
+                self.checked |= fit
+                self.refused |= set(new) - fit
+        return sorted(present & self.checked)
+
     def _check(self, players: Sequence[str]) -> None:
         present = self._on_every_worker(eval, _HAS_THE_TOOL)
+        self.checked = set(present)
         if not present:
             raise ClusterError("the cluster has no worker yet; start one with: dask worker ADDRESS")
         lacking = [worker for worker, found in present.items() if found is not True]
@@ -183,31 +252,50 @@ class ClusterExecutor:
                     what = "program" if name.startswith("cmd:") else "module"
                     raise ClusterError(f"{name}: the {what} is not on worker {missing[0]}; install it on every worker")
 
-    def run_in_order(self, function: Callable[[_Task], _Result], tasks: Sequence[_Task]) -> Iterator[_Result]:
-        batches = [tasks[index : index + self.batch] for index in range(0, len(tasks), self.batch)]
-        threads = sum(self.client.nthreads().values()) or 1
+    def run_in_order(
+        self, function: Callable[[_Task], _Result], tasks: Iterable[_Task], count: int
+    ) -> Iterator[_Result]:
+        pending = iter(tasks)
+        size = 1  # tasks a batch: one at first, then as many as play for about BATCH_SECONDS
         window: collections.deque[Any] = collections.deque()
-        pending = iter(batches)
         done = 0
+
+        def submit() -> bool:
+            batch = list(itertools.islice(pending, size))
+            if not batch:
+                return False
+            self._workers_now()  # a worker that joined is checked (and `_batch` checks its own worker again)
+            window.append((self.client.submit(_batch, function, batch, self.build, pure=False, retries=2), batch))
+            return True
+
         try:
-            for batch in pending:
-                window.append(self.client.submit(_batch, function, batch, pure=False, retries=2))
-                if len(window) >= 2 * threads:
-                    break
-            while window:
-                results = self._result(window[0], done, len(tasks))
-                window.popleft()
-                for batch in pending:
-                    window.append(self.client.submit(_batch, function, batch, pure=False, retries=2))
-                    break
-                done += len(results)
-                yield from results
+            with _no_dask_warnings():
+                threads = sum(self.client.nthreads().values()) or 1
+                while len(window) < 2 * threads and submit():
+                    pass
+                while window:
+                    future, batch = window[0]
+                    try:
+                        results, seconds = self._result(future, done, count)
+                    except WrongBuild as refused:  # it played nothing: to the checked workers alone, then
+                        self.refused.add(refused.worker)
+                        self.checked.discard(refused.worker)
+                        again = self.client.submit(_batch, function, batch, self.build, pure=False, retries=2,
+                                                   workers=self._workers_now() or None)  # fmt: skip
+                        window[0] = (again, batch)
+                        continue
+                    window.popleft()
+                    if results:
+                        size = max(1, min(MOST_IN_A_BATCH, round(BATCH_SECONDS * len(results) / max(seconds, 1e-6))))
+                    submit()
+                    done += len(results)
+                    yield from results
         finally:
             if window:  # stopped early (Ctrl-C, an error): what is not finished is cancelled
                 with contextlib.suppress(Exception):
-                    self.client.cancel(list(window))
+                    self.client.cancel([future for future, _ in window])
 
-    def _result(self, future: Any, done: int, total: int) -> list[Any]:
+    def _result(self, future: Any, done: int, total: int) -> tuple[list[Any], float]:
         """The batch's results, waiting in slices: ClusterLost when the scheduler goes, no worker is left for
         NO_WORKER_SECONDS, or the batch's workers keep dying."""
         from distributed import KilledWorker
@@ -219,7 +307,8 @@ class ClusterExecutor:
         unanswered: float | None = None
         while True:
             try:
-                return list(future.result(timeout=_SLICE))
+                results, seconds = future.result(timeout=_SLICE)
+                return list(results), float(seconds)
             except (DaskTimeout, TimeoutError):
                 pass
             except KilledWorker:
@@ -234,8 +323,8 @@ class ClusterExecutor:
                 continue
             unanswered = None
             try:
-                workers = self.client.nthreads()
-            except (OSError, TimeoutError):
+                workers = self._workers_now()
+            except ClusterLost:
                 raise ClusterLost(f"lost the scheduler at {self.address}; {played}") from None
             if workers:
                 without_workers = None
@@ -245,5 +334,19 @@ class ClusterExecutor:
                 raise ClusterLost(f"no worker left on the cluster for {NO_WORKER_SECONDS:g} s; {played}")
 
     def close(self) -> None:
+        """The outside programs the workers started are closed, then the client."""
+        with contextlib.suppress(Exception), _no_dask_warnings():
+            self.client.run(_close_programs_here, on_error="return")
         with contextlib.suppress(Exception):
             self.client.close(timeout=5)
+
+
+@contextlib.contextmanager
+def _no_dask_warnings() -> Iterator[None]:
+    """Dask's warnings (its table of mismatched versions, among others) are not shown: the tool says in its
+    one line what stops a run (`ClusterError`, `ClusterLost`), and a difference that matters is a build."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield

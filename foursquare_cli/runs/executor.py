@@ -19,7 +19,7 @@ import collections
 import contextlib
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sized
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
@@ -77,19 +77,28 @@ def _end(executor: ProcessPoolExecutor) -> None:
 class Executor(Protocol):
     """Somewhere else to run tasks, in order: a cluster (`runs.cluster.ClusterExecutor`)."""
 
-    def run_in_order(self, function: Callable[[_Task], _Result], tasks: Sequence[_Task]) -> Iterator[_Result]: ...
+    def run_in_order(
+        self, function: Callable[[_Task], _Result], tasks: Iterable[_Task], count: int
+    ) -> Iterator[_Result]: ...
 
 
 def run_in_order(
-    function: Callable[[_Task], _Result], tasks: Sequence[_Task], jobs: int = 1, executor: Executor | None = None
+    function: Callable[[_Task], _Result],
+    tasks: Iterable[_Task],
+    jobs: int = 1,
+    executor: Executor | None = None,
+    *,
+    count: int | None = None,
 ) -> Iterator[_Result]:
     """`function(task)` for each task, in task order: on `executor` when given, else in `jobs` processes (at
-    most one per task). The one interface of every run, local or on a cluster.
+    most one per task). The one interface of every run, local or on a cluster. `tasks` may be made as they
+    are taken (a run of 10^11 games is never listed); `count`, how many there are, when they have no `len`.
 
     WorkersError when worker processes cannot be started; WorkerLost when one dies;
     Interrupted on SIGINT, SIGTERM or SIGHUP.
     """
-    jobs = workers_for(jobs, len(tasks))
+    count = len(tasks) if isinstance(tasks, Sized) else count if count is not None else jobs
+    jobs = workers_for(jobs, count)
     previous = {sig: signal.getsignal(sig) for sig in _SIGNALS}
     previous = {sig: handler for sig, handler in previous.items() if handler is not signal.SIG_IGN}  # nohup
     try:
@@ -99,19 +108,21 @@ def run_in_order(
         previous = {}
     try:
         if executor is not None:
-            yield from executor.run_in_order(function, tasks)
+            yield from executor.run_in_order(function, tasks, count)
             return
         if jobs == 1:
             for task in tasks:
                 yield function(task)
             return
-        yield from _in_workers(function, tasks, jobs)
+        yield from _in_workers(function, tasks, jobs, count)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
-def _in_workers(function: Callable[[_Task], _Result], tasks: Sequence[_Task], jobs: int) -> Iterator[_Result]:
+def _in_workers(
+    function: Callable[[_Task], _Result], tasks: Iterable[_Task], jobs: int, count: int
+) -> Iterator[_Result]:
     import multiprocessing
 
     try:
@@ -139,7 +150,7 @@ def _in_workers(function: Callable[[_Task], _Result], tasks: Sequence[_Task], jo
                 result = window.popleft().result()
             except BrokenProcessPool:
                 raise WorkerLost(
-                    f"a worker process died in the middle of the run; {done} of {len(tasks)} tasks had finished"
+                    f"a worker process died in the middle of the run; {done} of {count} tasks had finished"
                 ) from None
             done += 1
             for task in pending:

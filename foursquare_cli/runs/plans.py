@@ -11,6 +11,7 @@ from ..errors import UsageError
 from ..players import MOVE_LIMIT
 from ..players.registry import PlayerSpec, Strength
 from ..rules.cards import SEED_MAX
+from ..rules.playout import MAX_PLAYOUTS
 
 RESULTS_FORMAT_VERSION = 2
 PLAN_KEYS = ("command", "players", "start", "games", "player_seed", "playouts", "think", "move_time")
@@ -89,7 +90,8 @@ class Plan(NamedTuple):
         if header is None or header.get("foursquare_results") != RESULTS_FORMAT_VERSION or "command" not in header:
             old = header is not None and header.get("foursquare_results") == 1
             said = "written by an older version of the tool (its games cannot be checked); give another file"
-            raise ResultsError(said if old else "not a results file of this version (docs/formats.md)", path=path)
+            other = "not a results file of this version (docs/protocol.md, section 9)"
+            raise ResultsError(said if old else other, path=path)
         wanted = {"foursquare_results", *PLAN_KEYS, "shard", "sealed"}
         if set(header) != wanted:
             raise ResultsError(f"its plan has the keys {sorted(header)}, not {sorted(wanted)}", path=path)
@@ -121,7 +123,7 @@ def _plan_problem(header: dict[str, Any]) -> str | None:
         (is_whole(header["start"], 0, SEED_MAX), "start"),
         (is_whole(header["games"], 1, SEED_MAX + 1) and header["start"] + header["games"] - 1 <= SEED_MAX, "games"),
         (is_whole(header["player_seed"], 0, SEED_MAX), "player_seed"),
-        (is_whole(header["playouts"], 1, 10**9), "playouts"),
+        (is_whole(header["playouts"], 1, MAX_PLAYOUTS), "playouts"),
         (header["think"] is None or is_seconds(header["think"]), "think"),
         (is_seconds(header["move_time"]), "move_time"),
         (isinstance(shard, list) and len(shard) == 2 and is_whole(shard[1], 1, 10**6)

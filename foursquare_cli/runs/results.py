@@ -110,12 +110,32 @@ def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
 
 def _games_of(path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]]) -> dict[tuple[str, int], GameResult]:
     games: dict[tuple[str, int], GameResult] = {}
+    seeds: dict[int, int] = {}
     for number, line in entries:
-        result = checked_result(line, plan, f"{path}:{number}")
+        where = f"{path}:{number}"
+        result = checked_result(line, plan, where)
         if (result.player, result.seed) in games:
-            raise LogLineError(f"deal {result.seed} of {result.player} is in the file twice", path=f"{path}:{number}")
+            raise LogLineError(f"deal {result.seed} of {result.player} is in the file twice", path=where)
+        problem = sealing_problem(seeds, result)
+        if problem is not None:
+            raise LogLineError(problem, path=where)
         games[(result.player, result.seed)] = result
     return games
+
+
+def sealing_problem(seeds: dict[int, int], result: GameResult) -> str | None:
+    """What disproves that `result`, a game of a sealed run, was dealt as sealing deals (None for a game that
+    is not sealed, or fits): a seed that is its deal's public number, or another seed than the other players
+    of its deal had. `seeds` holds each deal's seed as the lines are read."""
+    if result.sealed_seed is None:
+        return None
+    if result.sealed_seed == result.seed:
+        return f"deal {result.seed} of {result.player}: sealed, but dealt from the deal's own public number"
+    first = seeds.setdefault(result.seed, result.sealed_seed)
+    if first != result.sealed_seed:
+        return (f"deal {result.seed} of {result.player}: dealt from another seed than the deal's other players; "
+                "every player of a sealed deal plays the same stock")  # fmt: skip
+    return None
 
 
 def read_results(path: str) -> tuple[Plan, dict[tuple[str, int], GameResult]]:
@@ -196,6 +216,7 @@ def merged(paths: Iterable[str]) -> Merged:
     with a line when the files disagree on the plan or hold the same game twice; the deals missing named."""
     plan: Plan | None = None
     games: dict[tuple[str, int], GameResult] = {}
+    seeds: dict[int, int] = {}
     first = ""
     for path in paths:
         this, found = read_results(path)
@@ -209,6 +230,9 @@ def merged(paths: Iterable[str]) -> Merged:
         for key, result in found.items():
             if key in games:
                 raise ResultsError(f"deal {result.seed} of {key[0]} is in another file too: overlapping", path=path)
+            problem = sealing_problem(seeds, result)
+            if problem is not None:
+                raise ResultsError(problem.replace("the deal's other players", "in another file"), path=path)
             games[key] = result
     if plan is None:
         raise UsageError("give at least one results file")
@@ -251,7 +275,7 @@ class AnalysisResults:
             header = self._log.header
             if header is not None and header != wanted:
                 if header.get("command") != "analyze" or header.get("foursquare_results") != RESULTS_FORMAT_VERSION:
-                    raise ResultsError("not a results file of analyze (see docs/formats.md: results)", path=path)
+                    raise ResultsError("not a results file of analyze (docs/protocol.md, section 9)", path=path)
                 differ = [key for key in wanted if header.get(key) != wanted[key]]
                 raise ResultsError(f"holds another run ({', '.join(differ)} differ); give another file", path=path)
             self.done: dict[str, dict[str, Any]] = {}

@@ -3,13 +3,17 @@ cluster), kept in a results file as they finish, and summed up from the games al
 and the merge of shards print the same figures.
 
 A sealed plan (`--sealed`) deals each deal from a fresh secret seed (`os.urandom`), the same for every player
-of that deal, drawn here, in the process that runs the engine, and handed only to the processes that play
-the deal's games (never to a player: players see states). Its seed goes into the results only once every
-player has finished the deal (`ResultsFile`)."""
+of that deal, drawn here, in the process that runs the engine, and handed only to the process that plays the
+deal's games (never to a player: players see states), which plays them together, a card at a time
+(`players.play_in_lockstep`). Its seed goes into the results only once every player has finished the deal
+(`ResultsFile`); the processes that hold seeds are not dumpable on Linux (`keep_memory_private`)."""
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
@@ -19,24 +23,49 @@ from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
 from .plans import Plan
 from .results import Merged, ResultsFile
-from .stats import GameResult, Summary, check_range, play_deal, summary_of
+from .stats import GameResult, Summary, check_range, play_deal_together, summary_of
 
 
 class PlayTask(NamedTuple):
-    """One game of a run, as a worker is given it: who plays, which deal, and its secret seed when sealed."""
+    """What a worker is given: a deal, and who plays it (one player; for a sealed deal, every player of the plan,
+    in lockstep, with the deal's secret seed)."""
 
-    player: PlayerSpec
+    players: tuple[PlayerSpec, ...]
     deal: int
     sealed_seed: int | None = None
 
 
-def play_task(task: PlayTask) -> GameResult:
-    return play_deal(task.player, task.deal, task.sealed_seed)
+def play_task(task: PlayTask) -> tuple[GameResult, ...]:
+    if task.sealed_seed is not None:
+        keep_memory_private()
+    return play_deal_together(task.players, task.deal, task.sealed_seed)
 
 
 def secret_seed() -> int:
     """A deal number nobody can know in advance: 64 bits of the operating system's randomness."""
     return int.from_bytes(os.urandom(8), "little")
+
+
+def keep_memory_private() -> None:
+    """On Linux, this process (which holds a sealed run's secret seeds) is made not dumpable: no other process
+    of the user can read its memory (`/proc/PID/mem`) or attach a debugger to it; root still can. Elsewhere,
+    and where the system refuses, nothing changes (docs/protocol.md, section 9, says what sealing protects)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+
+
+def _tasks(plan: Plan, done: dict[tuple[str, int], GameResult]) -> Iterator[PlayTask]:
+    """The games still to play, deal by deal, made as they are needed (a plan of 10^11 games is never listed):
+    a task a game, or for a sealed plan a task a deal, every player in it, dealt from a fresh secret seed."""
+    for deal in plan.deals.each_deal():
+        missing = tuple(player for player in plan.players if (player.name, deal) not in done)
+        if missing and plan.deals.sealed:
+            yield PlayTask(missing, deal, secret_seed())
+        else:
+            yield from (PlayTask((player,), deal) for player in missing)
 
 
 def play_plan(
@@ -60,28 +89,35 @@ def play_plan(
             player.build()  # a player that cannot be built fails here, in one line
     if ready is not None:
         ready()
-    order = [(player, deal) for deal in plan.deals.each_deal() for player in plan.players]
+    if plan.deals.sealed:
+        keep_memory_private()
     kept = ResultsFile(results, plan) if results is not None else None
     done = kept.done if kept is not None else {}
-    secrets = {deal: secret_seed() for deal in plan.deals.each_deal()} if plan.deals.sealed else {}
-    todo = [PlayTask(player, deal, secrets.get(deal)) for player, deal in order if (player.name, deal) not in done]
+    deals = plan.deals.deal_count()
+    tasks = deals - len({deal for _, deal in done}) if plan.deals.sealed else deals * len(plan.players) - len(done)
     executor = None
-    if cluster is not None and todo:
+    if cluster is not None and tasks:
         from .cluster import ClusterExecutor
 
         executor = ClusterExecutor(cluster, plan.names)
     try:
-        played = run_in_order(play_task, todo, jobs, executor=executor)
-        for count, (player, deal) in enumerate(order, start=1):
-            if (player.name, deal) in done:
-                result = done[(player.name, deal)]
-            else:
-                result = next(played)
-                if kept is not None:
-                    kept.add(result)
-            if progress is not None:
-                progress(count)
-            yield result
+        played = run_in_order(play_task, _tasks(plan, done), jobs, executor=executor, count=tasks)
+        waiting: collections.deque[GameResult] = collections.deque()
+        count = 0
+        for deal in plan.deals.each_deal():
+            for player in plan.players:
+                if (player.name, deal) in done:
+                    result = done[(player.name, deal)]
+                else:
+                    if not waiting:
+                        waiting.extend(next(played))
+                    result = waiting.popleft()
+                    if kept is not None:
+                        kept.add(result)
+                count += 1
+                if progress is not None:
+                    progress(count)
+                yield result
     finally:
         if executor is not None:
             executor.close()

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import math
 import statistics
-import time
 from collections import Counter
 from typing import Any, NamedTuple
 
 from ..errors import UsageError
-from ..players import PlayerSpec, play_game
+from ..players import PlayerSpec, Seat, play_in_lockstep
 from ..rules.cards import SEED_MAX
 from ..rules.engine import WON
-from ..rules.game import Game, Step
+from ..rules.game import Game
 
 
 class GameResult(NamedTuple):
@@ -144,25 +143,28 @@ def play_deal(player: PlayerSpec, deal: int, sealed_seed: int | None = None) -> 
     """Deal number `deal` played by a fresh player of `player`'s spec, seeded for the deal (an outside program is
     this process's long-lived one). A forfeit is a lost game with its reason. `sealed_seed`: the game is dealt
     from that secret seed instead of the deal's number."""
-    game = Game.from_seed(deal if sealed_seed is None else sealed_seed)
-    chosen = player.for_deal(deal).build()
-    times = []
-    clock = time.perf_counter
-    started = clock()
+    (result,) = play_deal_together((player,), deal, sealed_seed)
+    return result
 
-    def timed(step: Step) -> None:
-        nonlocal started
-        now = clock()
-        times.append(now - started)
-        started = now
 
-    forfeit = play_game(game, chosen, timed)
-    played = tuple(str(move) for move in game.moves)
-    name = player.name
-    if forfeit is not None:
-        return GameResult(name, deal, False, None, tuple(times), forfeit, played, sealed_seed)
-    outcome = game.state.outcome
-    return GameResult(name, deal, outcome.status is WON, outcome.score, tuple(times), None, played, sealed_seed)
+def play_deal_together(
+    players: tuple[PlayerSpec, ...], deal: int, sealed_seed: int | None = None
+) -> tuple[GameResult, ...]:
+    """Deal `deal` played by each of `players` at once, a card at a time (`play_in_lockstep`): how a sealed deal
+    is played, so that no player is shown a card before the others have been shown the one before it."""
+    seats = [Seat(Game.from_seed(deal if sealed_seed is None else sealed_seed), player.for_deal(deal).build())
+             for player in players]  # fmt: skip
+    play_in_lockstep(seats)
+    return tuple(_result_of(player.name, deal, seat, sealed_seed) for player, seat in zip(players, seats, strict=True))
+
+
+def _result_of(name: str, deal: int, seat: Seat, sealed_seed: int | None) -> GameResult:
+    played = tuple(str(move) for move in seat.game.moves)
+    times = tuple(seat.move_seconds)
+    if seat.forfeit is not None:
+        return GameResult(name, deal, False, None, times, seat.forfeit, played, sealed_seed)
+    outcome = seat.game.state.outcome
+    return GameResult(name, deal, outcome.status is WON, outcome.score, times, None, played, sealed_seed)
 
 
 def summary_of(player: str, start: int, results: list[GameResult], elapsed: float) -> Summary:

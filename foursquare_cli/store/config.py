@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from ..errors import UsageError, display_name
 from ..formats.lines import ReadError, read_bytes
+from ..rules.playout import MAX_PLAYOUTS
 
 CHOICES = {"color": ("auto", "always", "never")}
 KINDS: dict[str, type] = {
@@ -88,6 +89,8 @@ def _checked(path: Path, text: str, key: str, value: Any) -> Any:
         raise _refused(path, line, f"{key}: {value!r} is not one of {', '.join(CHOICES[key])}")
     if kind is int and value < 1:
         raise _refused(path, line, f"{key}: {value} is below 1")
+    if key == "playouts" and value > MAX_PLAYOUTS:
+        raise _refused(path, line, f"{key}: {str(value)[:30]} is above {MAX_PLAYOUTS}, the largest budget")
     if kind is float and (not math.isfinite(value) or value <= 0):
         raise _refused(path, line, f"{key}: a number of seconds above 0, not {value!r}")
     return value

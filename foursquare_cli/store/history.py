@@ -19,9 +19,11 @@ cache of what they say, kept beside them as `history.sqlite`:
 - A missing index is rebuilt from the record files, with a line saying so. The
   index is marked as this tool's (SQLite's `application_id`, and a schema version
   in `user_version`): a file at its place that is not ours (another program's
-  database) is never deleted or changed, and the history is then not kept, with a
-  line; a file that is no database at all is moved aside (`history.sqlite.unreadable-
-  TIME`), never deleted, and the index rebuilt. A busy index is waited for a
+  database, even one with no table yet, or any database reached through a link that
+  is not marked as ours) is never deleted or changed, and the history is then not
+  kept, with a line; a file that is no database at all, or an index of ours whose
+  pages are damaged (SQLite's `quick_check`), is moved aside (`history.sqlite.
+  unreadable-TIME`), never deleted, and the index rebuilt from the records. A busy index is waited for a
   bounded time, then skipped with a line, never rebuilt.
 - Paths are kept as bytes (`os.fsencode`), so a name that is not UTF-8 is kept as it
   is; `elsewhere.txt` holds one JSON string a line, so a name with a newline stays one
@@ -228,24 +230,29 @@ class History:
             identity, version = (
                 connection.execute(f"PRAGMA {name}").fetchone()[0] for name in ("application_id", "user_version")
             )
-            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            objects = connection.execute("SELECT type, name FROM sqlite_master").fetchall()
+            tables = {name for kind, name in objects if kind == "table"}
+            sound = identity != APPLICATION_ID or connection.execute("PRAGMA quick_check").fetchone()[0] == "ok"
         except sqlite3.DatabaseError as error:
             connection.close()
             if "locked" in str(error) or "busy" in str(error):
                 raise
             return self._replace_unreadable(path, error)
         fresh = not tables
-        # ours: marked as ours, or unmarked (0) and either empty or an earlier foursquare's; another program's
-        # mark is never ours, even on a file with no tables yet
-        theirs = identity not in (0, APPLICATION_ID) or (
-            identity == 0 and not fresh and not self._legacy(connection, tables)
-        )
+        # Ours: marked as ours; or unmarked (0) and either an earlier foursquare's index, or empty of any schema
+        # object with no user_version, at a path that is not a link (a link, or a file with a view, an index or
+        # a version of its own and no table yet, is another program's).
+        empty = not objects and version == 0 and not path.is_symlink()
+        theirs = identity != APPLICATION_ID and not (identity == 0 and (empty or self._legacy(connection, tables)))
         if theirs:
             connection.close()
             raise HistoryError(
                 f"{_shown(path)} is not foursquare's history index (another program's database); "
                 "it is left alone, and the history is not kept"
             )
+        if not sound:  # ours, but its pages are damaged: set aside, and rebuilt from the records
+            connection.close()
+            return self._replace_unreadable(path, sqlite3.DatabaseError("its pages are damaged"))
         if identity == APPLICATION_ID and version > SCHEMA_VERSION:
             connection.close()
             raise HistoryError(f"{_shown(path)} was made by a newer foursquare; it is left alone")

@@ -6,8 +6,9 @@ flight and the same command on the same file goes on from there. For every log:
 
 - Only a regular file is used: a FIFO, a device or a directory is refused at once,
   without waiting on it; a file that is not UTF-8 text is refused too.
-- One writer at a time: a lock `.NAME.lock` beside the file (`store.locking`); a
-  second run on the same file is refused with one line (exit 2).
+- One writer at a time: the file itself is locked (`store.locking`), so a second run on
+  it is refused with one line (exit 2), whatever path names it (a symbolic or a hard
+  link); no lock file is made.
 - Lines are read one at a time, each at most `MAX_LOG_LINE_BYTES`; a line that is not
   a JSON object is an error naming the file and its line (exit 1).
 - A last line without its newline was cut short by a kill: it is left out when the
@@ -65,9 +66,8 @@ class JsonLinesLog:
         _refuse_what_is_not_a_file(path)
         if os.path.exists(path) and not (os.stat(path).st_mode & stat.S_IWUSR and os.access(path, os.W_OK)):
             raise LogError("is read-only; give a file this run can write to", path=path)
-        directory, name = os.path.split(os.path.abspath(path))
         try:
-            lock = ExclusiveLock.acquire(os.path.join(directory, f".{name}.lock"))
+            lock = ExclusiveLock.on_file(path)  # the file's own lock: one writer, whatever path names the file
         except OSError as error:
             raise LogError(f"cannot lock: {error.strerror or error}", path=path) from None
         if lock is None:
@@ -144,6 +144,8 @@ def read_log(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str
                 value = json.loads(line)
             except ValueError:
                 raise LogLineError("not a JSON object", path=f"{path}:{number}") from None
+            except RecursionError:  # `[[[[...` a hundred thousand deep: no line of ours nests so
+                raise LogLineError("not a line of ours: nested too deep", path=f"{path}:{number}") from None
             if not isinstance(value, dict):
                 raise LogLineError("not a JSON object", path=f"{path}:{number}")
             if header is None:

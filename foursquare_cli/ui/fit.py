@@ -10,8 +10,6 @@ import shutil
 import sys
 import textwrap
 
-from ..errors import display_name
-
 _ESCAPES = re.compile(r"\x1b\[[0-9;]*m")
 _SECOND_COLUMN = re.compile(r"\S( {2,})(?=\S)")
 _KEPT_SPACE = "\0"  # a space inside a command to copy, while the line is broken
@@ -33,9 +31,25 @@ def program_name() -> str:
     return f"{shlex.quote(sys.executable)} -m foursquare_cli"
 
 
-def shell_word(path: str) -> str:
-    """A path as a shell word to paste; a path with characters no terminal should be sent, as Python writes it."""
-    return shlex.quote(path) if path.isprintable() else display_name(path)
+_WINDOWS_SPECIAL = set(" &|<>^\"%;,=()!$`'")
+
+
+def shell_word(path: str, platform: str | None = None, shell: str | None = None) -> str:
+    """A path as one word of the shell the user runs, to paste: on Windows in double quotes when it needs
+    them (cmd's and PowerShell's); elsewhere `shlex`'s quoting, and a path with characters no terminal should
+    be sent (a newline, bytes not UTF-8) in ANSI-C quotes (`$'a\nb'`: bash, zsh, ksh, and sh since POSIX
+    2024), or for fish its own escapes; never anything that writes a control character to the screen."""
+    platform = platform or sys.platform
+    if platform == "win32":  # a Windows name holds no control character and no double quote
+        return f'"{path}"' if not path or _WINDOWS_SPECIAL & set(path) else path
+    if path.isprintable():
+        return shlex.quote(path)
+    shell = shell if shell is not None else os.environ.get("SHELL", "")
+    escaped = "".join(chr(byte) if 32 <= byte < 127 and chr(byte) not in "\\'" else f"\\x{byte:02x}"
+                      for byte in os.fsencode(path))  # fmt: skip
+    if os.path.basename(shell) == "fish":  # fish takes \xHH outside quotes; quote the rest of its specials
+        return "".join(ch if ch.isalnum() or ch in "/._-\\" else "\\" + ch for ch in escaped)
+    return f"$'{escaped}'"
 
 
 def fitted(text: str, width: int, program: str | None = None) -> str:

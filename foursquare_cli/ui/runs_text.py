@@ -22,6 +22,8 @@ def _dealt(summary: Summary) -> str:
     if summary.shard is not None:  # every Nth deal of the range: say which, not a range it does not cover
         index, count = summary.shard
         return f"{summary.games} {kind} of shard {index}/{count} (one deal in {count}, from deal {summary.start})"
+    if summary.games == 0:
+        return "no games yet"
     if summary.missing and summary.span is not None:
         return f"{summary.games} {kind} between {summary.span[0]} and {summary.span[1]}"
     return f"{kind} {summary.start} to {summary.start + summary.games - 1}"
@@ -69,7 +71,9 @@ def compare_text(comparison: Comparison, width: int | None = None) -> str:
         lines = [gap[0].upper() + gap[1:]]
     else:
         lines = [] if comparison.complete else [f"Stopped early: {games} deals played by every player so far."]
-    if summaries and (summaries[0].missing or not comparison.complete) and summaries[0].span is not None:
+    if games == 0:
+        lines.append("No deal played by every player yet.")
+    elif summaries and (summaries[0].missing or not comparison.complete) and summaries[0].span is not None:
         low, high = summaries[0].span
         lines.append(f"{games} deals between {low} and {high}, played by every player:")
     else:
