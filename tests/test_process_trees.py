@@ -228,3 +228,22 @@ def test_ending_a_program_leaves_its_output_pipe_to_the_reader_so_the_next_progr
     finally:
         held_up.set()
         new.end()
+
+
+@pytest.mark.posix
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the tool as a subreaper is Linux's")
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGSTOP"])
+def test_a_daemon_outlives_neither_its_warden_nor_the_tool_when_the_program_kills_or_stops_its_warden(
+    tmp_path, signal_name
+):
+    """The program double-forks a daemon, then kills (or stops) its warden: the tree comes to the tool (a
+    subreaper too), which ends it with the program; after the run nothing of it is left, and the run is quick."""
+    marker = f"daemon-marker-{os.getpid()}-warden-{signal_name}"
+    killer = f"import os, signal\nos.kill(os.getppid(), signal.{signal_name})\n" + ANSWERS_B2
+    spec = _daemon_bot(tmp_path, marker, answers=killer)
+    started = time.monotonic()
+    process = subprocess.run([sys.executable, "-m", "foursquare_cli", "stats", "-n", "2", "-p", spec],
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert process.returncode == 0, process.stderr
+    assert _gone(marker) == []
+    assert time.monotonic() - started < 4.5, "a stopped warden is woken to end its tree, not waited for"

@@ -13,7 +13,13 @@ Ending a program ends everything it started, as well as each platform allows:
   standard library), a child subreaper: a descendant whose parent dies becomes the
   warden's child, even after a double fork and `setsid`, and the warden kills
   every one when the program is stopped or exits. The warden dies with the
-  process that started it (`PR_SET_PDEATHSIG`), and takes the tree with it.
+  process that started it (`PR_SET_PDEATHSIG`), and takes the tree with it. And
+  the tool holds what the warden holds: the process that starts a warden is a child
+  subreaper too, so when a program kills or stops its warden, its tree comes to the
+  tool, which ends every process of it (each carries `FOURSQUARE_PLAYER_OF`, the
+  tool's pid, in its environment) when the program is ended, and at the tool's exit.
+  A descendant that also clears its environment and escapes that mark is the one
+  way out left.
 - macOS and the other POSIX systems: the program runs under the same warden, which
   ends its process group when it is stopped or the tool dies (a thread sees the
   tool go). A descendant that starts a session of its own escapes; no portable
@@ -44,6 +50,8 @@ __all__ = ["PlayerProcess", "find_program", "split_command"]
 
 _CHUNK = 65536
 _WARDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warden.py")
+_MARK = "FOURSQUARE_PLAYER_OF"  # in every player's environment: the pid of the tool's process that started it
+_WARDENS: set[int] = set()  # the wardens this process runs now: its children that are not strays
 
 
 def split_command(command: str, *, windows: bool | None = None) -> list[str]:
@@ -85,6 +93,8 @@ class PlayerProcess:
         options: dict[str, Any] = {}
         if _uses_warden():
             command = [sys.executable, "-I", "-S", _WARDEN, str(os.getpid()), *command]
+            _hold_strays()
+        environment = dict(os.environ if environment is None else environment, **{_MARK: str(os.getpid())})
         if hasattr(os, "killpg"):
             options["start_new_session"] = True  # a group of its own: no Ctrl-C from the terminal, killed whole
         if sys.platform == "win32":
@@ -101,6 +111,7 @@ class PlayerProcess:
         self._job = _job_for(self._popen)
         assert self._popen.stdin is not None and self._popen.stdout is not None
         self.pid = self._popen.pid
+        _WARDENS.add(self.pid)
         self._output: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._input: queue.SimpleQueue[tuple[bytes, threading.Event] | None] = queue.SimpleQueue()
         self.input_closed = False  # a write failed: the program closed its input or exited
@@ -184,6 +195,8 @@ class PlayerProcess:
         if _uses_warden() and popen.poll() is None:
             with contextlib.suppress(OSError):
                 popen.terminate()  # the warden kills the whole tree, reaps it and exits
+            with contextlib.suppress(OSError, AttributeError):
+                os.kill(popen.pid, signal.SIGCONT)  # type: ignore[attr-defined,unused-ignore]  # a warden stopped by its program goes on to end it
             with contextlib.suppress(subprocess.TimeoutExpired):
                 popen.wait(timeout=5)
         _kill_group(popen.pid)
@@ -192,8 +205,60 @@ class PlayerProcess:
         with contextlib.suppress(OSError):
             popen.kill()
         popen.wait()
+        _WARDENS.discard(popen.pid)
+        end_strays()
         self._input.put(None)  # the writer closes the input, the reader the output (see `_read`)
         self._threads[0].join(timeout=1.0)  # the tree is gone: the end of its output is there at once
+
+
+_HOLDING: list[bool] = []
+
+
+def _hold_strays() -> None:
+    """Linux: make this process a child subreaper (once), so a program's processes that outlive their warden
+    come to it (`end_strays`)."""
+    if _HOLDING or not sys.platform.startswith("linux"):
+        return
+    _HOLDING.append(True)
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def end_strays() -> None:
+    """Linux: end the processes of players' trees that came to this process when their warden died (children
+    of ours with our mark, that are no warden of ours), and those that come after them, reaped each time."""
+    if sys.platform == "win32" or not _HOLDING:
+        return
+    mark = f"\0{_MARK}={os.getpid()}\0".encode()
+    for _ in range(20):  # a stray's own children come to us as it dies: a few rounds take them all
+        strays = [pid for pid in _children() if pid not in _WARDENS and mark in _environment(pid)]
+        if not strays:
+            return
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+
+
+def _children() -> list[int]:
+    """This process's children, from /proc (Linux)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with contextlib.suppress(OSError), open(f"/proc/self/task/{task}/children") as listed:
+                found += [int(pid) for pid in listed.read().split()]
+    return found
+
+
+def _environment(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return b"\0" + environ.read().rstrip(b"\0") + b"\0"
+    except OSError:
+        return b""
 
 
 def _kill_group(pid: int) -> None:
