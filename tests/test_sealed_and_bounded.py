@@ -117,6 +117,19 @@ def test_a_sealed_run_keeps_its_memory_private_and_a_public_one_does_not_need_to
     assert calls, "the seeds are held by a process others cannot read"
 
 
+# -- 2. every worker, every time (the rest, with a real cluster, in test_cluster_trust.py) --------------------
+
+
+def test_a_cluster_batch_is_sized_by_time_so_a_lost_worker_costs_seconds():
+    from foursquare_cli.runs.cluster import BATCH_SECONDS, MOST_IN_A_BATCH, next_batch_size
+
+    assert BATCH_SECONDS <= 10, "a lost batch costs seconds, not minutes"
+    assert next_batch_size(1, 150.0) == 1, "slow games (a strong expert): one a batch, never fifty"
+    assert next_batch_size(4, 2.0) == round(BATCH_SECONDS * 2)
+    assert next_batch_size(10, 0.001) == MOST_IN_A_BATCH, "quick games fill a batch up to the cap"
+    assert next_batch_size(0, 0.0) == 1
+
+
 # -- 5. bounded numbers, signals that say so, commands for the shell ------------------------------------
 
 

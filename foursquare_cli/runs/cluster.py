@@ -55,6 +55,14 @@ _ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A
 _HAS_THE_TOOL = "__import__('importlib.util').util.find_spec('foursquare_cli') is not None"
 
 
+def next_batch_size(games: int, seconds: float) -> int:
+    """How many games the next batch holds, from the last batch's `games` played in `seconds`: about
+    BATCH_SECONDS of play (at least one, at most MOST_IN_A_BATCH), so a lost worker or scheduler costs seconds."""
+    if games <= 0:
+        return 1
+    return max(1, min(MOST_IN_A_BATCH, round(BATCH_SECONDS * games / max(seconds, 1e-6))))
+
+
 class ClusterError(UsageError):
     """The cluster cannot be used: the extra is missing, it cannot be reached, its workers differ."""
 
@@ -256,7 +264,7 @@ class ClusterExecutor:
         self, function: Callable[[_Task], _Result], tasks: Iterable[_Task], count: int
     ) -> Iterator[_Result]:
         pending = iter(tasks)
-        size = 1  # tasks a batch: one at first, then as many as play for about BATCH_SECONDS
+        size = 1  # tasks a batch: one at first (nothing is known of the games' pace), then `next_batch_size`
         window: collections.deque[Any] = collections.deque()
         done = 0
 
@@ -286,7 +294,7 @@ class ClusterExecutor:
                         continue
                     window.popleft()
                     if results:
-                        size = max(1, min(MOST_IN_A_BATCH, round(BATCH_SECONDS * len(results) / max(seconds, 1e-6))))
+                        size = next_batch_size(len(results), seconds)
                     submit()
                     done += len(results)
                     yield from results
