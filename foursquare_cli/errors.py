@@ -48,12 +48,29 @@ def exit_codes_text() -> str:
     return "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """`text` quoted (`repr`: nothing in it reaches the terminal as a control), at most `limit` characters of
+    it and then its length (`'99999'... (5,000 characters)`): messages never echo a whole hostile input."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text):,} characters)"
+
+
 def clipped(text: str, longest: int = 60) -> str:
-    """`text` with every word longer than `longest` cut to its start and its length (`'99999...' (5000
-    characters)`): a message quoting what was typed never echoes a 5,000-digit number whole."""
+    """`text` with every word longer than `longest` cut to its start and its length (`'99999'... (5,000
+    characters)`, as `quoted` says it, its punctuation kept): a message quoting what was typed never echoes a
+    5,000-digit number whole."""
     import re
 
-    return re.sub(rf"\S{{{longest + 1},}}", lambda word: f"{word[0][:30]}... ({len(word[0])} characters)", text)
+    def clip(word: re.Match[str]) -> str:
+        quote, body, closing, punctuation = word["quote"], word["body"], word["closing"], word["punctuation"]
+        if closing != quote:  # an unbalanced quote is part of the word
+            body, closing = quote + body + closing, ""
+            quote = ""
+        return f"{quote}{body[:30]}{closing}... ({len(body):,} characters){punctuation}"
+
+    word = rf"(?P<quote>['\"]?)(?P<body>\S{{{longest + 1},}}?)(?P<closing>['\"]?)(?P<punctuation>[.,:;]?)(?=\s|$)"
+    return re.sub(word, clip, text)
 
 
 def display_name(path: str) -> str:

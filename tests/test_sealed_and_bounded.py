@@ -159,6 +159,13 @@ def test_playouts_are_bounded_in_options_and_settings_and_a_huge_number_is_not_e
     )
 
 
+@pytest.mark.parametrize("option", ["--games", "--jobs", "--player-seed", "--move-time"])
+def test_a_number_of_five_thousand_digits_is_echoed_short_with_its_quotes_and_length(option):
+    said = in_process("stats", option, "9" * 5000)
+    assert said.returncode == 2 and said.stderr.count("\n") == 1 and len(said.stderr) < 250, said.stderr
+    assert "'999999999999999999999999999999'... (5,000 characters)" in said.stderr
+
+
 @pytest.mark.posix
 @pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGHUP])
 def test_sigterm_and_sighup_during_a_game_say_so_save_it_and_exit_143(tmp_path, sent):

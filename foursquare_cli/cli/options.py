@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, MAX_PLAYOUTS, players_help
-from ..errors import FoursquareError
+from ..errors import FoursquareError, quoted
 
 
 def _parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -51,7 +51,7 @@ def seconds_parser(text: str) -> float:
     except ValueError:
         raise typer.BadParameter(f"{text[:30]!r}: not a number of seconds") from None
     if not math.isfinite(value) or value <= 0:
-        raise typer.BadParameter(f"{text[:30]!r}: a time limit is a finite number of seconds above 0")
+        raise typer.BadParameter(f"{quoted(text, 30)}: a time limit is a finite number of seconds above 0")
     return value
 
 

@@ -19,18 +19,11 @@ MAX_INPUT_BYTES = 1 << 20
 MAX_MOVE_LINE_BYTES = 4096
 STDIN = "-"
 
-__all__ = ["MAX_INPUT_BYTES", "MAX_MOVE_LINE_BYTES", "STDIN", "ReadError", "display_name", "shorten"]
+__all__ = ["MAX_INPUT_BYTES", "MAX_MOVE_LINE_BYTES", "STDIN", "ReadError", "display_name"]
 
 
 class ReadError(UsageError):
     """A path that cannot be read as a file: missing, a FIFO or a device, closed standard input."""
-
-
-def shorten(text: str, limit: int = 40) -> str:
-    """`text` quoted, at most `limit` characters of it: messages never echo a whole hostile input."""
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[:limit]) + f"... ({len(text):,} characters)"
 
 
 def open_input(path: str) -> IO[bytes]:

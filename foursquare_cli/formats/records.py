@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..rules.cards import Card, deal
 from ..rules.engine import LOST, WON, State
 from ..rules.game import Game, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
 from . import safe_yaml
-from .lines import MAX_INPUT_BYTES, ReadError, shorten
+from .lines import MAX_INPUT_BYTES, ReadError
 from .safe_yaml import MAX_NODES
 from .source import RECORD_FORMAT_VERSION, MoveLine, Problem, RawMeta, Source, SourceKind, read_source
 
@@ -170,7 +170,7 @@ def check_path(path: str) -> Verdict | ReadError:
 def _move_problem(number: int, move_line: MoveLine, reason: str) -> Problem:
     text = move_line.text or ""
     return Problem(
-        move_line.line, f"move {number} {shorten(text)}: {reason}", move_number=number, move_text=move_line.text
+        move_line.line, f"move {number} {quoted(text)}: {reason}", move_number=number, move_text=move_line.text
     )
 
 

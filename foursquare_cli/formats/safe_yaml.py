@@ -16,8 +16,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import InvalidInput
-from .lines import shorten
+from ..errors import InvalidInput, quoted
 
 MAX_NODES = 10_000
 MAX_ALIAS_NODES = 10_000
@@ -49,7 +48,7 @@ class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
             key = self.construct_object(key_node)
             if key in seen:
                 raise YamlRefused(
-                    line, f"duplicate key {shorten(str(key))} (first at line {seen[key]}); a key may appear once"
+                    line, f"duplicate key {quoted(str(key))} (first at line {seen[key]}); a key may appear once"
                 )
             seen[key] = line
         mapping: dict[Any, Any] = super().construct_mapping(node, deep)

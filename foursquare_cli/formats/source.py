@@ -20,10 +20,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import display_name
+from ..errors import display_name, quoted
 from ..rules.cards import SEED_MAX, Card, InvalidCardError, check_deck, deal
 from . import safe_yaml
-from .lines import MAX_INPUT_BYTES, LineTooLong, NotUtf8, iter_lines, move_text, read_bytes, shorten
+from .lines import MAX_INPUT_BYTES, LineTooLong, NotUtf8, iter_lines, move_text, read_bytes
 from .safe_yaml import MappingNode, Node, ScalarNode, SequenceNode, YAMLError, YamlRefused
 
 RECORD_FORMAT_VERSION = 1
@@ -209,7 +209,7 @@ def _read_record(source: Source, value: dict[Any, Any], node: MappingNode, text:
 
             close = difflib.get_close_matches(str(key), KEYS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; keys are {', '.join(KEYS)}"
-            problems.append(Problem(line, f"unknown key {shorten(str(key))}{hint}"))
+            problems.append(Problem(line, f"unknown key {quoted(str(key))}{hint}"))
             continue
         source.lines[key] = line
         value_nodes[key] = value_node

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, quoted
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣, in the order of SUITS
@@ -82,20 +82,22 @@ class Card(Value):
         name = text.strip().upper()
         if len(name) < 2:
             raise InvalidCardError(
-                f"{_quoted(text)}: not a card; a card is a rank (A, 2-10) and a suit (S, H, D, C), like '7H'"
+                f"{quoted(text, 30)}: not a card; a card is a rank (A, 2-10) and a suit (S, H, D, C), like '7H'"
             )
         rank_text, suit_text = name[:-1], name[-1]
         suit = SUITS.find(suit_text)
         if suit < 0:
             suit = SUIT_SYMBOLS.find(suit_text)
         if suit < 0:
-            raise InvalidCardError(f"{_quoted(text)}: no such suit {suit_text!r}; suits are S, H, D, C")
+            raise InvalidCardError(f"{quoted(text, 30)}: no such suit {suit_text!r}; suits are S, H, D, C")
         if rank_text == "T":
             rank_text = "10"
         if rank_text in ("J", "Q", "K"):
-            raise InvalidCardError(f"{_quoted(text)}: face cards are not in the Foursquare deck; ranks are A, 2-10")
+            raise InvalidCardError(f"{quoted(text, 30)}: face cards are not in the Foursquare deck; ranks are A, 2-10")
         if rank_text not in RANK_NAMES:
-            raise InvalidCardError(f"{_quoted(text)}: no such rank {_quoted(rank_text)}; ranks are A, 2-10 (or T)")
+            raise InvalidCardError(
+                f"{quoted(text, 30)}: no such rank {quoted(rank_text, 30)}; ranks are A, 2-10 (or T)"
+            )
         return CARDS[suit * 10 + RANK_NAMES.index(rank_text)]
 
 
@@ -123,19 +125,15 @@ def check_seed(seed: object) -> int:
     return seed
 
 
-def _quoted(text: str, limit: int = 30) -> str:
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} characters)"
-
-
 def parse_seed(text: str) -> int:
     """Parse a deal number typed by a person (decimal digits only; at most 20 of them)."""
     stripped = text.strip()
     if not stripped.isdigit() or not stripped.isascii():
         if stripped.startswith("-") and stripped[1:].isdigit():
-            raise InvalidSeedError(f"{_quoted(text)}: deal numbers cannot be negative; they are 0 to {SEED_MAX}")
-        raise InvalidSeedError(f"{_quoted(text)}: not a deal number; deal numbers are whole numbers 0 to {SEED_MAX}")
+            raise InvalidSeedError(f"{quoted(text, 30)}: deal numbers cannot be negative; they are 0 to {SEED_MAX}")
+        raise InvalidSeedError(f"{quoted(text, 30)}: not a deal number; deal numbers are whole numbers 0 to {SEED_MAX}")
     if len(stripped.lstrip("0")) > len(str(SEED_MAX)):
-        raise InvalidSeedError(f"{_quoted(text)}: out of range; deal numbers are 0 to {SEED_MAX}")
+        raise InvalidSeedError(f"{quoted(text, 30)}: out of range; deal numbers are 0 to {SEED_MAX}")
     return check_seed(int(stripped))
 
 

@@ -35,8 +35,7 @@ from ..app.events import (
     WhereKept,
 )
 from ..app.table import COMMANDS
-from ..errors import display_name
-from ..formats.lines import shorten
+from ..errors import display_name, quoted
 from ..rules.engine import State, Status
 from ..rules.game import Step
 from .board import Style, card_text, cards_to_come, moves_preview, render, render_step, to_come_line
@@ -244,8 +243,8 @@ def _refusal_text(value: Refused) -> str:
         legal = value.state.legal_moves() if value.state is not None else None
         guess = suggestion(value.text, legal)
         if is_move_attempt(value.text) and not guess.startswith("did you mean"):
-            return f"{shorten(value.text)}: {value.detail}"
-        return f"unknown command {shorten(value.text)}; {guess}"
+            return f"{quoted(value.text)}: {value.detail}"
+        return f"unknown command {quoted(value.text)}; {guess}"
     if kind is Refusal.GAME_OVER:
         return "The game is over: type undo, restart, new or quit (or board, help)."
     if kind is Refusal.TRY_WHAT:
@@ -374,4 +373,4 @@ def _pipe_refused(value: PipeRefused, screen: Screen) -> Text:
     if value.ply is None:
         return Text(err=(f"{where}: {value.reason}",))
     reason = pipe_answer(value.text, value.reason) if value.not_a_move else value.reason
-    return Text(err=(f"{where}: move {value.ply} {shorten(value.text)}: {reason}",))
+    return Text(err=(f"{where}: move {value.ply} {quoted(value.text)}: {reason}",))
