@@ -33,7 +33,20 @@ def test_a_fifo_as_the_settings_file_is_refused_at_once(tmp_path, monkeypatch):
 def test_a_device_as_the_settings_file_is_refused(monkeypatch):
     monkeypatch.setenv("FOURSQUARE_CONFIG", "/dev/zero")
     result = runner.invoke(app, ["deal", "--seed", "1"])
-    assert result.exit_code == EXIT_USAGE and "/dev/zero: not a regular file (a device)" in result.stderr
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr.endswith(
+        "/dev/zero: not a regular file (a device); a settings file is a TOML file of a few lines\n"
+    )
+
+
+@pytest.mark.parametrize("nested", ["a = " + "[" * 20000 + "]" * 20000, "a = " + "{b=" * 5000 + "1" + "}" * 5000])
+def test_a_settings_file_nested_thousands_deep_is_one_line_not_a_crash(tmp_path, monkeypatch, nested):
+    settings = tmp_path / "config.toml"
+    settings.write_text(nested + "\n")
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
+    result = runner.invoke(app, ["deal", "--seed", "1"])
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr == f"foursquare deal: {settings}: not TOML of ours: nested too deep\n"
 
 
 def test_a_byte_order_mark_is_named_as_such(tmp_path, monkeypatch):

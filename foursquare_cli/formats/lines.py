@@ -26,10 +26,10 @@ class ReadError(UsageError):
     """A path that cannot be read as a file: missing, a FIFO or a device, closed standard input."""
 
 
-def open_input(path: str) -> IO[bytes]:
+def open_input(path: str, instead: str = "give a file, or - for standard input") -> IO[bytes]:
     """A binary stream of `path`: standard input for `-`, else a regular file (never a FIFO or device).
 
-    ReadError saying why, in one line, for anything else.
+    ReadError saying why, in one line, for anything else (`instead`: what to give in its place).
     """
     if path == STDIN:
         stdin = sys.stdin
@@ -47,7 +47,7 @@ def open_input(path: str) -> IO[bytes]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise ReadError(f"not a regular file ({file_kind(mode)}); give a file, or - for standard input")
+            raise ReadError(f"not a regular file ({file_kind(mode)}); {instead}")
         if nonblocking:
             _set_blocking(fd)
         stream = os.fdopen(fd, "rb")
@@ -76,9 +76,9 @@ def file_kind(mode: int) -> str:
     return "not a file"
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, instead: str = "give a file, or - for standard input") -> bytes:
     """At most MAX_INPUT_BYTES + 1 bytes of `path` (see `open_input`); ReadError when it cannot be read."""
-    stream = open_input(path)
+    stream = open_input(path, instead)
     try:
         return stream.read(MAX_INPUT_BYTES + 1)
     except OSError as error:

@@ -102,7 +102,8 @@ def read_settings(path: Path | None = None) -> Settings:
     if not os.path.lexists(path):
         return Settings(path, {}, False)
     try:
-        data = read_bytes(str(path))  # a regular file only: a FIFO or a device is refused, never waited on
+        # a regular file only: a FIFO or a device is refused, never waited on
+        data = read_bytes(str(path), "a settings file is a TOML file of a few lines")
     except ReadError as error:
         raise _refused(path, None, f"{error.message.replace('cannot read', 'cannot read the settings', 1)}") from None
     if len(data) > MAX_SETTINGS_BYTES:
@@ -122,6 +123,8 @@ def read_settings(path: Path | None = None) -> Settings:
         found = re.search(r"\(at line (\d+)", str(error))
         said = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
         raise _refused(path, int(found.group(1)) if found else None, f"not TOML: {said}") from None
+    except RecursionError:  # `a = [[[[...` thousands deep: no setting nests at all
+        raise _refused(path, None, "not TOML of ours: nested too deep") from None
     values = {}
     for key, value in parsed.items():
         if key not in KINDS:
