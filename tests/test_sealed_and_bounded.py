@@ -228,6 +228,26 @@ def test_one_writer_per_results_file_whatever_path_names_it(tmp_path):
     assert not list(tmp_path.glob(".*.lock")), "no lock file is made"
 
 
+@pytest.mark.posix
+def test_a_record_held_by_a_game_is_refused_through_a_hard_link_too(tmp_path):
+    from foursquare_cli.store.files import PathRefused, RecordFile
+
+    record = tmp_path / "g.yaml"
+    record.write_text("foursquare: 1\nseed: 3\nmoves:\n  - B2\n")
+    os.link(record, tmp_path / "hard.yaml")
+    (tmp_path / "link.yaml").symlink_to(record)
+    with RecordFile(str(record), replace=True) as held:
+        for other in ("hard.yaml", "link.yaml", "g.yaml"):
+            with pytest.raises(PathRefused, match="another game holds this record"):
+                RecordFile(str(tmp_path / other), replace=True)
+        held.write("foursquare: 1\nseed: 3\nmoves:\n  - B2\n  - B2 top\n")
+        with pytest.raises(PathRefused, match="another game holds this record"):
+            RecordFile(str(tmp_path / "hard.yaml"), replace=True)
+    with RecordFile(str(tmp_path / "hard.yaml"), replace=True):  # the game is over: free again
+        pass
+    assert not list(tmp_path.glob(".*.lock"))
+
+
 def test_a_lock_file_planted_as_a_link_is_refused_and_nothing_is_made_elsewhere(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     (tmp_path / ".g.yaml.lock").symlink_to(elsewhere)

@@ -13,7 +13,8 @@ The rules, one for every command that writes a game (`play`, `auto`, `solve`):
   file keeps its mode.
 - While a session holds a record, a lock file `.NAME.lock` beside it (`store.locking`:
   `flock`, or `msvcrt.locking` on Windows) refuses a second session; it is removed
-  when the session ends.
+  when the session ends. On POSIX the existing record is locked in place too, so a
+  second session that names it through a hard link is refused.
 - Each write goes to a temporary file `.NAME.foursquare-*.tmp` in the same folder,
   then is renamed over the record; temporaries a killed session left behind are
   removed when the record is next opened. On Windows a rename over a file that
@@ -77,6 +78,7 @@ class RecordFile:
         self.target = os.path.realpath(path)
         self.written = False  # whether this session has written the record yet
         self._lock: ExclusiveLock | None = None
+        self._held_in_place: ExclusiveLock | None = None  # the existing record's own lock (POSIX)
         try:
             info: os.stat_result | None = os.stat(self.target)
         except FileNotFoundError:
@@ -101,7 +103,7 @@ class RecordFile:
         self.directory = os.path.dirname(self.target)
         self._name = os.path.basename(self.target)
         self._probe()
-        self._hold_lock()
+        self._hold_lock(exists=info is not None)
         self._remove_stale_temporaries()
 
     def _probe(self) -> None:
@@ -114,14 +116,23 @@ class RecordFile:
         os.close(handle)
         os.unlink(temporary)
 
-    def _hold_lock(self) -> None:
+    def _hold_lock(self, *, exists: bool) -> None:
+        """The lock file beside the record, by its name (symbolic links resolved), and on POSIX the existing
+        record's own lock too, so a game resumed through a hard link is refused while another holds the file.
+        (Windows: a file held open could not be replaced by the atomic write; the name's lock only.)"""
         try:
             lock = ExclusiveLock.acquire(os.path.join(self.directory, f".{self._name}.lock"))
+            in_place = (
+                ExclusiveLock.on_file(self.target) if lock is not None and exists and os.name == "posix" else lock
+            )
         except OSError as error:
             raise PathRefused(f"cannot lock: {error.strerror}", path=self.path) from None
-        if lock is None:
+        if lock is None or in_place is None:
+            if lock is not None:
+                lock.release()
             raise PathRefused("another game holds this record; finish or quit that one first", path=self.path)
         self._lock = lock
+        self._held_in_place = in_place if in_place is not lock else None
 
     def _remove_stale_temporaries(self) -> None:
         pattern = os.path.join(glob.escape(self.directory), glob.escape(f".{self._name}.foursquare-") + "*.tmp")
@@ -154,6 +165,9 @@ class RecordFile:
     def close(self) -> None:
         """Release the lock (and remove the lock file); the record stays."""
         lock, self._lock = self._lock, None
+        in_place, self._held_in_place = self._held_in_place, None
+        if in_place is not None:
+            in_place.release()
         if lock is not None:
             lock.release()
 
