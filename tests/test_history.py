@@ -143,6 +143,16 @@ def test_two_sessions_at_once_are_both_indexed(home):
     assert sorted((g["seed"], g["moves"]) for g in games) == [(1, 1), (2, 1)]
 
 
+@pytest.mark.parametrize("where", ["games folder", "elsewhere"])
+def test_a_new_players_first_game_says_nothing_of_an_index_and_a_lost_one_is_counted_right(home, where):
+    record = [] if where == "games folder" else ["--record", str(home.parent / "first.yaml")]
+    first = play(home, "--seed", "1", *record, input="B2\n")
+    assert "index" not in first.stdout + first.stderr, "a first game has no index to have lost"
+    (home / "history.sqlite").unlink()
+    again = in_process("history", **env_for(home))
+    assert again.stderr == "The history index was missing; it was rebuilt from 1 record.\n"
+
+
 def _play_some(home: pathlib.Path) -> None:
     play(home, "--seed", "92", input="\n".join(WON_MOVES) + "\n")
     play(home, "--seed", "1", input="B2\nB2 top\nB2 top\nB2 top\nB3\n")

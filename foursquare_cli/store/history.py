@@ -313,7 +313,8 @@ class History:
             connection.execute("DELETE FROM games")
             connection.executemany(_INSERT, rows)
         if rows and missing and not self.notes:
-            self.notes.append(f"The history index was missing; it was rebuilt from {len(rows)} records.")
+            records = "1 record" if len(rows) == 1 else f"{len(rows)} records"
+            self.notes.append(f"The history index was missing; it was rebuilt from {records}.")
 
     # -- writing ----------------------------------------------------------------------
 
@@ -341,6 +342,8 @@ class History:
         if row is None:
             return
         self.prepare()
+        with self._sqlite("update"):
+            connection = self.connection  # opened (a missing index rebuilt) before this record is named anywhere
         games = str(self.folder / GAMES_FOLDER)
         if os.path.dirname(path) != games and path not in set(self._record_files()):
             try:
@@ -348,8 +351,8 @@ class History:
                     links.write(json_line(path))
             except OSError as error:
                 raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {_why(error)}") from None
-        with self._sqlite("update"), _transaction(self.connection):
-            self.connection.execute(_INSERT, row)
+        with self._sqlite("update"), _transaction(connection):
+            connection.execute(_INSERT, row)
 
     # -- reading ----------------------------------------------------------------------
 
