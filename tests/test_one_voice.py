@@ -3,6 +3,7 @@ the terminal, and long work says so."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pathlib
@@ -171,6 +172,20 @@ def test_every_help_fits_the_width(width):
     for arguments in [["--help"], *([name, "--help"] for name in names)]:
         said = CliRunner().invoke(app, arguments, terminal_width=width - 2, prog_name="foursquare").stdout
         assert [line for line in said.splitlines() if len(line) > width] == [], arguments
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_prompts_help_is_filled_not_ragged(width):
+    """Its paragraphs flow into the width: no line is broken early where the next line's first word would
+    have fitted (text written with hard line breaks for one width, then wrapped at another, is)."""
+    from foursquare_cli.ui.fit import fitted
+    from foursquare_cli.ui.play_text import HELP
+
+    lines = fitted(HELP, width).splitlines()
+    for line, after in itertools.pairwise(lines):
+        goes_on = after.startswith(" " * 14) or after[:1].islower()  # a continuation, not a new entry
+        if goes_on and after.strip():
+            assert len(line) + 1 + len(after.split()[0]) > width, (line, after)
 
 
 def test_help_names_every_prompt_command():
