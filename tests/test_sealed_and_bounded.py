@@ -110,11 +110,32 @@ def test_a_sealed_run_keeps_its_memory_private_and_a_public_one_does_not_need_to
     from foursquare_cli.runs import run
 
     calls = []
+    setups = []
     monkeypatch.setattr(run, "keep_memory_private", lambda: calls.append(True))
+    real_run_in_order = run.run_in_order
+    monkeypatch.setattr(
+        run, "run_in_order", lambda *a, **k: setups.append(k["worker_setup"]) or real_run_in_order(*a, **k)
+    )
     assert runner.invoke(app, ["stats", "-n", "1", "-p", "greedy"]).exit_code == 0
-    assert calls == []
+    assert calls == [] and setups == [None]
     assert runner.invoke(app, ["stats", "-n", "1", "-p", "greedy", "--sealed"]).exit_code == 0
     assert calls, "the seeds are held by a process others cannot read"
+    assert setups[1] is run.keep_memory_private, "and so are its worker processes, from their start"
+
+
+def _dumpable(task: int) -> int:
+    import ctypes
+
+    return int(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))  # PR_GET_DUMPABLE, in a worker process
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_DUMPABLE is Linux's")
+def test_the_worker_processes_of_a_sealed_run_are_private_before_their_first_seed():
+    from foursquare_cli.runs.executor import run_in_order
+    from foursquare_cli.runs.run import keep_memory_private
+
+    assert set(run_in_order(_dumpable, [1, 2, 3, 4], jobs=2)) == {1}, "a public run's workers are as usual"
+    assert set(run_in_order(_dumpable, [1, 2, 3, 4], jobs=2, worker_setup=keep_memory_private)) == {0}
 
 
 # -- 2. every worker, every time (the rest, with a real cluster, in test_cluster_trust.py) --------------------

@@ -47,7 +47,8 @@ def workers_for(jobs: int, count: int) -> int:
     return max(1, min(jobs, count))
 
 
-def _quiet_worker() -> None:
+def _quiet_worker(setup: Callable[[], None] | None = None) -> None:
+    """A worker process starts: Ctrl-C is the tool's to handle, it dies with the tool, then `setup`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for stopping in _SIGNALS[1:]:
         signal.signal(stopping, signal.SIG_DFL)
@@ -56,6 +57,8 @@ def _quiet_worker() -> None:
             import ctypes
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: die with the tool
+    if setup is not None:
+        setup()
 
 
 def _raise_interrupted(signum: int, frame: object) -> None:
@@ -89,10 +92,12 @@ def run_in_order(
     executor: Executor | None = None,
     *,
     count: int | None = None,
+    worker_setup: Callable[[], None] | None = None,
 ) -> Iterator[_Result]:
     """`function(task)` for each task, in task order: on `executor` when given, else in `jobs` processes (at
     most one per task). The one interface of every run, local or on a cluster. `tasks` may be made as they
-    are taken (a run of 10^11 games is never listed); `count`, how many there are, when they have no `len`.
+    are taken (a run of 10^11 games is never listed); `count`, how many there are, when they have no `len`;
+    `worker_setup`, a module-level function each worker process runs as it starts, before any task.
 
     WorkersError when worker processes cannot be started; WorkerLost when one dies;
     Interrupted on SIGINT, SIGTERM or SIGHUP.
@@ -114,19 +119,25 @@ def run_in_order(
             for task in tasks:
                 yield function(task)
             return
-        yield from _in_workers(function, tasks, jobs, count)
+        yield from _in_workers(function, tasks, jobs, count, worker_setup)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
 def _in_workers(
-    function: Callable[[_Task], _Result], tasks: Iterable[_Task], jobs: int, count: int
+    function: Callable[[_Task], _Result],
+    tasks: Iterable[_Task],
+    jobs: int,
+    count: int,
+    setup: Callable[[], None] | None = None,
 ) -> Iterator[_Result]:
     import multiprocessing
 
     try:
-        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker)
+        executor = ProcessPoolExecutor(
+            jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker, initargs=(setup,)
+        )
     except OSError as error:
         raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
     window: collections.deque[Future[_Result]] = collections.deque()

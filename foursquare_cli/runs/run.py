@@ -101,7 +101,8 @@ def play_plan(
 
         executor = ClusterExecutor(cluster, plan.names)
     try:
-        played = run_in_order(play_task, _tasks(plan, done), jobs, executor=executor, count=tasks)
+        private = keep_memory_private if plan.deals.sealed else None  # a worker is private before its first seed
+        played = run_in_order(play_task, _tasks(plan, done), jobs, executor=executor, count=tasks, worker_setup=private)
         waiting: collections.deque[GameResult] = collections.deque()
         count = 0
         for deal in plan.deals.each_deal():
