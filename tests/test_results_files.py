@@ -109,6 +109,22 @@ def test_moves_that_are_not_the_deals_game_are_refused(greedy_file, tmp_path):
     assert result.exit_code == EXIT_INVALID and "move 2, B2: not legal there" in result.stderr
 
 
+def test_a_player_named_twice_is_refused_by_compare_and_in_a_files_plan(greedy_file, tmp_path):
+    said = runner.invoke(app, ["compare", "greedy", "random", "greedy", "-n", "2", "--results", str(tmp_path / "r")])
+    assert said.exit_code == EXIT_USAGE
+    assert said.stderr == "foursquare compare: greedy is named twice; compare different players (each once)\n"
+    assert not (tmp_path / "r").exists()
+
+    def edit(lines):
+        header = json.loads(lines[0])
+        header["players"] = ["greedy", "greedy"]
+        lines[0] = json.dumps(header)
+
+    copied = _copy(greedy_file, tmp_path, edit)
+    result = runner.invoke(app, ["summarize", str(copied)])
+    assert result.exit_code == EXIT_USAGE and "its plan is not one of a run: players" in result.stderr
+
+
 def test_a_huge_claimed_plan_is_summed_at_once_with_what_is_missing(greedy_file, tmp_path):
     def edit(lines):
         header = json.loads(lines[0])

@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..players import MOVE_LIMIT
 from ..players.registry import PlayerSpec, Strength
 from ..rules.cards import SEED_MAX
@@ -119,7 +119,8 @@ def _plan_problem(header: dict[str, Any]) -> str | None:
     checks = [
         (header["command"] in ("stats", "compare"), "command"),
         (isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS
-         and all(isinstance(p, str) and 0 < len(p) <= MAX_TEXT for p in players), "players"),
+         and all(isinstance(p, str) and 0 < len(p) <= MAX_TEXT for p in players)
+         and len(set(players)) == len(players), "players"),
         (is_whole(header["start"], 0, SEED_MAX), "start"),
         (is_whole(header["games"], 1, SEED_MAX + 1) and header["start"] + header["games"] - 1 <= SEED_MAX, "games"),
         (is_whole(header["player_seed"], 0, SEED_MAX), "player_seed"),
@@ -137,7 +138,7 @@ def parse_shard(text: str) -> tuple[int, int]:
     """`I/N` (1 <= I <= N): the I-th of N parts of a range; UsageError otherwise."""
     index, _, count = text.partition("/")
     if not (index.isdigit() and count.isdigit()) or not 1 <= int(index) <= int(count) or len(text) > 20:
-        raise UsageError(f"{text[:30]!r}: a shard is I/N, the I-th of N parts (1/4 to 4/4)")
+        raise UsageError(f"{quoted(text, 30)}: a shard is I/N, the I-th of N parts (1/4 to 4/4)")
     return int(index), int(count)
 
 
