@@ -309,7 +309,7 @@ def test_8_a_closed_output_is_an_error_not_a_silent_success(command):
         preexec_fn=lambda: os.close(1),
     )
     assert process.returncode == 74
-    assert one_line(process.stderr) == "foursquare: standard output is closed; nothing could be shown"
+    assert one_line(process.stderr) == f"foursquare {command[0]}: standard output is closed; nothing could be shown"
 
 
 @pytest.mark.parametrize(

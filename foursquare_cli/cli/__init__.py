@@ -15,7 +15,7 @@ import sys
 
 from ..errors import EXIT_IO
 from . import commands, more  # noqa: F401  (registers the commands on the app)
-from .app import app, say
+from .app import COMMAND_ORDER, app, say
 from .options import COMPLETE_VAR
 
 __all__ = ["app", "main"]
@@ -36,8 +36,15 @@ def _guard_standard_streams() -> None:
             except OSError:
                 pass
             if fd == 1:
-                say("foursquare: standard output is closed; nothing could be shown")
+                say(f"{_command_named(sys.argv[1:])}: standard output is closed; nothing could be shown")
                 sys.exit(EXIT_IO)
+
+
+def _command_named(arguments: list[str]) -> str:
+    """`foursquare COMMAND` as the arguments name it (the root takes no option with a value), before typer
+    has parsed them."""
+    first = next((word for word in arguments if not word.startswith("-")), None)
+    return f"foursquare {first}" if first in COMMAND_ORDER else "foursquare"
 
 
 def _never_unencodable() -> None:
