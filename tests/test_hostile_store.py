@@ -52,10 +52,14 @@ def test_14_a_busy_index_is_waited_for_then_skipped_never_rebuilt(home, monkeypa
         assert listed.exit_code == 2 and "is busy (another foursquare?)" in listed.stderr
         played = play("--seed", "43")
         assert played.exit_code == 0 and "Traceback" not in played.stderr
+        assert "foursquare play: the game is saved in its record, not in the history index: " in played.stderr
+        elsewhere = play("--seed", "44", "--record", str(home.parent / "elsewhere.yaml"))
+        assert elsewhere.exit_code == 0 and "is busy (another foursquare?)" in elsewhere.stderr
     finally:
         holder.execute("COMMIT")
         holder.close()
-    assert len(kept(home)) == 2  # nothing was rebuilt or lost: the game played meanwhile is found too
+    # nothing was rebuilt or lost: the games played meanwhile are found too, the one recorded elsewhere included
+    assert sorted(game["seed"] for game in kept(home)) == [42, 43, 44]
 
 
 def test_14_someone_elses_database_is_never_deleted_or_changed(home):

@@ -205,8 +205,7 @@ class History:
         except sqlite3.OperationalError as error:
             if "locked" in str(error) or "busy" in str(error):
                 raise HistoryError(
-                    f"the history index {_shown(self.index_path)} is busy (another foursquare?); "
-                    "it was not updated this time"
+                    f"the history index {_shown(self.index_path)} is busy (another foursquare?); try again in a moment"
                 ) from None
             raise HistoryError(f"cannot {doing} the history index {_shown(self.index_path)}: {error}") from None
         except (sqlite3.Error, OSError) as error:
@@ -342,8 +341,12 @@ class History:
         if row is None:
             return
         self.prepare()
-        with self._sqlite("update"):
-            connection = self.connection  # opened (a missing index rebuilt) before this record is named anywhere
+        unopened: HistoryError | None = None
+        try:
+            with self._sqlite("update"):
+                connection = self.connection  # opened (a missing index rebuilt) before this record is named anywhere
+        except HistoryError as error:  # busy, say: the record is still named, and found by a later `refresh`
+            unopened = error
         games = str(self.folder / GAMES_FOLDER)
         if os.path.dirname(path) != games and path not in set(self._record_files()):
             try:
@@ -351,6 +354,8 @@ class History:
                     links.write(json_line(path))
             except OSError as error:
                 raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {_why(error)}") from None
+        if unopened is not None:
+            raise unopened
         with self._sqlite("update"), _transaction(connection):
             connection.execute(_INSERT, row)
 
@@ -358,7 +363,8 @@ class History:
 
     def refresh(self) -> None:
         """Read again every record that changed since it was indexed; drop the ones deleted; add the records of
-        `games/` not indexed yet (a session killed), except those already refused as they are."""
+        `games/` and `elsewhere.txt` not indexed yet (a session killed, an index that was busy), except those
+        already refused as they are."""
         with self._sqlite("read"):
             connection = self.connection
             stale: list[str] = []
@@ -372,7 +378,7 @@ class History:
                 elif (info.st_size, info.st_mtime_ns) != (size, mtime_ns):
                     stale.append(os.fsdecode(key))
             refused = {key: (size, mtime) for key, size, mtime in connection.execute("SELECT * FROM refused")}
-            for path in (os.fsdecode(p) for p in (self.folder / GAMES_FOLDER).glob("*.yaml")):
+            for path in self._record_files():
                 key = os.fsencode(path)
                 info = _stat(path)
                 if key in known or info is None or refused.get(key) == (info.st_size, info.st_mtime_ns):

@@ -124,7 +124,7 @@ def _openings(value: Openings, screen: Screen) -> Text:
 @text_of.register
 def _session_problem(value: SessionProblem, screen: Screen) -> Text:
     if value.kind is ProblemKind.INDEX:
-        return Text(err=(f"foursquare play: the history index was not updated: {value.error}",))
+        return Text(err=(f"foursquare play: the game is saved in its record, not in the history index: {value.error}",))
     return Text(err=(f"foursquare play: {value.error}; the game goes on without being saved",))
 
 
