@@ -101,7 +101,8 @@ _DATA_FOLDER = "FOURSQUARE_HOME"
 def pytest_configure(config: pytest.Config) -> None:
     """Every game the tests play is kept in a folder of their own, never in the user's data folder; no settings
     file of the user's applies; and the tool the tests start runs from compiled modules, as a user's does
-    (a machine with PYTHONDONTWRITEBYTECODE set would compile the whole package at every start)."""
+    (a machine with PYTHONDONTWRITEBYTECODE set would compile the whole package at every start, and pytest
+    rewrite every test module at every run)."""
     import compileall
     import os
     import sys
@@ -118,6 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
         del main.__file__
     os.environ.setdefault("FOURSQUARE_CONFIG", os.path.join(os.environ[_DATA_FOLDER], "no-settings.toml"))
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False  # and pytest keeps its rewritten test modules, rather than rewrite them each run
     compileall.compile_dir(os.path.dirname(foursquare_cli.__file__), quiet=1)
 
 

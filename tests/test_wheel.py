@@ -125,9 +125,11 @@ def test_without_a_compiler_no_earlier_build_stands_in_and_the_python_path_is_qu
     assert figures["median_seconds_per_move"] <= 1.0, figures
 
 
+@pytest.mark.slow
 def test_the_wheel_settings_and_the_ci_workflows_are_read_without_error():
     """cibuildwheel reads its settings (pyproject.toml) for each platform, and GitHub's workflow schema
-    takes the workflows (check-jsonschema carries the schema: no network)."""
+    takes the workflows (check-jsonschema carries the schema: no network). Slow: four programs of a second
+    each; `.ci/run` also checks the workflows itself."""
     for platform, wheel in (("linux", "cp311-manylinux_x86_64"), ("macos", "cp311-macosx_x86_64"),
                             ("windows", "cp311-win_amd64")):  # fmt: skip
         listed = subprocess.run([sys.executable, "-m", "cibuildwheel", "--print-build-identifiers", "--platform",
