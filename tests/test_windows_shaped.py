@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import in_process
 
 HERE = pathlib.Path(__file__).parent
 STAND_IN = HERE / "windows_shaped"
@@ -34,6 +35,11 @@ def _run(arguments, home, *, shaped=True, stdin="", extra_path=(), cwd=None, **e
 
 def _tool(arguments, home, **options):
     return _run(["-m", "foursquare_cli", *arguments], home, **options)
+
+
+def _plain(arguments, home, stdin=""):
+    """The same command run on this POSIX Python as it is (in-process: nothing of the stand-in applies)."""
+    return in_process(*arguments, input=stdin, FOURSQUARE_HOME=str(home), COLUMNS="100", NO_COLOR="1")
 
 
 def test_the_stand_in_takes_away_what_windows_lacks(tmp_path):
@@ -98,14 +104,14 @@ def test_play_from_a_pipe_check_replay_and_history(tmp_path):
     moves = "B2\nC2\nundo\nA2\nquit\n"
     record = tmp_path / "game.yaml"
     shaped = _tool(["play", "--seed", "42", "--record", str(record)], tmp_path / "a", stdin=moves)
-    plain = _tool(["play", "--seed", "42", "--record", str(tmp_path / "plain.yaml")], tmp_path / "b", stdin=moves)
+    plain = _plain(["play", "--seed", "42", "--record", str(tmp_path / "plain.yaml")], tmp_path / "b", stdin=moves)
     assert shaped.returncode == 0, shaped.stderr
     assert shaped.stdout == plain.stdout.replace("plain.yaml", "game.yaml")
     assert record.read_text().splitlines()[:4] == (tmp_path / "plain.yaml").read_text().splitlines()[:4]
     assert not list(tmp_path.glob(".*.lock")), "the lock (msvcrt's, in the stand-in) is let go and removed"
 
     samples = sorted(str(path) for path in SAMPLES.rglob("*.yaml"))
-    checked, checked_plain = _tool(["check", *samples], tmp_path / "a"), _tool(["check", *samples], tmp_path / "b")
+    checked, checked_plain = _tool(["check", *samples], tmp_path / "a"), _plain(["check", *samples], tmp_path / "b")
     assert (checked.returncode, checked.stdout, checked.stderr) == (
         checked_plain.returncode,
         checked_plain.stdout,
@@ -115,7 +121,7 @@ def test_play_from_a_pipe_check_replay_and_history(tmp_path):
 
     replayed = _tool(["replay", str(SAMPLES / "won.yaml"), "--format", "json"], tmp_path / "a")
     assert replayed.returncode == 0
-    assert replayed.stdout == _tool(["replay", str(SAMPLES / "won.yaml"), "--format", "json"], tmp_path / "b").stdout
+    assert replayed.stdout == _plain(["replay", str(SAMPLES / "won.yaml"), "--format", "json"], tmp_path / "b").stdout
     assert json.loads(replayed.stdout.splitlines()[-1])["status"] == "won"
 
     history = _tool(["history", "--format", "json"], tmp_path / "a")
