@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -79,8 +80,14 @@ def test_shards_merged_print_what_one_run_prints(tmp_path):
         assert figures(merged.stdout) == figures(one.stdout)
         text = runner.invoke(app, ["summarize", *files]).stdout
         assert text.splitlines()[0] == runner.invoke(app, [command, *players, "-n", "30"]).stdout.splitlines()[0]
-    overlapping = runner.invoke(app, ["summarize", files[0], files[0]])
-    assert overlapping.exit_code == 2 and "is in another file too: overlapping" in overlapping.stderr
+    twice = runner.invoke(app, ["summarize", files[0], files[0]])
+    assert twice.exit_code == 2 and twice.stderr == f"{files[0]}: given twice; give each file once\n"
+    os.link(files[0], tmp_path / "linked.jsonl")
+    linked = runner.invoke(app, ["summarize", files[0], str(tmp_path / "linked.jsonl")])
+    assert linked.exit_code == 2 and f"the same file as {files[0]}; give each file once" in linked.stderr
+    shutil.copy(files[0], tmp_path / "copy.jsonl")
+    overlapping = runner.invoke(app, ["summarize", files[0], str(tmp_path / "copy.jsonl")])
+    assert overlapping.exit_code == 2 and "is in an earlier file too: the files overlap" in overlapping.stderr
     mismatched = runner.invoke(app, ["summarize", str(tmp_path / "stats1.jsonl"), files[1]])
     assert mismatched.exit_code == 2 and "another plan than" in mismatched.stderr
     assert runner.invoke(app, ["stats", "-n", "3", "--shard", "4/3"]).exit_code == 2

@@ -27,6 +27,7 @@ would print, with the deals still missing named.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -211,6 +212,17 @@ class Merged(NamedTuple):
 MISSING_SHOWN = 20
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """A file's device and inode (what names it does not change); None for standard input or a file gone."""
+    if path == "-":
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def merged(paths: Iterable[str]) -> Merged:
     """The plan and the games of results files of one plan (any shards, machines, runs): the union, refused
     with a line when the files disagree on the plan or hold the same game twice; the deals missing named."""
@@ -218,8 +230,15 @@ def merged(paths: Iterable[str]) -> Merged:
     games: dict[tuple[str, int], GameResult] = {}
     seeds: dict[int, int] = {}
     first = ""
+    seen: dict[tuple[int, int], str] = {}  # each file by its identity: the same file by another name is refused
     for path in paths:
         this, found = read_results(path)
+        identity = _identity(path)
+        if identity is not None and identity in seen:
+            said = "given twice" if seen[identity] == path else f"the same file as {display_name(seen[identity])}"
+            raise ResultsError(f"{said}; give each file once", path=path)
+        if identity is not None:
+            seen[identity] = path
         whole = this._replace(deals=this.deals._replace(shard=(1, 1)))
         if plan is None:
             plan, first = whole, path
@@ -229,7 +248,8 @@ def merged(paths: Iterable[str]) -> Merged:
             raise ResultsError(f"another plan than {display_name(first)} ({', '.join(differ)} differ)", path=path)
         for key, result in found.items():
             if key in games:
-                raise ResultsError(f"deal {result.seed} of {key[0]} is in another file too: overlapping", path=path)
+                said = f"deal {result.seed} of {key[0]} is in an earlier file too: the files overlap"
+                raise ResultsError(said, path=path)
             problem = sealing_problem(seeds, result)
             if problem is not None:
                 raise ResultsError(problem.replace("the deal's other players", "in another file"), path=path)
