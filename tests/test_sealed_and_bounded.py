@@ -94,7 +94,7 @@ def test_a_sealed_file_proves_its_sealing_or_is_refused_at_file_and_line(tmp_pat
     apart[0].write_text("\n".join([first[0], first[1]]) + "\n")
     apart[1].write_text("\n".join([first[0], second[2]]) + "\n")
     said = runner.invoke(app, ["summarize", *map(str, apart)])
-    assert said.exit_code != 0 and "in another file" in said.stderr
+    assert said.exit_code != 0 and "dealt from another seed than its other players in an earlier file" in said.stderr
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_DUMPABLE is Linux's")

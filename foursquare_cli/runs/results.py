@@ -124,17 +124,17 @@ def _games_of(path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]]) 
     return games
 
 
-def sealing_problem(seeds: dict[int, int], result: GameResult) -> str | None:
+def sealing_problem(seeds: dict[int, int], result: GameResult, others: str = "the deal's other players") -> str | None:
     """What disproves that `result`, a game of a sealed run, was dealt as sealing deals (None for a game that
     is not sealed, or fits): a seed that is its deal's public number, or another seed than the other players
-    of its deal had. `seeds` holds each deal's seed as the lines are read."""
+    of its deal had (`others`, as the message names them). `seeds` holds each deal's seed as the lines are read."""
     if result.sealed_seed is None:
         return None
     if result.sealed_seed == result.seed:
         return f"deal {result.seed} of {result.player}: sealed, but dealt from the deal's own public number"
     first = seeds.setdefault(result.seed, result.sealed_seed)
     if first != result.sealed_seed:
-        return (f"deal {result.seed} of {result.player}: dealt from another seed than the deal's other players; "
+        return (f"deal {result.seed} of {result.player}: dealt from another seed than {others}; "
                 "every player of a sealed deal plays the same stock")  # fmt: skip
     return None
 
@@ -250,9 +250,9 @@ def merged(paths: Iterable[str]) -> Merged:
             if key in games:
                 said = f"deal {result.seed} of {key[0]} is in an earlier file too: the files overlap"
                 raise ResultsError(said, path=path)
-            problem = sealing_problem(seeds, result)
+            problem = sealing_problem(seeds, result, "its other players in an earlier file")
             if problem is not None:
-                raise ResultsError(problem.replace("the deal's other players", "in another file"), path=path)
+                raise ResultsError(problem, path=path)
             games[key] = result
     if plan is None:
         raise UsageError("give at least one results file")
