@@ -193,6 +193,7 @@ def spawn_play(*args: str, cwd: str | None = None, colour: bool = False, **env: 
         cwd=cwd,
         env=environment,
         dimensions=(50, 120),
+        preexec_fn=signals_heard,
     )
 
 
@@ -358,3 +359,14 @@ def in_process(*arguments: str, input: str | bytes = "", cwd=None, **env: str) -
     finally:
         os.chdir(previous)
     return subprocess.CompletedProcess(list(arguments), result.exit_code, result.stdout, result.stderr)
+
+
+def signals_heard() -> None:
+    """For a test's process that is sent Ctrl-C or a hangup: those signals back to their defaults. A shell runs
+    a command in the background with SIGINT ignored, and `nohup` ignores SIGHUP; the tool rightly keeps
+    ignoring what it was started ignoring, so a test of a signal the tool hears (run from a script, in the
+    background or under nohup) must start it hearing them (`preexec_fn`, POSIX only, as these tests are)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)

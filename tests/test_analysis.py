@@ -11,6 +11,7 @@ import sys
 import time
 
 import pytest
+from conftest import signals_heard
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -231,7 +232,11 @@ def test_a_progress_bar_at_a_terminal_and_ctrl_c_stops_cleanly():
     import pexpect
 
     child = pexpect.spawn(
-        sys.executable, ["-m", "foursquare_cli", "analyze", str(SAMPLES / "won.yaml")], encoding="utf-8", timeout=60
+        sys.executable,
+        ["-m", "foursquare_cli", "analyze", str(SAMPLES / "won.yaml")],
+        encoding="utf-8",
+        timeout=60,
+        preexec_fn=signals_heard,
     )
     child.expect(r"analysing.*\d+/31")
     child.expect_exact("elapsed,")
@@ -252,6 +257,7 @@ def test_ctrl_c_with_jobs_ends_every_worker():
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=signals_heard,
     )
     time.sleep(1)
     os.killpg(process.pid, signal.SIGINT)

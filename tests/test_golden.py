@@ -127,12 +127,25 @@ def _run(arguments: list[str], stdin: str, tmp: str) -> str:
     return said + f"--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
 
 
+WIDTH = 100  # the terminal's columns in every case
+
+
+def wider_than_the_terminal(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The case's folder, its path made longer than a line: a path is never broken, so a line that names it
+    wraps by the path's length; a path wider than the terminal always takes a line of its own, so the text
+    is the same for every user, `TMPDIR` and system (a short one would fit or not by the user's name)."""
+    padded = tmp_path / ("p" * max(1, WIDTH + 1 - len(str(tmp_path))))
+    padded.mkdir()
+    return padded
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_output_is_the_golden_one(name, tmp_path, monkeypatch):
+    tmp_path = wider_than_the_terminal(tmp_path)
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("FOURSQUARE_CONFIG", str(tmp_path / "no-settings.toml"))
-    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("COLUMNS", str(WIDTH))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     arguments, stdin = CASES[name]

@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import alive, in_process, worker_processes
+from conftest import alive, in_process, signals_heard, worker_processes
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -551,7 +551,7 @@ def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=_hangups_heard,
+        preexec_fn=signals_heard,
     )
     try:
         deadline = time.monotonic() + 10
@@ -572,12 +572,6 @@ def test_15_a_signal_ends_every_worker_quietly(signum, code, word):
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # a failed test leaves no run behind either
-
-
-def _hangups_heard() -> None:
-    """Under `nohup` (tests run from a script that may use it) SIGHUP is ignored, and the tool rightly
-    keeps ignoring it; the test is of a hangup the tool hears."""
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 @pytest.mark.posix

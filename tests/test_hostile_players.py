@@ -11,7 +11,7 @@ import textwrap
 import time
 
 import pytest
-from conftest import alive, processes_running, worker_processes
+from conftest import alive, processes_running, signals_heard, worker_processes
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -123,6 +123,7 @@ def test_3_ctrl_c_during_a_module_players_move_is_an_interruption_not_a_forfeit(
         text=True,
         env=dict(os.environ, PYTHONPATH=str(tmp_path)),
         start_new_session=True,
+        preexec_fn=signals_heard,
     )
     time.sleep(1.5)
     os.killpg(process.pid, signal.SIGINT)
@@ -315,6 +316,7 @@ def test_13_ctrl_c_during_hint_or_solve_is_one_line(command, tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=signals_heard,
     )
     time.sleep(0.8)
     os.killpg(process.pid, signal.SIGINT)

@@ -11,7 +11,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import processes_running
+from conftest import processes_running, signals_heard
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -256,6 +256,7 @@ def test_ctrl_c_prints_what_was_played_so_far():
         ["-m", "foursquare_cli", "compare", "greedy", "expert", "--games", "100", "--playouts", "200"],
         encoding="utf-8",
         timeout=60,
+        preexec_fn=signals_heard,
     )
     child.expect(r"comparing.*\d+/200")
     import time

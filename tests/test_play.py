@@ -14,7 +14,7 @@ import time
 
 import pexpect
 import pytest
-from conftest import in_process, random_legal_play, spawn_play
+from conftest import in_process, random_legal_play, signals_heard, spawn_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -239,6 +239,7 @@ def test_sigint_midgame_leaves_a_valid_record(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
+        preexec_fn=signals_heard,
     )
     assert process.stdout is not None and process.stdin is not None
     process.stdout.readline()
