@@ -196,10 +196,13 @@ def test_the_score_graph_without_unicode_is_ascii_and_a_long_game_keeps_its_lowe
     ],
 )
 def test_marks_follow_the_documented_thresholds(best, played, mark):
-    def estimate(figures: tuple[float, float]) -> Estimate:
-        return Estimate(None, None, figures[0], figures[1], 100)
+    from foursquare_cli.players.evaluation import Evaluation, Rating
 
-    assert mark_of(estimate(best), estimate(played)) is mark
+    def rating(figures: tuple[float, float], group: int) -> Rating:
+        return Rating(Move.from_str("B2"), None, 0, 100, None, chance=figures[0], expected=figures[1], group=group)
+
+    lost = Evaluation((rating(best, 0), rating(played, 1))).lost_by(rating(played, 1))
+    assert mark_of(Estimate(None, None, best[0], best[1], 100), lost) is mark
 
 
 @pytest.mark.slow
@@ -280,39 +283,56 @@ def test_a_shift_is_judged_with_the_placement_it_was_made_for():
     # Deal 42: B2 (6D), then shift right (the pile goes to C2) and B2 for the 7H (issue 21, item 15).
     game = Game.from_seed(42)
     game.play_all(Move.from_str(m) for m in ["B2", "shift right", "B2"])
-    moves = list(analyze_moves(game, ExpertPlayer(0, 60)))
-    shift = moves[1]
-    assert str(shift.move) == "shift right" and str(shift.played.then) == "B2"
-
-
-def test_a_move_the_same_futures_rate_above_the_experts_is_marked_good_and_the_expert_still_named(monkeypatch):
-    """Issue 40: the expert column is the expert's own move; a player's move the figures rate at least as high
-    is marked good (`!`), never shown as the expert's."""
-    from foursquare_cli.players.expert import Rating
-
-    game = Game.from_seed(42)
-    game.play_all(Move.from_str(m) for m in ["B2", "C2"])
     expert = ExpertPlayer(0, 60)
+    moves = list(analyze_moves(game, expert))
+    shift, placed = moves[1], moves[2]
+    # shift right, then B2 is the placement beside the pile, on its left: A2 before the shift
+    beside = expert.evaluate(game.steps[1].state).find(Move.from_str("A2"))
+    assert beside is not None and str(shift.move) == "shift right"
+    assert (shift.played.chance, shift.played.expected) == (beside.chance, beside.expected)
+    assert not shift.choice and placed.choice, "the shift is judged with its placement, and counted once"
+    assert (placed.played.chance, placed.played.expected) == (beside.chance, beside.expected), "the same position"
 
-    def played_does_better(state, candidates, futures):
-        return [
-            Rating(c.move, None, wins, futures, 10.0, wins / futures)
-            for c, wins in zip(candidates, [10, 30][: len(candidates)], strict=True)
-        ]
 
-    monkeypatch.setattr(ExpertPlayer, "compare", lambda self, *a: played_does_better(*a))
-    for state, analysed in zip((step.state for step in game.steps), analyze_moves(game, expert), strict=False):
-        expert_move = expert.rate(state)[0].move
-        assert analysed.best.move == expert_move, "the expert's column is its own move"
-        assert analysed.agreed or analysed.mark is Mark.GOOD, "the futures rate the move played higher: good"
+def test_every_move_is_read_from_its_positions_one_evaluation():
+    """Issue 48: one figure a move. The move played and the expert's best are the position's evaluation's (the
+    one hint and the meter show), and what a move gave up is the best's figure less its own, from the figures
+    as shown: the expert's own move gives up nothing, and so does one shown as high."""
+    game = Game.from_seed(42)
+    game.play_all(Move.from_str(m) for m in ["B2", "C2", "D2", "A2"])
+    expert = ExpertPlayer(0, 200)
+    for step, analysed in zip(game.steps, analyze_moves(game, expert), strict=False):
+        evaluation = expert.evaluate(step.state)
+        played = evaluation.find(analysed.move)
+        assert played is not None
+        assert (analysed.best.chance, analysed.best.expected) == (evaluation.best.chance, evaluation.best.expected)
+        assert (analysed.played.chance, analysed.played.expected) == (played.chance, played.expected)
+        shown_drop = round(round(evaluation.best.expected, 1) - round(played.expected, 1), 1)
+        assert analysed.lost.points == max(0.0, shown_drop)
+        assert analysed.agreed == (played.group == evaluation.best.group)
+        if analysed.agreed:
+            assert analysed.lost.nothing and analysed.mark is None
+
+
+def test_a_move_shown_above_the_experts_is_marked_good_and_the_expert_still_named():
+    """A move the expert did not choose but whose expected score is shown above its choice's is good (`!`)."""
+    from foursquare_cli.players.evaluation import Evaluation, Rating
+
+    def rating(move: str, expected: float, group: int) -> Rating:
+        return Rating(Move.from_str(move), None, 90, 100, 21.0, chance=0.99, expected=expected, group=group)
+
+    evaluation = Evaluation((rating("B2", 20.5, 0), rating("C2", 20.8, 1), rating("A2", 20.5, 2)))
+    played = evaluation.find(Move.from_str("C2"))
+    assert played is not None and played.expected == 20.8 and evaluation.lost_by(played).nothing
+    alike = evaluation.find(Move.from_str("A2"))
+    assert alike is not None and evaluation.lost_by(alike).nothing, "shown alike: nothing lost"
 
 
 def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
-    """Issue 34: the player saw 95% on the meter where analyze said 82% for the same move. Now the three show
-    the expert's figures from the same ratings: analyze's `position`, hint's own move, the meter's line."""
+    """Issue 34, issue 48: analyze's best and the move played, hint's moves and the meter's line read the same
+    evaluation of a position: the same figures for the same move."""
     from foursquare_cli.app.hint import expert_hint
     from foursquare_cli.players import PlayerSpec, Strength
-    from foursquare_cli.ui.hint_text import percent
 
     analysed = runner.invoke(app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "--solve-budget", "1000",
                                    "-f", "json"])  # fmt: skip
@@ -322,18 +342,18 @@ def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
         record = tmp_path / f"upto{ply}.yaml"
         record.write_text("foursquare: 1\nseed: 92\nmoves: [" + ", ".join(moves[:ply]) + "]\n")
         hint = json.loads(runner.invoke(app, ["hint", str(record), "--playouts", "200", "-f", "json"]).stdout)
-        position = lines[ply]["position"]  # the position before move ply + 1
-        first = hint["ratings"][0]
-        assert (position["move"], position["win_rate"], position["expected_score"]) == (
-            first["move"], round(first["win_rate"], 4), round(first["expected_score"], 3)
-        )  # fmt: skip
+        best, played = lines[ply]["best"], lines[ply]["played"]  # the position before move ply + 1
+        by_move = {(r["move"], r["then"]): r for r in hint["ratings"]}
+        for figures in (best, played):
+            rated = by_move[figures["move"], figures["then"]]
+            assert (figures["win_rate"], figures["expected_score"]) == (
+                round(rated["win_rate"], 4), round(rated["expected_score"], 3)
+            )  # fmt: skip
         game = Game.from_seed(92)
         for move in moves[:ply]:
             game.play(Move.from_str(move))
-        meter = expert_hint(game.state, PlayerSpec(strength=Strength(playouts=200)), most=0).ratings[0]  # the meter's
-        assert (percent(meter.chance), round(meter.expected, 3)) == (
-            percent(first["win_rate"]), round(first["expected_score"], 3)
-        )  # fmt: skip
+        meter = expert_hint(game.state, PlayerSpec(strength=Strength(playouts=200))).evaluation.best  # the meter's
+        assert (round(meter.chance, 4), round(meter.expected, 3)) == (best["win_rate"], best["expected_score"])
 
 
 def test_where_blocks_cannot_be_shown_the_graph_is_drawn_in_ascii(tmp_path):

@@ -33,7 +33,8 @@ AFTER_MOVE_7_REVEALED = """\
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
 Next card: 9S   Stock: 33   Face down: 3 of 4
-(#7H = face down, [7H] = just placed, * = just turned, xN = N cards, . = empty)"""
+(#7H = face down, [7H] = just placed, * = just turned,
+ xN = N cards in the pile, . = empty)"""
 
 UNICODE_START = """\
       A        B        C        D
@@ -74,7 +75,8 @@ Move 7: B2 top places AD; turns A2, C2 and D2 face down, B1 face up
 4 |   .    |   .    |   .    |   .    |
   +--------+--------+--------+--------+
 Next card: 9S   Stock: 33   Face down: 3 of 4
-(## = face down, [7H] = just placed, * = just turned, xN = N cards, . = empty)"""
+(## = face down, [7H] = just placed, * = just turned,
+ xN = N cards in the pile, . = empty)"""
 
 
 def test_board_after_move_7_of_the_worked_example(worked_deck):
@@ -154,28 +156,36 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
 
 
-def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_ranks_them_by(monkeypatch):
+def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_ranks_them_by():
     """Issue 40: the first move listed is the one named, the list in the order the expert ranks by (shown), what
-    the moves share said once, at most 8 lines; --detail adds every figure."""
-    from foursquare_cli.players import calibration
-    from foursquare_cli.players.expert import Rating
+    the moves share said once, at most 8 lines; --detail adds every figure. Each move's figures are its rating's
+    (the position's one evaluation), the cards to come with no safe place beside them."""
+    from foursquare_cli.players.evaluation import Rating
     from foursquare_cli.ui.hint_text import HINT_EXPLAINED, hint_figures, hint_text
 
-    # a table made up for the test: chance = 0.5 + share / 2, expected score = 1.5 x the futures'
-    monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.5], [1.0, 1.0]]] * 4)
-    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [20.0, 30.0]]] * 4)
+    c2 = Move.from_str("C2")
     ratings = [
-        Rating(Move.from_str("C2"), None, 45, 56, 14.25, 0.9, looked_again=True),  # the expert's move
-        Rating(Move.from_str("shift down"), Move.from_str("D1"), 50, 56, 9.0, 0.4, looked_again=True),
-        Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0),
+        Rating(c2, None, 45, 56, 14.25, 0.9, 0.9, 17.2, looked_again=True, to_come=21),  # the expert's move
+        Rating(
+            Move.from_str("shift down"),
+            Move.from_str("D1"),
+            50,
+            56,
+            9.0,
+            0.4,
+            0.7,
+            12.1,
+            looked_again=True,
+            unsafe=6,
+            to_come=20,
+        ),  # fmt: skip
+        Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0, 0.0, 0.0, unsafe=20, to_come=20),
     ]
-    # C2: futures won 45/56 = 80%, so 90%; their score 45/56 x 14.25 = 11.45, so 17.2.
-    # shift down: 50/56 = 89%, so 95%; 50/56 x 9 = 8.04, so 12.1. B3 top: 0%, so 50%; 0.0.
     figures = (
         "  move              chance to win   expected score   futures won   their score   futures    worth\n"
         "  C2                         90%             17.2           80%          11.5        56   0.9000*\n"
-        "  shift down, D1             95%             12.1           89%           8.0        56   0.4000*\n"
-        "  B3 top                     50%              0.0            0%           0.0         8   0.0000\n"
+        "  shift down, D1             70%             12.1           89%           8.0        56   0.4000*\n"
+        "  B3 top                      0%              0.0            0%           0.0         8   0.0000\n"
         + HINT_EXPLAINED
     )
     assert hint_figures(ratings) == figures
@@ -183,17 +193,19 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_
         "Hint: C2 (90% to win, expected score 17.2)\n"
         "  move                  worth    win  score\n"
         "  C2                    0.900*   90%   17.2\n"
-        "  shift down, then D1   0.400*   95%   12.1  (6 of the 20 cards to come have no safe place next)\n"
-        "  B3 top                0.000    50%    0.0  (no card to come has a safe place next: it loses)\n"
+        "  shift down, then D1   0.400*   70%   12.1  (6 of the 20 cards to come have no safe place next)\n"
+        "  B3 top                0.000     0%    0.0  (no card to come has a safe place next: it loses)\n"
         "  * looked at again over the next card"
     )
-    assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)]) == plain
-    assert hint_text(ratings, risks=[(0, 21), (6, 20), (20, 20)], detail=True) == plain + "\n\n" + figures
-    safe = hint_text(ratings, risks=[(0, 21), (0, 20), (0, 20)])
+    assert hint_text(ratings) == plain
+    assert hint_text(ratings, detail=True) == plain + "\n\n" + figures
+    safe = hint_text([rating._replace(unsafe=0) for rating in ratings])
     assert safe.splitlines()[-1] == "After each, every card to come has a safe place next.", "said once"
     assert "safe" not in "".join(safe.splitlines()[:-1])
-    lone = Rating(Move.from_str("A1"), None, 10, 20, 8.0)  # 50% of futures: 75%; 4.0 expected: 6.0
+    lone = Rating(Move.from_str("A1"), None, 10, 20, 8.0, 0.5, 0.75, 6.0, to_come=30)
     assert hint_text([lone]) == "Hint: A1 (the only move): 75% to win, expected score 6.0"
+    first = Rating(Move.from_str("A1"), None, 10, 20, 8.0, 0.5, 0.99, 20.5, to_come=39, alike=16)
+    assert hint_text([first]).startswith("Hint: A1 or any of the 15 alike (the only move)"), "a free shift apart"
 
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():
@@ -216,14 +228,16 @@ def test_moves_preview_counts_face_down_cards_and_names_the_losing_moves():
     state = position(["#AS 2S #3S #4S", "6S . . .", ". . . .", ". . . ."], "AC")
     lines = moves_preview(state).splitlines()
     assert lines[0] == "Legal moves for AC:"
-    assert "  B2: lose at once (more than 4 face down)" in lines
+    assert "  B2: lose at once (more than 4 face down)" in lines[-1]
     assert "  A3: turn A2 face down, A1 face up; 3 face down" in lines
-    # after shift down, the old row 1 is row 2 and touches every cell of the new row 1: named as the hint names it
-    assert "  shift down, then A1, B1, C1 or D1" in lines
+    # after shift down, the old row 1 is row 2: a card on the new row 1 turns its column there (its cells named
+    # as they are after the shift), each pair as the hint names it and the prompt takes it
+    assert "shift down, then A1" in moves_preview(state)
     # the moves that do the same share a line; a shift that opens no cell the card can take is left out
     beside = moves_preview(position([". . . .", ". 5S . .", ". . . .", ". . . ."], "AC")).splitlines()
     assert beside[1:] == ["  B2 top: turn nothing; 0 face down", "  B1, A2, C2, B3: turn B2 face down; 1 face down"]
-    assert "  shift right, then A2" in moves_preview(position([". . . .", "5S . . .", ". . . .", ". . . ."], "AC"))
+    left = moves_preview(position([". . . .", "5S . . .", ". . . .", ". . . ."], "AC"))
+    assert "shift right, then A2: turn B2 face down; 1 face down" in left, "the pair's effect, in the shifted frame"
 
 
 def test_auto_colour_is_rich_consoles_finding(monkeypatch):

@@ -113,7 +113,7 @@ def test_every_help_is_written_for_someone_who_installed_the_tool():
     analyze = " ".join(runner.invoke(app, ["analyze", "--help"]).stdout.split())
     assert f"under {SAFE:.0%}" in analyze
     (blunder, b_points, _), (mistake, m_points, _), (inaccuracy, i_points, _) = CHANCE_MARKS
-    assert f"?! inaccuracy {i_points * 100:g} points" in analyze and f"? mistake {m_points * 100:g}" in analyze
-    assert f"?? blunder {b_points * 100:g}" in analyze
+    assert f"?! inaccuracy {i_points:g} points" in analyze and f"? mistake {m_points:g}" in analyze
+    assert f"?? blunder {b_points:g}" in analyze
     (_, sb), (_, sm), (_, si) = SCORE_MARKS
     assert f"?! {si:g} point, ? {sm:g}, ?? {sb:g}" in analyze

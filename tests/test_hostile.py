@@ -138,10 +138,12 @@ def test_3_a_flood_of_shifts_is_refused_at_the_move_that_would_make_the_record_u
     assert result.exit_code == 1
     # 13 nodes besides the moves and meta, 6 in `meta: {started: ..., piped: true}`: move 282 (B2, then shift
     # up on every even move) would be the 301st.
-    assert result.stderr.splitlines()[-1] == (
+    refused, kept = result.stderr.splitlines()[-2:]
+    assert refused == (
         "<stdin>:282: move 282 'shift up' refused: the record would have more than 300 YAML nodes, "
         "more than a record may hold"
     )
+    assert kept.startswith(f"The game is saved in {record}; to go on: "), "as every end of a pipe says (issue 48)"
     verdict = check_record(read_source(str(record)))
     assert verdict.valid and len(verdict.moves) == 281
     resumed = runner.invoke(app, ["play", "--resume", str(record), "-f", "json"], input="")
@@ -156,9 +158,9 @@ def test_3_a_record_near_1_mib_is_never_rewritten_past_it(tmp_path):
     # Rewritten canonically, one move adds 20 bytes (moves list, result) and `A1 top` 11 more.
     process = run("play", "--resume", "g.yaml", "-f", "json", input="A1\nA1 top\nB1\n", cwd=tmp_path)
     assert process.returncode == 1
-    assert (
-        process.stderr.splitlines()[-1] == "<stdin>:2: move 2 'A1 top' refused: the record would be larger than 1 MiB"
-    )
+    refused, kept = process.stderr.splitlines()[-2:]
+    assert refused == "<stdin>:2: move 2 'A1 top' refused: the record would be larger than 1 MiB"
+    assert kept.startswith("The game is saved in g.yaml; to go on: ")
     assert check_record(read_source(str(record))).outcome_words() == "playing, 1 move"
     assert os.path.getsize(record) <= MAX_INPUT_BYTES
     assert check_record(read_source(str(record))).valid

@@ -181,7 +181,9 @@ def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
     script = "A1\n# a comment\nA1 top\n\nD4\nA1 top\n"
     process = in_process("play", "--seed", "92", "-f", "json", "--record", "g.yaml", input=script, cwd=tmp_path)
     assert process.returncode == 1
-    assert process.stderr == "<stdin>:5: move 3 'D4': D4 shares no edge with a pile\n"
+    refused, kept = process.stderr.splitlines()
+    assert refused == "<stdin>:5: move 3 'D4': D4 shares no edge with a pile"
+    assert kept.startswith("The game is saved in g.yaml; to go on: "), "every end of a pipe says where (issue 48)"
     assert len(process.stdout.splitlines()) == 3
     assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 2 moves"
 
@@ -195,7 +197,8 @@ def test_an_invalid_line_is_refused_too():
 def test_bytes_that_are_not_utf8_are_refused_in_one_line():
     process = in_process("play", "--seed", "92", input=b"A1\n\xff\xfe\n")
     assert process.returncode == 1
-    assert process.stderr == "<stdin>:2: not UTF-8 text\n"
+    refused, kept = process.stderr.splitlines()
+    assert refused == "<stdin>:2: not UTF-8 text" and kept.startswith("The game is saved in ")
 
 
 def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):

@@ -312,12 +312,29 @@ def test_check_exit_codes(tmp_path):
     assert runner.invoke(app, ["check"]).exit_code == 2
 
 
-def test_check_refuses_a_move_log():
-    source = source_of("B2\nC2\n", "log.moves")
-    verdict = check_record(source)
+def test_check_names_a_move_log_and_a_file_that_is_neither_as_such():
+    """Issue 48: check says what a file that is not a game record is, without guessing: a move log (every line
+    a move, a pair or a comment) names no deal to check it on; any other file is neither."""
+    verdict = check_record(source_of("B2\n# a comment\nshift up, then B1\n", "log.moves"))
     assert [p.located("log.moves") for p in verdict.problems] == [
-        "log.moves:1: not a game record: its YAML is not a mapping (a move log? replay it with --seed)"
+        "log.moves:1: a move log, not a game record: it names no deal (replay it with --seed N to check its moves)"
     ]
+    verdict = check_record(source_of("# Notes\n\nThe games of last week\n", "README.md"))
+    assert [p.located("README.md") for p in verdict.problems] == [
+        "README.md:3: not a game record (no YAML mapping) nor a move log: 'The games of last week' is no move"
+    ]
+
+
+def test_check_of_a_folder_checks_every_file_in_it(tmp_path):
+    (tmp_path / "deeper").mkdir()
+    (tmp_path / "deeper" / "a.yaml").write_text("foursquare: 1\nseed: 1\nmoves: [B2]\n")
+    (tmp_path / "notes.txt").write_text("hello there\n")
+    (tmp_path / ".hidden.yaml").write_text("not: checked\n")
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    notes, deeper = tmp_path / "notes.txt", tmp_path / "deeper" / "a.yaml"
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [f"{notes}: invalid (1 problem)", f"{deeper}: playing, 1 move"]
+    assert result.stderr == f"{notes}:1: not a game record (no YAML mapping) nor a move log: 'hello there' is no move\n"
 
 
 def test_judge_reports_each_state_to_a_listener():

@@ -60,11 +60,10 @@ def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresh
     assert grading.share_won(3, False, 40) == grading.share_won(3, False, 40)
     assert grading.share_won(3, True, 40) == grading.share_won(3, True, 40)
     assert grading.quick_score(3, 10) == grading.quick_score(3, 10)
-    # the quick expert is pinned as the cuts were measured with it: one ply, whatever the expert's default
+    # the quick expert is pinned as the cuts were measured with it (its own copy of the one-ply search, so no
+    # change to the expert regrades a deal): the scores its games made when the grades were measured
     assert expert_module.SECOND_PLY > 0
-    assert grading.quick_score(3) == _game_score(
-        ExpertPlayer(3, grading.QUICK_PLAYOUTS, valuation=grading.QUICK_VALUATION, fill_first=False, second_ply=0), 3
-    )
+    assert [grading.quick_score(seed) for seed in range(12)] == [12, 10, 2, 21, 5, 9, 11, 7, 15, 15, 12, 8]
     assert (grading.HARD_EASE, grading.EASY_EASE, grading.QUICK_SCALE) == (1.16, 1.68, 16)
     # the ease is greedy won + filling won + quick score / 16, worked out by hand:
     cases = {
@@ -127,7 +126,7 @@ def test_the_end_screen_and_history_show_the_grade(home):
 
     session = Session(Game.from_seed(1, meta={"started": "2026-12-01T00:00:00Z"}))
     said = at_prompt(session, *LOST_MOVES, "quit")
-    assert f"The deal was {grading.grade(1).level}." in said
+    assert f"The deal is graded {grading.grade(1).level} (for simple players" in said
     assert runner.invoke(app, ["play", "--level", "easy"], input="B2\n").exit_code == 0
     assert [game["grade"] for game in json.loads(runner.invoke(app, ["history", "-f", "json"]).stdout)["games"]] == [
         "easy"
@@ -228,23 +227,25 @@ def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_
     expected score and the points a move gave up against the expert's best, on the same ratings; a free shift
     leaves it where it was."""
     from foursquare_cli.app.hint import ExpertHint
-    from foursquare_cli.players import calibration
-    from foursquare_cli.players.expert import Rating
+    from foursquare_cli.players.evaluation import Evaluation, Rating
+    from foursquare_cli.rules.engine import cornered, state_after
 
-    monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.2], [1.0, 0.8]]] * 4)  # 50% of futures: 50%
-    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [10.0, 20.0]]] * 4)  # x2: 10 of 20 futures' 8: 8.0
-
-    def rated(state, player, most=None):  # every move rated: the best A1 (8.0), the others 3.0 (20 x 0.3 / 2)
-        moves = state.legal_moves()
-        best = Rating(moves[0], None, 10, 20, 8.0)
-        return ExpertHint(state, [best, *(Rating(move, None, 3, 20, 10.0) for move in moves[1:])], [])
+    def rated(state, player):  # every placement rated: the first the best (50%, 8.0), the others 15%, 3.0
+        moves = state.legal_placements()
+        figures = [(0.5, 8.0)] + [(0.15, 3.0)] * (len(moves) - 1)
+        ratings = [
+            Rating(move, None, 10, 20, 8.0, chance=chance, expected=expected, group=index)
+            for index, (move, (chance, expected)) in enumerate(zip(moves, figures, strict=True))
+        ]
+        leads_to = tuple(cornered(state_after(state, move)).key() for move in moves)
+        return ExpertHint(state, Evaluation(tuple(ratings), leads_to))
 
     monkeypatch.setattr("foursquare_cli.app.hint.expert_hint", rated)
     said = at_prompt(Session(Game.from_seed(42)), "A1", "A2", "shift down", "quit", meter=True)
     meters = [line for line in said.splitlines() if line.startswith("Expected score ")]
     assert meters == [
         "Expected score 8.0, 50% to win; A1 was the expert's move",
-        "Expected score 8.0, 50% to win; A2 gave up 5.0 to B1",  # B1, the first legal move there: 8.0 - 3.0
+        "Expected score 8.0, 50% to win; A2 gave up 5.0 and 35% to win to B1",  # B1, the first placement there
         "Expected score 8.0, 50% to win (a shift is free: nothing changed)",
     ]
     assert "Expected score" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")

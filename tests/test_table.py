@@ -196,15 +196,13 @@ def test_a_shift_is_a_free_move_numbered_as_every_screen_numbers_it_and_an_undo_
 ):
     """Issue 40: moves are counted one way on every screen: a shift is a move (the record's, replay's,
     analyze's, the JSON's ply), and is said to be free."""
-    from foursquare_cli.players import calibration
-    from foursquare_cli.players.expert import Rating
+    from foursquare_cli.players.evaluation import Evaluation, Rating
     from foursquare_cli.rules.moves import Move
 
-    monkeypatch.setattr(calibration, "CHANCE", [[[0.0, 0.0], [1.0, 1.0]]] * 4)
-    monkeypatch.setattr(calibration, "SCORE", [[[0.0, 0.0], [24.0, 24.0]]] * 4)
-    figures = Rating(Move.from_str("A1"), None, 3, 4, 12.0)  # 75%, 9.0
-    monkeypatch.setattr("foursquare_cli.app.hint.expert_hint", lambda state, player, most=None: ExpertHint(
-        state, [figures], []))  # fmt: skip
+    figures = Rating(Move.from_str("A1"), None, 3, 4, 12.0, chance=0.75, expected=9.0)
+    monkeypatch.setattr(
+        "foursquare_cli.app.hint.expert_hint", lambda state, player: ExpertHint(state, Evaluation((figures,)))
+    )
     _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", cards_to_come=True,
                     meter=True)  # fmt: skip
     prompts = re.findall(r"Move (\d+), place", said)

@@ -9,7 +9,8 @@ from typing import Any, NamedTuple
 
 from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid, UsageError
 from ..players import PlayerSpec
-from ..runs.analysis import SOLVE_BUDGET, FileAnalysis, Request, analyze_files
+from ..players.solver import SOLVE_BUDGET
+from ..runs.analysis import FileAnalysis, Request, analyze_files
 from ..runs.results import AnalysisResults, AnalysisSettings
 from .loading import DealGiven, files_or_last
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid
-from ..formats.lines import ReadError
+from ..formats.lines import ReadError, files_within
 from ..formats.records import Verdict, check_path
 from .loading import Problems, files_or_last
 
@@ -40,8 +40,9 @@ class Unreadable(NamedTuple):
 
 def check_files(paths: Iterable[str], last: bool = False) -> Iterator[CheckedFile | Problems | Unreadable]:
     """Each file's problems (said on standard error in every format), then its verdict, in order; a file that
-    cannot be read is said and the others are checked. `last`: the game played last instead of files."""
-    for path in files_or_last(list(paths), last):
+    cannot be read is said and the others are checked; a folder is each file in it. `last`: the game played
+    last instead of files."""
+    for path in (file for named in files_or_last(list(paths), last) for file in files_within(named)):
         verdict = check_path(path)
         if isinstance(verdict, ReadError):
             yield Unreadable(verdict)

@@ -12,7 +12,7 @@ import enum
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from ..players.expert import Rating
+    from ..players.evaluation import Evaluation, Loss, Rating
     from ..players.solver import Solution
     from ..rules.engine import State
     from ..rules.game import Step
@@ -96,14 +96,14 @@ class Board(NamedTuple):
 
 class MeterReading(NamedTuple):
     """The meter after a move (`play --meter`): the expert's figures from here (its best move's, the hint's
-    first), and what the move just played gave up against the expert's best in the position it was played
-    in, on the same ratings (`given_up`, in points of expected score; None before the first move). A free
-    shift leaves the reading where it was (`free_shift`): the same futures."""
+    first), and the move just played and the expert's best where it was played, with what the one gave up
+    against the other (`lost`), all from that position's one evaluation; None before the first move. A free
+    shift leaves the reading where it was (`free_shift`): the same position."""
 
     now: Rating
-    played: str | None = None
-    best: str | None = None
-    given_up: float | None = None
+    played: Rating | None = None
+    best: Rating | None = None
+    lost: Loss | None = None
     free_shift: bool = False
 
 
@@ -158,10 +158,12 @@ class Asked(enum.Enum):
 
 
 class Shown(NamedTuple):
-    """`help`, `moves` or `left`: what the command shows of `state`."""
+    """`help`, `moves` or `left`: what the command shows of `state` (`moves` with the meter on: each move's
+    figure, from the position's `evaluation`)."""
 
     asked: Asked
     state: State
+    evaluation: Evaluation | None = None
 
 
 class Tried(NamedTuple):

@@ -1,27 +1,32 @@
 """`hint`: a player's move for the position at the end of a record; for a player that rates its moves (the
-expert), every move's figures. The prompt's `hint` and the meter are the same ratings (`expert_hint`)."""
+expert), every move's figures: the position's one evaluation, which the prompt's `hint` and the meter read too
+(`expert_hint`)."""
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
 from ..players import PlayerSpec, next_move
-from ..players.expert import Rating, unsafe_next
+from ..players.evaluation import Evaluation, Rating
 from ..rules.engine import State
 from ..rules.game import Step
 from .loading import DealGiven, Problems, file_or_last, game_to_go_on, load_game
 
 
 class ExpertHint(NamedTuple):
-    """The expert's ratings of every move of a position, best first, and the risk after each."""
+    """The position's evaluation: the expert's figures for every move, its choice first (`players.evaluation`)."""
 
     state: State
-    ratings: list[Rating]
-    risks: list[tuple[int, int]]  # (unseen cards with no safe place next, unseen cards): `unsafe_next`
+    evaluation: Evaluation
+
+    @property
+    def ratings(self) -> list[Rating]:
+        """One rating for each position the moves lead to (moves alike, by a free shift, said once)."""
+        return self.evaluation.distinct()
 
     def to_json(self) -> dict[str, Any]:
         """`hint --format json`: the best move, then every move's figures."""
-        first = self.ratings[0]
+        first = self.evaluation.best
         return {
             "move": str(first.move),
             "then": None if first.then is None else str(first.then),
@@ -37,10 +42,10 @@ class ExpertHint(NamedTuple):
                     "futures_expected_score": r.expected_score,
                     "futures_mean_score_of_wins": r.mean_score,
                     "worth": r.value,
-                    "unsafe_next": self.risks[index][0] if index < len(self.risks) else None,
-                    "cards_to_come": self.risks[index][1] if index < len(self.risks) else None,
+                    "unsafe_next": r.unsafe,
+                    "cards_to_come": r.to_come,
                 }
-                for index, r in enumerate(self.ratings)
+                for r in self.evaluation.ratings
             ],
         }
 
@@ -84,21 +89,11 @@ class HintRequest(NamedTuple):
     last: bool = False  # the game played last, kept in the history, instead of a file
 
 
-def expert_hint(state: State, player: PlayerSpec, most: int | None = None) -> ExpertHint:
-    """The expert's ratings of `state` at `player`'s seed and strength (the risk after the first `most`)."""
+def expert_hint(state: State, player: PlayerSpec) -> ExpertHint:
+    """The position's evaluation at `player`'s strength: the one the meter, `moves` and `analyze` read too."""
     from ..players.expert import ExpertPlayer
 
-    ratings = by_rank_shown(ExpertPlayer.from_spec(player).rate(state))
-    return ExpertHint(state, ratings, [unsafe_next(state, rating) for rating in ratings[:most]])
-
-
-def by_rank_shown(ratings: list[Rating]) -> list[Rating]:
-    """The ratings in the order a hint lists them: the expert's choice first (its best looked at again over the
-    next card, or the winner of its halving), then the others looked at again, then the rest, each group by
-    the worth it was ranked by, so a list never shows a move above one that ranks higher."""
-    looked = [rating for rating in ratings[1:] if rating.looked_again]
-    rest = [rating for rating in ratings[1:] if not rating.looked_again]
-    return ratings[:1] + sorted(looked, key=lambda r: -r.value) + sorted(rest, key=lambda r: -r.value)
+    return ExpertHint(state, ExpertPlayer.from_spec(player).evaluate(state))
 
 
 def hint_for(request: HintRequest) -> Hinted | MoveHint | Problems:

@@ -1,10 +1,12 @@
 """`play` driven line by line from a pipe: a bot, a script, a file of moves.
 
 Moves one per line (blank lines and `#` comments allowed; `undo` and `quit` too),
-read as `replay` reads a move log (`formats.lines.iter_lines`). The state is shown
-before the first move and after every move or undo, each as it comes (a co-process
-reads it at once); the first invalid or illegal line ends the game with exit 1 and
-one line. The game ending ends the loop without reading further, so a co-process
+read as `replay` reads a move log (`formats.lines.iter_lines`); a shift and the placement
+it is made for may share a line, as the hint writes them (`shift left, then D3`). The
+state is shown before the first move and after every move or undo, each as it comes (a
+co-process reads it at once); the first invalid or illegal line ends the game with exit 1
+and one line, then where the game is kept, as every end of the input says (the input
+running out, `quit`). The game ending ends the loop without reading further, so a co-process
 never waits on the other. Ctrl-C never cuts a move in half (`interrupts`). A
 failure to write the output (a full disk, a closed pipe) saves the game first and
 then says where it is.
@@ -25,7 +27,7 @@ from ..errors import (
 )
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text
 from ..rules.game import NothingToUndo
-from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
+from ..rules.moves import IllegalMoveError, InvalidMoveError, moves_of_line
 from .events import Left, OutputFailed, PipeRefused, Saved, Stop, Stopped
 from .interrupts import Interrupts
 from .session import RecordRefused, Session
@@ -49,6 +51,7 @@ def play_from_pipe(session: Session, view: PipeView) -> None:
 
     def refuse(refused: PipeRefused) -> ProblemsSaid:
         view.show(refused)
+        view.show(Left(session.where_kept()))  # where the game is kept, as every other end of a pipe says
         return ProblemsSaid()
 
     interrupts = Interrupts()
@@ -75,14 +78,15 @@ def play_from_pipe(session: Session, view: PipeView) -> None:
                     return
                 ply = game.ply + 1
                 try:
-                    step = session.undo() if command == "undo" else session.play(Move.from_str(text))
+                    steps = [session.undo()] if command == "undo" else session.play_line(moves_of_line(text))
                 except IllegalMoveError as error:  # one line, as scripts expect; a kept record is already saved
                     raise refuse(PipeRefused(name, number, ply, text, error.reason)) from None
                 except InvalidMoveError as error:
                     raise refuse(PipeRefused(name, number, ply, text, error.reason, not_a_move=True)) from None
                 except (NothingToUndo, RecordRefused) as error:
                     raise refuse(PipeRefused(name, number, None, text, str(error))) from None
-                view.show(step)
+                for step in steps:
+                    view.show(step)
         except KeyboardInterrupt:
             view.show(Stopped(Stop.INTERRUPTED, session.saved()))
             raise InterruptedSaid() from None

@@ -123,6 +123,15 @@ class Session:
             self._write(text)
         return step
 
+    def play_line(self, moves: tuple[Move, ...]) -> list[Step]:
+        """Play the moves of one line (`moves_of_line`: a move, or a shift and its placement), all or none: the
+        line is tried on a copy first, so a placement the shift does not allow plays neither."""
+        if len(moves) > 1:
+            trial = self.game.state.copy()
+            for move in moves:
+                trial.apply(move)
+        return [self.play(move) for move in moves]
+
     def grade(self) -> str | None:
         """The deal's grade, kept in the record's meta: worked out (a third of a second) for the end screen of
         a game at the prompt; a game played from a pipe is not graded unless its deal was chosen by grade."""

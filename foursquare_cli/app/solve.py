@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..errors import AlreadySaid, GaveUpSaid, UnwinnableSaid, UsageError
+from ..players.solver import SOLVE_BUDGET as SOLVE_BUDGET  # the default of `solve --budget`
 from ..players.solver import Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card, deal
 
@@ -13,8 +14,8 @@ from ..rules.cards import Card, deal
 class SolveRequest(NamedTuple):
     seed: int | None = None
     deck: tuple[Card, ...] | None = None
-    budget: int | None = None
-    timeout: float = 10.0
+    budget: int = SOLVE_BUDGET
+    timeout: float | None = None  # a cap in seconds only when asked: the answer then depends on the machine
     record: str | None = None
     force: bool = False
 
@@ -25,7 +26,7 @@ class Solved(NamedTuple):
     solution: Solution
     seed: int | None
     record_text: str | None
-    timeout: float
+    timeout: float | None
 
     @property
     def failure(self) -> AlreadySaid | None:

@@ -17,9 +17,9 @@ from typing import Protocol
 
 from ..errors import InterruptedSaid, Terminated, TerminatedSaid, WriteError, WriteFailedSaid
 from ..players import PlayerSpec
-from ..players.expert import Rating
+from ..players.evaluation import Evaluation
 from ..rules.game import Game, NothingToUndo, Step
-from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move, moves_of_line
 from .events import (
     Asked,
     Board,
@@ -81,7 +81,6 @@ class Table:
         self.looking_back = looking_back  # the end screen says what the game earned and what the deal allowed
         self.interrupts = Interrupts()
         self._interrupts_in_a_row = 0  # Ctrl-C at the prompt: the second in a row says how to leave
-        self._ratings: dict[object, list[Rating]] = {}  # the meter's: each position rated once
         self.ended = False  # the end screen of the current game has been shown
 
     @property
@@ -91,11 +90,12 @@ class Table:
     def read(self) -> str | None:
         """A line typed at the prompt; None at the end of input (Ctrl-D). Ctrl-C clears the line."""
         started = time.monotonic()
+        playing = not self.game.state.is_over  # the clock stops with the game: the end screen is not play
         try:
             with self.interrupts.waiting_for_input():
                 text = self.view.read(Prompt(self.game.state, self.game.ply), self.game.state.legal_moves).strip()
             thought = time.monotonic() - started
-            if thought <= PAUSE:  # a longer pause is not time played
+            if playing and thought <= PAUSE:  # a longer pause is not time played
                 self.session.add_time(thought)
             self._interrupts_in_a_row = 0
             return text
@@ -156,7 +156,8 @@ class Table:
         elif command == "board":
             self.view.show(Board(self.game.step, self.cards_to_come))
         elif command == "moves":
-            self.view.show(Shown(Asked.LEGAL_MOVES, self.game.state))
+            evaluation = self.evaluation_of(self.game.step) if self.meter and not self.game.state.is_over else None
+            self.view.show(Shown(Asked.LEGAL_MOVES, self.game.state, evaluation))
         elif command == "left":
             self.view.show(Shown(Asked.CARDS_TO_COME, self.game.state))
         elif command == "try":
@@ -175,7 +176,7 @@ class Table:
 
         try:
             with self.interrupts.waiting_for_input():  # Ctrl-C stops a slow hint at once
-                said = expert_hint(self.game.state, self.player, most=5)
+                said = expert_hint(self.game.state, self.player)
         except KeyboardInterrupt:
             self.view.show(Refused(Refusal.HINT_STOPPED))
             return
@@ -188,15 +189,13 @@ class Table:
             self.view.show(Refused(Refusal.TRY_WHAT))
             return
         try:
-            move = Move.from_str(text)
+            moves = moves_of_line(text)
             after = self.game.state.copy()
-            effect = after.apply(move)
+            effects = [after.apply(move) for move in moves]
         except (InvalidMoveError, IllegalMoveError) as error:
             self.view.show(Refused(Refusal.TRY_REFUSED, str(error)))
             return
-        from ..rules.game import Step
-
-        self.view.show(Tried(Step(-1, move, effect.card, effect.turned, after)))
+        self.view.show(Tried(Step(-1, moves[-1], effects[-1].card, effects[-1].turned, after)))
 
     def say_where_kept(self) -> None:
         """Where the game is kept and how to go on, as it is left; not again for a game whose end screen,
@@ -230,7 +229,7 @@ class Table:
 
     def play(self, text: str) -> None:
         try:
-            step = self.session.play(Move.from_str(text))
+            steps = self.session.play_line(moves_of_line(text))
         except IllegalMoveError as error:
             self.view.show(Refused(Refusal.ILLEGAL, str(error)))
             return
@@ -240,26 +239,24 @@ class Table:
         except RecordRefused as error:
             self.view.show(Refused(Refusal.RECORD_REFUSED, str(error)))
             return
-        self.view.show(self.moved(step))
+        for step in steps:
+            self.view.show(self.moved(step) if step is steps[-1] else Moved(step, self.cards_to_come))
 
     def moved(self, step: Step, undos: int | None = None) -> Moved:
         """What a move prints, and an undo again: the board with its marks, the count and the meter when asked."""
         return Moved(step, self.cards_to_come, self.meter_reading(), self.meter, undos)
 
-    def ratings_of(self, step: Step) -> list[Rating]:
-        """The expert's ratings of the position after `step`: the very ones `hint` gives there (the same seed
-        and budget, so the same futures), worked out once a position."""
+    def evaluation_of(self, step: Step) -> Evaluation:
+        """The evaluation of the position after `step`: the very one `hint` gives there (the same strength, so the
+        same futures), worked out once a position (`ExpertPlayer.evaluate` remembers it)."""
         from .hint import expert_hint
 
-        key = (step.state.key(), step.state.next_card)
-        if key not in self._ratings:
-            self._ratings[key] = expert_hint(step.state, self.player, most=0).ratings
-        return self._ratings[key]
+        return expert_hint(step.state, self.player).evaluation
 
     def meter_reading(self) -> MeterReading | None:
         """The meter (`play --meter`): the expert's figures from here, and what the last move gave up against
-        the expert's best where it was played, in points of expected score. A free shift leaves the reading
-        as it was (the same futures). None when not asked, when the game is over, or when Ctrl-C skips it."""
+        the expert's best where it was played, from that position's evaluation. A free shift leaves the reading
+        as it was. None when not asked, when the game is over, or when Ctrl-C skips it."""
         steps = self.game.steps
         step = steps[-1]
         if not self.meter or step.state.is_over:
@@ -267,29 +264,22 @@ class Table:
         try:
             with self.interrupts.waiting_for_input():
                 if step.move is not None and step.move.is_shift:
-                    return MeterReading(self.ratings_of(steps[-2])[0], free_shift=True)
-                now = self.ratings_of(step)[0]
+                    return MeterReading(self.evaluation_of(steps[-2]).best, free_shift=True)
+                now = self.evaluation_of(step).best
                 if step.move is None:
                     return MeterReading(now)
                 shifted = len(steps) > 2 and steps[-2].move is not None and steps[-2].move.is_shift
                 decided = steps[-3] if shifted else steps[-2]  # a shift is decided with the placement after it
-                move, then = (steps[-2].move, step.move) if shifted else (step.move, None)
-                before = self.ratings_of(decided)
+                before = self.evaluation_of(decided)
         except KeyboardInterrupt:
             return None
-        played = next((r for r in before if r.move == move and (r.then == then or then is None)), None)
-        best = before[0]
+        played = before.leading_to(step.state)  # where the move led (a shift: with its placement)
         if played is None:
             return MeterReading(now)
-        return MeterReading(now, _named(played), _named(best), max(0.0, best.expected - played.expected))
+        return MeterReading(now, played, before.best, before.lost_by(played))
 
 
-def _named(rating: Rating) -> str:
-    return str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
-
-
-DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second or less)
-DEAL_SECONDS = 2.0
+DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second or so; the same on any machine)
 
 
 def game_over(session: Session, looking_back: bool = True) -> GameOver:
@@ -299,6 +289,7 @@ def game_over(session: Session, looking_back: bool = True) -> GameOver:
     from .history import cheers
 
     game = session.game
+    won = game.state.outcome.score is not None
     day = game.meta.get("daily") if isinstance(game.meta, dict) else None
     return GameOver(
         state=game.state,
@@ -310,6 +301,6 @@ def game_over(session: Session, looking_back: bool = True) -> GameOver:
         practice=isinstance(game.meta, dict) and game.meta.get("practice") is True,
         seed=game.seed,
         cheers=cheers(session) if looking_back else [],
-        potential=solve(game.deck, budget=DEAL_BUDGET, timeout=DEAL_SECONDS) if looking_back else None,
+        potential=solve(game.deck, budget=DEAL_BUDGET, known=[game.moves] if won else []) if looking_back else None,
         where=session.where_kept(),
     )

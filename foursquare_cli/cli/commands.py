@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from ..app.solve import SOLVE_BUDGET
 from ..errors import raise_worst
 from .app import app
 from .options import (
@@ -214,11 +215,11 @@ def hint_command(
 def solve_command(
     seed: int | None = typer.Option(None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number."),
     deck: Any = DECK_OPTION,
-    budget: int | None = typer.Option(
-        None, "--budget", metavar="NODES", min=1, help="Most positions to visit (default: no limit)."
+    budget: int = typer.Option(
+        SOLVE_BUDGET, "--budget", metavar="NODES", min=1, help="Most positions to visit: work, the same on any machine."
     ),
-    timeout: float = typer.Option(
-        10.0, "--timeout", metavar="SECONDS", parser=seconds_parser, help="Most seconds to search."
+    timeout: float | None = typer.Option(
+        None, "--timeout", metavar="SECONDS", parser=seconds_parser, help="Most seconds to search (none unless given)."
     ),
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the winning line to this file."),
     force: bool = FORCE_OPTION,
@@ -326,7 +327,11 @@ def analyze_command(
     ),
     force: bool = FORCE_OPTION,
     solve_budget: int = typer.Option(
-        400_000, "--solve-budget", metavar="NODES", min=1, help="Positions the solver may visit for the deal's best."
+        SOLVE_BUDGET,
+        "--solve-budget",
+        metavar="NODES",
+        min=1,
+        help="Positions the solver may visit for the deal's best (work, not time).",
     ),
     jobs: int = typer.Option(
         1, "--jobs", "-j", metavar="J", min=1, help="Files analysed at once; the figures are the same."

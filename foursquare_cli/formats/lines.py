@@ -88,6 +88,19 @@ def read_bytes(path: str, instead: str = "give a file, or - for standard input")
             stream.close()
 
 
+def files_within(path: str) -> list[str]:
+    """The files a path names for a command that reads many (`check`): a folder's files, its folders' too, in
+    name order (hidden ones left out, links to folders not followed, so a loop of links ends); any other path
+    as it is, to be read or refused in its turn."""
+    if path == STDIN or not os.path.isdir(path):
+        return [path]
+    found = []
+    for folder, folders, files in os.walk(path):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        found += [os.path.join(folder, name) for name in sorted(files) if not name.startswith(".")]
+    return found
+
+
 class LineTooLong(InvalidInput):
     def __init__(self, number: int) -> None:
         super().__init__(f"line {number} is longer than {MAX_MOVE_LINE_BYTES:,} bytes; refused", line=number)

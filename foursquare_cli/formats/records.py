@@ -18,7 +18,7 @@ from ..errors import UsageError, quoted
 from ..rules.cards import Card, deal
 from ..rules.engine import LOST, WON, State
 from ..rules.game import Game, Step
-from ..rules.moves import IllegalMoveError, InvalidMoveError, Move
+from ..rules.moves import IllegalMoveError, InvalidMoveError, Move, moves_of_line
 from . import safe_yaml
 from .lines import MAX_INPUT_BYTES, ReadError
 from .safe_yaml import MAX_NODES
@@ -153,9 +153,20 @@ def judge(
 def check_record(source: Source) -> Verdict:
     """Judge a file that must be a game record: a move log (YAML that is no mapping) is a problem."""
     if source.kind is SourceKind.LOG:
-        problem = Problem(1, "not a game record: its YAML is not a mapping (a move log? replay it with --seed)")
-        return Verdict(source, [problem], None)
+        return Verdict(source, [_not_a_record(source)], None)
     return judge(source)
+
+
+def _not_a_record(source: Source) -> Problem:
+    """What a file that is not a game record is, said plainly: a move log (every line a move or a comment),
+    which names no deal to check it on, or neither (its first line that is no move named)."""
+    for move_line in source.moves:
+        try:
+            moves_of_line(move_line.text or "")
+        except InvalidMoveError:
+            no_move = quoted(move_line.text or "")
+            return Problem(move_line.line, f"not a game record (no YAML mapping) nor a move log: {no_move} is no move")
+    return Problem(1, "a move log, not a game record: it names no deal (replay it with --seed N to check its moves)")
 
 
 def check_path(path: str) -> Verdict | ReadError:

@@ -131,6 +131,7 @@ _SHARED: dict[str, JsonSchema] = {
             "marks": _object({mark: _whole(0) for mark in ("?!", "?", "??", "!")}),
             "accuracy": _or_null(_SHARE),
             "start": _or_null({"$ref": "#/$defs/rating"}),
+            "now": _or_null({"$ref": "#/$defs/rating"}),
             "lost_after": _or_null(_whole(0)),
             "lost_at_best": _or_null({"$ref": "#/$defs/rating"}),
         }
@@ -440,7 +441,7 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
     ),
     SchemaEntry(
         "analyze",
-        1,
+        2,
         "A line of `analyze --format json` (a move's, or the summary; a results file of `analyze` has summaries)",
         {
             "oneOf": [
@@ -451,7 +452,7 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
                         "move": {"$ref": "#/$defs/move"},
                         "mark": _or_null({"enum": ["?!", "?", "??", "!"]}),
                         "agreed": {"type": "boolean"},
-                        "position": {"$ref": "#/$defs/rating"},
+                        "given_up": _object({"expected_score": {"type": "number", "minimum": 0}, "win_rate": _SHARE}),
                         "played": {"$ref": "#/$defs/rating"},
                         "best": {"$ref": "#/$defs/rating"},
                     }

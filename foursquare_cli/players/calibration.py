@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from .calibration_table import CHANCE, SCORE
 
-__all__ = ["BANDS", "calibrated_chance", "calibrated_score"]
+__all__ = ["BANDS", "calibrated_chance", "calibrated_figures", "calibrated_score"]
 
 BANDS = ((0, 9), (10, 19), (20, 29), (30, 39))  # cards placed, the bounds included
 _MIDDLES = [(low + high) / 2 for low, high in BANDS]
@@ -65,3 +65,9 @@ def calibrated_score(futures_expected: float, drawn: int) -> float:
     """The score the expert can expect (a loss counting 0), for futures whose expected score is that; never
     more than a win with the very next card would score (the cards left once it is placed)."""
     return min(float(39 - drawn), max(0.0, _blended(SCORE, futures_expected, drawn)))
+
+
+def calibrated_figures(futures_won: float, futures_expected: float, drawn: int) -> tuple[float, float]:
+    """The chance that the expert wins and the score it can expect, for a position `drawn` cards in whose
+    futures won `futures_won` with the expected score `futures_expected`."""
+    return calibrated_chance(futures_won, drawn), calibrated_score(futures_expected, drawn)

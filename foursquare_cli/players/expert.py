@@ -5,61 +5,24 @@ it was placed, so a face-down card may be remembered), the card in hand
 (`state.next_card`) and, by elimination, which cards are still unseen
 (`state.unseen_cards()`). It must not read the order of the stock; when it needs
 futures, it shuffles the unseen cards anew.
+
+Its rating of a position is the position's one `Evaluation` (`evaluation`): every screen
+that shows a figure reads it.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
+import time
+from collections import Counter, OrderedDict
 from typing import NamedTuple
 
 from ..rules import playout
-from ..rules.cards import Card
-from ..rules.engine import State, state_after
+from ..rules.engine import State, cornered, state_after
 from ..rules.moves import Move
-from .calibration import calibrated_chance, calibrated_score
+from .calibration import calibrated_figures
+from .evaluation import Evaluation, Rating, held_to_the_cards, score_ceiling, unsafe_count
 from .registry import DEFAULT_PLAYOUTS, PlayerSpec
-
-
-class Rating(NamedTuple):
-    """The expert's estimate for one move, from `samples` futures of the unseen cards played out."""
-
-    move: Move
-    then: Move | None  # the placement a shift is played for
-    wins: int
-    samples: int
-    mean_score: float | None  # over the won futures
-    value: float = 0.0  # what the expert ranks by: the mean `future_worth`
-    drawn: int = 0  # cards placed in the position rated: the stage its figures are calibrated for
-    final: bool = False  # the move itself ends the game: every future is the same, its figures are certain
-    looked_again: bool = False  # one of the best, looked at again over the next card: `value` is that look's
-
-    @property
-    def win_rate(self) -> float:
-        """The share of this move's futures that were won (the playout's chance, not the expert's: `chance`)."""
-        return self.wins / self.samples if self.samples else 0.0
-
-    @property
-    def expected_score(self) -> float:
-        """The mean score over the futures, a lost one counting 0 (the playout's: `expected`)."""
-        return self.win_rate * (self.mean_score or 0.0)
-
-    @property
-    def chance(self) -> float:
-        """The chance that the expert wins after this move: the futures' share mapped by the measured table
-        (`calibration`); what the meter, `hint` and `analyze` show. A move that ends the game is no estimate:
-        won or lost, 1 or 0."""
-        if self.final:
-            return 1.0 if self.wins else 0.0
-        return calibrated_chance(self.win_rate, self.drawn)
-
-    @property
-    def expected(self) -> float:
-        """The score the expert can expect after this move, a loss counting 0 (calibrated likewise; the very
-        score when the move ends the game)."""
-        if self.final:
-            return self.expected_score
-        return calibrated_score(self.expected_score, self.drawn)
 
 
 class Candidate(NamedTuple):
@@ -76,6 +39,7 @@ NEAR_CARDS = 2
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
 SECOND_PLY = 3  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
 REPLY_SHARE = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
+KEPT_EVALUATIONS = 4096  # evaluations remembered in a process (a game's positions, its replies, many times over)
 
 
 class Valuation(NamedTuple):
@@ -100,31 +64,32 @@ class Valuation(NamedTuple):
 class ExpertPlayer:
     """Monte Carlo over what it cannot see, with successive halving of the candidates.
 
-    For each candidate (every placement, and every shift with a placement on the edge
-    it opens) it deals futures: the unseen cards shuffled anew (as a player would picture them
-    deals them), the same futures for every candidate of a round. Each future is played out by the
-    greedy policy filling first (`playout.finish_from` with `fill_first`: an empty
-    cell whenever one is safe; `fill_first=False` plays the plain greedy policy, as
-    a deal's grade does). Candidates are ranked by the mean worth
-    of their futures (`future_worth`: a win by its score, a loss by how soon it
-    came). The budget of `playouts` is spent in rounds: each round gives every
-    surviving candidate an equal share, then the better half goes on; so the moves
-    that decide something get the most futures.
-    `think` caps the seconds a move may take (then the rounds not reached are
-    skipped; a cap makes moves depend on the machine's speed, the budget alone does
-    not).
-
-    It knows the grid (face-down cards included: it saw them placed), the card in
-    hand and the cards drawn so far; never the order of the stock. Its futures are
-    seeded by its own seed and the visible position, so with no time cap its moves
-    are deterministic. Choosing a shift, it remembers the placement it was played for.
+    Its candidates are every placement, and every shift with a placement on the edge it
+    opens; candidates that lead to the same position up to a shift (the first card's
+    sixteen cells, a placement reached by two shifts) are one, as shifts are free. For
+    each it deals futures: the unseen cards shuffled anew (as a player would picture them),
+    the same futures for every candidate of a round, seeded by the position itself, so a
+    position has the same figures in every game, at every screen and on every machine.
+    Each future is played out by the greedy policy filling first (`playout.finish_from`
+    with `fill_first`: an empty cell whenever one is safe; `fill_first=False` plays the
+    plain greedy policy). Candidates are ranked by the mean worth of their futures
+    (`future_worth`: a win by its score, a loss by how soon it came). The budget of
+    `playouts` is spent in rounds: each round gives every surviving candidate an equal
+    share, then the better half goes on; so the moves that decide something get the most
+    futures. `think` caps the seconds a move may take (then the rounds not reached are
+    skipped; a cap makes moves depend on the machine's speed, the budget alone does not).
 
     Then its best `second_ply` moves (3) are looked at again over the next card
-    (`worth_over_next_card`): what a second expert (`reply_playouts`, a twentieth of
-    the budget unless given) makes of each rank the next card may have, not what the
-    greedy playout would; they are ranked by that, ahead of the rest. With ten ranks
-    that costs about one and a half budgets more. The figures (`chance`, `expected`) stay those
-    of the futures. `second_ply=0` turns it off (docs/figures.md: what it bought).
+    (`_over_next_card`): for each rank the next card may have, what a second expert
+    (`reply_playouts`, a twentieth of the budget unless given, one ply) makes of the
+    position with a card of that rank in hand; they are ranked by that, ahead of the rest,
+    and their figures are that look's (the replies' best, weighted by how many cards of each
+    rank are unseen). `second_ply=0` turns it off (docs/figures.md: what it bought).
+
+    It knows the grid (face-down cards included: it saw them placed), the card in hand
+    and the cards drawn so far; never the order of the stock. `seed` is taken for the
+    players' common form; the expert's moves depend on the position alone. Choosing a
+    shift, it remembers the placement it was played for.
     """
 
     name = "expert"
@@ -152,49 +117,65 @@ class ExpertPlayer:
 
     @classmethod
     def from_spec(cls, spec: PlayerSpec) -> ExpertPlayer:
-        """The expert of `spec`: its seed, and its strength (playouts a move, a time cap)."""
+        """The expert of `spec`: its strength (playouts a move, a time cap)."""
         return cls(spec.seed, spec.strength.playouts, spec.strength.think)
 
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """What decides its evaluations besides the position: the key of its cache."""
+        return (self.playouts, self.think, self.valuation, self.fill_first, self.second_ply, self.reply_playouts)
+
     def choose(self, state: State) -> Move:
-        key = _visible_key(state)
+        key = position_key(state)
         if self._plan is not None and self._plan[0] == key:
             move = self._plan[1]
             self._plan = None
             return move
         candidates = candidates_of(state)
-        if len(candidates) == 1:  # a lone move is played unweighed
-            only = candidates[0]
-            best = Rating(only.move, only.placement if only.move.is_shift else None, 0, 0, None)
+        if len({_after_key(state, candidate) for candidate in candidates}) == 1:  # a lone move is played unweighed
+            best = Rating(
+                candidates[0].move, candidates[0].placement if candidates[0].move.is_shift else None, 0, 0, None
+            )
         else:
-            best = self.rate(state)[0]
+            best = self.evaluate(state).best
         if best.then is not None:
-            self._plan = (_visible_key(state_after(state, best.move)), best.then)
+            self._plan = (position_key(state_after(state, best.move)), best.then)
         return best.move
 
     def rate(self, state: State) -> list[Rating]:
-        """Every candidate, best first: the survivors of the halving first (most futures), then by value."""
-        candidates = candidates_of(state)
-        count = len(candidates)
-        import time
+        """Every candidate's rating, in the order of the position's evaluation (`evaluate`)."""
+        return list(self.evaluate(state).ratings)
 
+    def evaluate(self, state: State) -> Evaluation:
+        """The position's one evaluation at this expert's strength: worked out once a process, then remembered,
+        whatever frame the layout is in (its moves named in the frame of `state`)."""
+        key = (position_key(state), self.settings)
+        found = _EVALUATIONS.get(key)
+        if found is None:
+            found = _EVALUATIONS[key] = self._search(state)
+            if len(_EVALUATIONS) > KEPT_EVALUATIONS:
+                _EVALUATIONS.popitem(last=False)
+        else:
+            _EVALUATIONS.move_to_end(key)
+        return _framed(state, found)
+
+    def _search(self, state: State) -> _Ranked:
+        """Successive halving over the positions the candidates lead to, then the second ply over the best."""
+        futures = _Futures(state, self.fill_first)
+        count = len(futures.groups)
         deadline = None if self.think is None else time.perf_counter() + self.think
-        rng = random.Random(f"{self.seed}:{_visible_key(state)}")
-        wins = [0] * count
-        scores = [0] * count
-        samples = [0] * count
-        worth = [0.0] * count
+        rng = random.Random(repr(position_key(state)))
+        wins, scores, samples, worth = [0] * count, [0] * count, [0] * count, [0.0] * count
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
         per_round = self.playouts / rounds if count > 1 else min(self.playouts, LONE_FUTURES)
         out_of_time = False
         future_worth = self.valuation.worth
-        futures_of = _Futures(state, candidates, self.fill_first)
         for _ in range(rounds):
-            futures = max(1, int(per_round / len(alive)))
-            for _ in range(futures):  # a future at a time for every candidate, so a time cap leaves them even
-                stock = futures_of.stock(rng)
+            for _ in range(max(1, int(per_round / len(alive)))):  # a future at a time for every candidate, so a
+                stock = futures.stock(rng)  # time cap leaves them even
                 for index in alive:
-                    score, placed = futures_of.play(index, stock)
+                    score, placed = futures.play(index, stock)
                     if score >= 0:
                         wins[index] += 1
                         scores[index] += score
@@ -209,97 +190,94 @@ class ExpertPlayer:
             if len(alive) == 1 or out_of_time:
                 break
         value = _means(worth, samples)
-        order = sorted(range(count), key=lambda i: (-samples[i], -value[i]))
+        order = sorted(range(count), key=lambda i: (-samples[i], -value[i]))  # the survivors of the halving first
         if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
             order.remove(alive[0])
             order.insert(0, alive[0])
-        ratings = [
-            Rating(
-                candidates[i].move,
-                candidates[i].placement if candidates[i].move.is_shift else None,
-                wins[i],
-                samples[i],
-                scores[i] / wins[i] if wins[i] else None,
-                value[i],
-                state.drawn,
-                futures_of.ends_game(i),
-            )
-            for i in order
-        ]
+        rated = {i: futures.rated(i, wins[i], samples[i], scores[i], value[i]) for i in range(count)}
+        looked: list[int] = []
         if self.second_ply > 1 and count > 1 and not out_of_time:
-            return self._looked_at_over_next_card(state, ratings, deadline)
-        return ratings
+            for index in order[: self.second_ply]:
+                if deadline is not None and time.perf_counter() > deadline:
+                    rated = {i: futures.rated(i, wins[i], samples[i], scores[i], value[i]) for i in range(count)}
+                    looked = []  # two scales are never mixed: all as they were
+                    break
+                looked.append(index)
+                rated[index] = self._over_next_card(futures, index, rated[index])
+            looked.sort(key=lambda i: -rated[i].value)  # stable: a tie keeps the first ranking's order
+        # the expert's choice, then the others looked at again, then the rest, each group by the worth it was
+        # ranked by: so a list never shows a move above one the expert ranks higher
+        choice = looked[0] if looked else order[0]
+        rest = sorted((i for i in order if i != choice and i not in looked), key=lambda i: -value[i])
+        order = [choice, *looked[1:], *rest]
+        return tuple((futures.positions[index].key(), rated[index]) for index in order)
 
-    def _looked_at_over_next_card(self, state: State, ratings: list[Rating], deadline: float | None) -> list[Rating]:
-        """The best `second_ply` ratings ranked by their worth over the next card (as their `value`), then the
-        rest as they were; all as they were if the time cap comes first (two scales are never mixed)."""
-        import time
-
+    def _over_next_card(self, futures: _Futures, index: int, rating: Rating) -> Rating:
+        """`rating` looked at again over the next card: for each rank the next card may have, weighted by how many
+        unseen cards have it, what a second expert (one ply, `reply_playouts`) makes of the position with a card of
+        that rank in hand: its best move's worth, chance and expected score. The position supposed for a rank is
+        the real one with its unseen cards in the deck's order, the supposed card first: only what a player sees
+        is used, never the stock's order."""
+        after = futures.positions[index]
+        if after.is_over:
+            return rating  # every future of a move that ends the game is the same
         reply = ExpertPlayer(
-            self.seed, self.reply_playouts, valuation=self.valuation, fill_first=self.fill_first, second_ply=0
-        )  # one ply: a reply's reply is the greedy playout's
-        looked = []
-        for rating in ratings[: self.second_ply]:
-            if deadline is not None and time.perf_counter() > deadline:
-                return ratings
-            looked.append(rating._replace(value=worth_over_next_card(state, rating, reply), looked_again=True))
-        looked.sort(key=lambda rating: -rating.value)  # stable: a tie keeps the first ranking's order
-        return looked + ratings[len(looked) :]
+            playouts=self.reply_playouts, valuation=self.valuation, fill_first=self.fill_first, second_ply=0
+        )
+        placed = after.deck[: after.drawn]
+        unseen = futures.unseen
+        worth = chance = expected = 0.0
+        for rank, count in sorted(futures.to_come.items()):
+            card = next(card for card in unseen if card.rank == rank)  # the first unseen card of a rank stands for it
+            supposed = after.copy()
+            supposed.deck = (*placed, card, *(other for other in unseen if other != card))
+            best = reply.evaluate(supposed).best
+            share = count / len(unseen)
+            worth += share * best.value
+            chance += share * best.chance
+            expected += share * best.expected
+        return rating._replace(value=worth, chance=chance, expected=expected, looked_again=True)
 
-    def compare(self, state: State, candidates: list[Candidate], futures: int) -> list[Rating]:
-        """The given candidates measured on the same `futures` futures each, in the order given."""
-        rng = random.Random(f"{self.seed}:compare:{_visible_key(state)}")
-        futures_of = _Futures(state, candidates, self.fill_first)
-        sampled = [futures_of.stock(rng) for _ in range(futures)]
-        wins = [0] * len(candidates)
-        scores = [0] * len(candidates)
-        worth = [0.0] * len(candidates)
-        future_worth = self.valuation.worth
-        for index in range(len(candidates)):
-            for stock in sampled:
-                score, placed = futures_of.play(index, stock)
-                if score >= 0:
-                    wins[index] += 1
-                    scores[index] += score
-                worth[index] += future_worth(score, placed)
-        return [
-            Rating(
-                candidate.move,
-                candidate.placement if candidate.move.is_shift else None,
-                wins[index],
-                futures,
-                scores[index] / wins[index] if wins[index] else None,
-                worth[index] / futures,
-                state.drawn,
-                futures_of.ends_game(index),
-            )
-            for index, candidate in enumerate(candidates)
+
+_Ranked = tuple[tuple[tuple[object, ...], Rating], ...]
+"""A position's evaluation whatever its frame: for each position its moves lead to (the engine's key of the grid
+slid to its corner), best first, the figures of the moves that lead there."""
+
+_EVALUATIONS: OrderedDict[tuple[object, ...], _Ranked] = OrderedDict()
+
+
+def _framed(state: State, ranked: _Ranked) -> Evaluation:
+    """`ranked` as the evaluation of `state`: every candidate of `state`, named in its frame, with the figures
+    of the position it leads to, in the order of those positions (moves alike side by side, their first first)."""
+    grouped: dict[tuple[object, ...], list[Candidate]] = {}
+    for candidate in candidates_of(state):
+        grouped.setdefault(_after_key(state, candidate), []).append(candidate)
+    ratings = []
+    for index, (key, rating) in enumerate(ranked):
+        group = grouped[key]
+        ratings += [
+            rating._replace(move=c.move, then=c.placement if c.move.is_shift else None, alike=len(group), group=index)
+            for c in group
         ]
+    return Evaluation(tuple(ratings), tuple(key for key, _ in ranked))
 
 
-def worth_over_next_card(state: State, rating: Rating, reply: ExpertPlayer) -> float:
-    """What `rating`'s move is worth to a player who rates the next card's move again: for each rank the next
-    card may have, weighted by how many unseen cards have it, the worth of `reply`'s best move with a card of
-    that rank in hand. The position supposed for a rank is the real one with its unseen cards put in another
-    order (the supposed card first): only what a player sees is used, never the stock's order."""
-    after = state_after(state, rating.move)
-    if rating.then is not None:
-        after.apply(rating.then)
-    if after.is_over:
-        return rating.value  # every future of a move that ends the game is the same
-    unseen = state.unseen_cards()  # after the move, the card drawn next is one of these: in the deck's order,
-    # never the stock's (which card of a rank stands for it, and so the reply's futures, must not tell)
-    counts = Counter(card.rank for card in unseen)
-    by_rank: dict[int, Card] = {}
-    for card in unseen:
-        by_rank.setdefault(card.rank, card)  # the first unseen card of each rank stands for it
-    placed = after.deck[: after.drawn]
-    worth = 0.0
-    for rank, card in by_rank.items():
-        supposed = after.copy()
-        supposed.deck = (*placed, card, *(other for other in unseen if other != card))
-        worth += counts[rank] / len(unseen) * reply.rate(supposed)[0].value
-    return worth
+def position_key(state: State) -> tuple[object, ...]:
+    """The position as a player sees it, up to where the layout sits (shifts are free) and the cards' suits
+    (the rules never look at them): the grid slid to its corner, the rank in hand, the unseen cards by rank."""
+    card = state.next_card
+    return (cornered(state).key(), 0 if card is None else card.rank, state.unseen_by_rank())
+
+
+def _after_key(state: State, candidate: Candidate) -> tuple[object, ...]:
+    return cornered(_played(state, candidate)).key()
+
+
+def _played(state: State, candidate: Candidate) -> State:
+    after = state_after(state, candidate.move)
+    if candidate.move.is_shift:
+        after.apply(candidate.placement)
+    return after
 
 
 def _means(totals: list[float], samples: list[int]) -> list[float]:
@@ -328,51 +306,65 @@ _EXPERTS = Valuation()
 
 
 class _Futures:
-    """The futures of a position for its candidates: each candidate's position after it is worked out
-    once, and each future is only a new order of the unseen cards (the ranks of a stock, `playout.future_stock`)
-    to play them on, as a player would picture them (suits never matter to a playout).
+    """The candidates of a position, grouped by the position each leads to (slid to its corner: shifts are free),
+    and the futures to play them in: each future is only a new order of the unseen cards' ranks (suits never
+    matter to a playout), the ranks in their own order first, so that the futures depend on the position alone.
     """
 
-    def __init__(self, state: State, candidates: list[Candidate], fill_first: bool = True) -> None:
+    def __init__(self, state: State, fill_first: bool = True) -> None:
+        self.state = state
         self._fill_first = fill_first
+        self.unseen = state.unseen_cards()
+        self.to_come = dict(Counter(card.rank for card in self.unseen))  # after the move, the cards to come
         self._prefix = playout.stock_of(state)[: state.drawn + 1]
-        self._unseen = playout.stock_of_cards(state.unseen_cards())
-        self._starts: list[playout.Start | None] = []
-        self._ends: list[tuple[int, int]] = []
-        for candidate in candidates:
-            after = state_after(state, candidate.move)
-            if candidate.move.is_shift:
-                after.apply(candidate.placement)
-            ended = playout.finish(after) if after.is_over else None  # the candidate itself ends the game
-            self._starts.append(None if ended is not None else playout.start_of(after))
-            self._ends.append((ended.score, 0) if ended is not None else (0, 0))
+        self._unseen = bytes(sorted(card.rank for card in self.unseen))
+        grouped: dict[tuple[object, ...], list[Candidate]] = {}
+        positions: dict[tuple[object, ...], State] = {}
+        for candidate in candidates_of(state):
+            after = cornered(_played(state, candidate))
+            grouped.setdefault(after.key(), []).append(candidate)
+            positions.setdefault(after.key(), after)
+        keys = sorted(grouped)  # the groups in an order of their own, whatever the frame
+        self.groups = [grouped[key] for key in keys]
+        self.positions = [positions[key] for key in keys]
+        self._starts = [None if after.is_over else playout.start_of(after) for after in self.positions]
+        self._ends = [playout.finish(after).score if after.is_over else 0 for after in self.positions]
 
     def stock(self, rng: random.Random) -> bytes:
         """A future: the ranks of the whole deck, the unseen cards shuffled anew."""
         return _future_stock(self._prefix, self._unseen, rng.getrandbits(64))
 
-    def ends_game(self, index: int) -> bool:
-        """Whether candidate `index` itself ends the game (then every future of it is the same)."""
-        return self._starts[index] is None
-
     def play(self, index: int, stock: bytes) -> tuple[int, int]:
-        """Candidate `index` played in the future `stock`, then the greedy policy to the end: (score or -1 for
-        a loss, cards placed after the candidate's), the two figures `future_worth` needs."""
+        """Group `index` played in the future `stock`, then the greedy policy to the end: (score or -1 for a loss,
+        cards placed after the candidate's), the two figures `future_worth` needs."""
         start = self._starts[index]
         if start is None:
-            return self._ends[index]
+            return self._ends[index], 0
         score, drawn, _, _ = _finish_from(stock, *start, self._fill_first)
         return score, drawn - start[0]
+
+    def rated(self, index: int, wins: int, samples: int, scores: int, value: float) -> Rating:
+        """Group `index`'s rating from its futures: the figures calibrated, then held to what the cards allow."""
+        after, first = self.positions[index], self.groups[index][0]
+        then = first.placement if first.move.is_shift else None
+        mean = scores / wins if wins else None
+        drawn = self.state.drawn
+        if after.is_over:
+            won = after.outcome.score is not None
+            score = after.outcome.score or 0
+            return Rating(first.move, then, wins, samples, mean, value, float(won), float(score), drawn, final=True)
+        to_come = len(self.unseen)
+        unsafe = unsafe_count(playout.safe_ranks_of(after), self.to_come)
+        share = wins / samples if samples else 0.0
+        chance, expected = calibrated_figures(share, share * (mean or 0.0), drawn)
+        chance, expected = held_to_the_cards(chance, expected, 1 - unsafe / to_come, score_ceiling(after))
+        return Rating(first.move, then, wins, samples, mean, value, chance, expected, drawn, False, False, unsafe,
+                      to_come)  # fmt: skip
 
 
 # The C versions when they were built (a test plays the Python ones in their place and gets the same ratings).
 _finish_from = playout.finish_from
 _future_stock = playout.future_stock
-
-
-def _visible_key(state: State) -> tuple[object, ...]:
-    """The position as the player sees it: the engine's key and the card in hand."""
-    return (state.key(), state.next_card)
 
 
 def candidates_of(state: State) -> list[Candidate]:
@@ -386,33 +378,3 @@ def candidates_of(state: State) -> list[Candidate]:
             Candidate(shift, move) for move in shifted.legal_placements() if not move.on_top and move.cell in opened
         )
     return candidates
-
-
-def unsafe_next(state: State, rating: Rating) -> tuple[int, int]:
-    """After the move `rating` stands for: how many of the unseen cards would have no safe place next (every
-    placement, a shift first or not, would leave more than four face down), and how many cards are unseen.
-
-    What a hint says in words: a move that leaves 6 of 20 unseen cards no safe place risks losing at once
-    on the next card.
-    """
-    after = state_after(state, rating.move)
-    if rating.then is not None:
-        after.apply(rating.then)
-    if after.is_over:
-        return 0, 0
-    unseen = after.unseen_cards()
-    in_hand = after.next_card
-    assert in_hand is not None
-    shifted = [state_after(after, move) for move in after.legal_moves() if move.is_shift]
-    cards = unseen + [in_hand]  # the card in hand now is the next one to place; then any unseen one
-    unsafe = 0
-    checked: dict[int, bool] = {}
-    for card in cards:
-        rank = card.rank
-        if rank not in checked:
-            checked[rank] = all(
-                min((count for count, _ in position.face_downs_after(card)), default=99) > 4
-                for position in [after, *shifted]
-            )
-        unsafe += checked[rank]
-    return unsafe, len(cards)

@@ -32,8 +32,9 @@ from typing import NamedTuple
 
 from ..rules import playout
 from ..rules.cards import deal
-from ..rules.engine import State
-from .expert import ExpertPlayer, Valuation
+from ..rules.engine import State, state_after
+from ..rules.moves import Move
+from .expert import Valuation, candidates_of
 
 GAMES = 200  # games of each greedy policy a deal is played with
 OPENING_PLACEMENTS = 4  # game k opens with k % OPENING_PLACEMENTS random placements
@@ -93,12 +94,63 @@ def share_won(seed: int, fill_first: bool, games: int = GAMES) -> float:
 
 
 def quick_score(seed: int, playouts: int = QUICK_PLAYOUTS) -> int:
-    """The score of one game of a quick expert on deal `seed` (0 when it is lost)."""
-    expert = ExpertPlayer(seed, playouts, valuation=QUICK_VALUATION, fill_first=False, second_ply=0)
+    """The score of one game of the quick expert on deal `seed` (0 when it is lost)."""
     state = State(deal(seed))
+    plan: Move | None = None
     while not state.is_over:
-        state.apply(expert.choose(state))
+        if plan is None:
+            move, plan = _quick_move(state, seed, playouts)
+        else:
+            move, plan = plan, None
+        state.apply(move)
     return state.outcome.score or 0
+
+
+def _quick_move(state: State, seed: int, playouts: int) -> tuple[Move, Move | None]:
+    """The quick expert's move (and, after a shift, the placement it was made for): its own copy of the
+    expert's one-ply search as it stood when the grades were measured (successive halving of the candidates
+    over futures played by the plain greedy policy, seeded by the deal and the position), kept here so that
+    no change to the expert regrades a deal."""
+    candidates = candidates_of(state)
+    if len(candidates) == 1:
+        only = candidates[0]
+        return only.move, only.placement if only.move.is_shift else None
+    rng = random.Random(f"{seed}:{(state.key(), state.next_card)}")
+    prefix = playout.stock_of(state)[: state.drawn + 1]
+    unseen = playout.stock_of_cards(state.unseen_cards())
+    starts: list[playout.Start | int] = []  # a candidate's start, or its score when it ends the game (-1: lost)
+    for candidate in candidates:
+        after = state_after(state, candidate.move)
+        if candidate.move.is_shift:
+            after.apply(candidate.placement)
+        starts.append(playout.start_of(after) if not after.is_over else playout.finish(after).score)
+    count = len(candidates)
+    worth, samples = [0.0] * count, [0] * count
+    alive = list(range(count))
+    rounds = max(1, (count - 1).bit_length())
+    for _ in range(rounds):
+        for _ in range(max(1, int(playouts / rounds / len(alive)))):
+            stock = playout.future_stock(prefix, unseen, rng.getrandbits(64))
+            for index in alive:
+                start = starts[index]
+                if isinstance(start, int):
+                    score, placed = start, 0
+                else:
+                    score, drawn, _, _ = playout.finish_from(stock, *start, False)
+                    placed = drawn - start[0]
+                worth[index] += QUICK_VALUATION.worth(score, placed)
+                samples[index] += 1
+        value = [total / n if n else 0.0 for total, n in zip(worth, samples, strict=True)]
+        alive.sort(key=lambda i: -value[i])
+        alive = alive[: max(1, (len(alive) + 1) // 2)]
+        if len(alive) == 1:
+            break
+    value = [total / n if n else 0.0 for total, n in zip(worth, samples, strict=True)]
+    best = min(range(count), key=lambda i: (-samples[i], -value[i]))
+    if alive[0] != best:
+        best = alive[0]
+    chosen = candidates[best]
+    return chosen.move, chosen.placement if chosen.move.is_shift else None
 
 
 def grade(seed: int) -> Grade:

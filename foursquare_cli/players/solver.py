@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import math
 import time
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..errors import FoursquareError
@@ -16,11 +17,14 @@ from ..rules import playout
 from ..rules.cards import Card
 from ..rules.engine import PLAYING, WON, State
 from ..rules.game import Game
-from ..rules.moves import Move
+from ..rules.moves import IllegalMoveError, Move
 
 # The most positions remembered per search level; when full, the table is emptied
 # (a search then revisits positions, never wrongly skips one). About 100 MB at most.
 TABLE_SIZE = 1_000_000
+SOLVE_BUDGET = 500_000
+"""Positions a search visits by default (`solve`, `analyze`, the end of a game): a count of work, not seconds, so
+a deal gets the same answer on every machine, however busy (about 7 s at the most here)."""
 
 
 class SolveStatus(enum.StrEnum):
@@ -85,9 +89,14 @@ class _Budget:
 
 
 def solve(
-    deal_or_position: tuple[Card, ...] | State, budget: int | None = None, timeout: float | None = 10.0
+    deal_or_position: tuple[Card, ...] | State,
+    budget: int | None = SOLVE_BUDGET,
+    timeout: float | None = None,
+    known: Sequence[Sequence[Move]] = (),
 ) -> Solution:
-    """The highest score on a known deck: a rollout search for a win, then fewest stacks first.
+    """The highest score on a known deck: the best of the lines `known` (a game played on it, the player's own
+    or the expert's: its best is never below a score played), a rollout search for a win, then fewest stacks
+    first.
 
     Shifts are never needed: a game with shifts is the same game played in a
     translated frame, so placing each card where it ends up is enough.
@@ -101,8 +110,9 @@ def solve(
     positions already searched (`State.key`, at most TABLE_SIZE remembered). The
     first win found this way is the best score, proven when every level below it
     was searched to the end; time left over goes back to the levels abandoned. 24
-    is best by definition. `budget` counts positions; `timeout` is in seconds and
-    must be finite. A position may be given instead of a deck: the search starts
+    is best by definition. `budget` counts positions (the default: `SOLVE_BUDGET`), so the
+    answer is the same on any machine; `timeout`, in seconds, only when asked (then it
+    depends on the machine), and finite. A position may be given instead of a deck: the search starts
     there, its moves continuing that game, and tries every place the layout can be
     slid to (a win may need the layout elsewhere in the frame), each with a share.
     """
@@ -114,12 +124,12 @@ def solve(
     start_time = time.perf_counter()
     total = _Budget(budget, start_time + timeout if timeout is not None else None)
     frames = translations(root)
-    best_score, best_line = -1, list[Move]()
+    best_score, best_line = _best_known(root, known)
     proven, stopped_by = True, None
     try:
         for index, (path, frame) in enumerate(frames):
             share = total if len(frames) == 1 else total.share(len(frames) - index)
-            score, line, frame_proven, limit = _solve_frame(frame, share)
+            score, line, frame_proven, limit = _solve_frame(frame, share, best_score)
             if score > best_score:
                 best_score, best_line = score, path + line
             if not frame_proven:
@@ -157,12 +167,31 @@ def translations(root: State) -> list[tuple[list[Move], State]]:
     return list(found.values())
 
 
-def _solve_frame(root: State, budget: _Budget) -> tuple[int, list[Move], bool, Limit | None]:
-    """The search in one frame: (best score or -1, its moves, proven, the limit that cut it short)."""
+def _best_known(root: State, known: Sequence[Sequence[Move]]) -> tuple[int, list[Move]]:
+    """The best score among the lines `known` that win from `root` (a line that does not is ignored), and its
+    moves; -1 and none when none does."""
+    best_score, best_line = -1, list[Move]()
+    for line in known:
+        state = root.copy()
+        try:
+            for move in line:
+                state.apply(move)
+        except IllegalMoveError:
+            continue
+        if state.status is WON and 40 - state.drawn > best_score:
+            best_score, best_line = 40 - state.drawn, list(line)
+    return best_score, best_line
+
+
+def _solve_frame(root: State, budget: _Budget, floor: int = -1) -> tuple[int, list[Move], bool, Limit | None]:
+    """The search in one frame for a score above `floor` (one already known): (best score or -1, its moves,
+    proven, the limit that cut it short)."""
     best_score, best_line, proven = -1, list[Move](), False
     stopped_by: Limit | None = None
     try:
         best_score, best_line = _rollout_search(root.copy(), budget)
+        if floor > best_score:
+            best_score, best_line = floor, []  # the known line (the caller's) leads: look only above it
         least = root.drawn - root.occupied.bit_count()  # cards already stacked
         most = 24 - best_score - 1 if best_score >= 0 else 24
         abandoned: list[int] = []

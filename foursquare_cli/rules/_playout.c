@@ -224,6 +224,38 @@ static PyObject *finish(PyObject *self, PyObject *args) {
     }
 }
 
+/* safe_ranks(occupied, down, ranks, heights) -> mask: bit r (1-10) set when a card of rank r has a placement
+ * (beyond an edge included, the layout shifted) that leaves at most four face down (`_safe_ranks_python`). */
+static PyObject *safe_ranks(PyObject *self, PyObject *args) {
+    const uint8_t *ranks_in, *heights_in;
+    Py_ssize_t ranks_length, heights_length;
+    int occupied_in, down_in;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiy#y#", &occupied_in, &down_in, &ranks_in, &ranks_length, &heights_in,
+                          &heights_length))
+        return NULL;
+    if (ranks_length != 16 || heights_length != 16 || occupied_in <= 0 || occupied_in > (int)FULL || down_in < 0 ||
+        (down_in & ~occupied_in)) {
+        PyErr_SetString(PyExc_ValueError, "safe_ranks: not a position with a pile");
+        return NULL;
+    }
+    for (int cell = 0; cell < 16; cell++)
+        if (ranks_in[cell] > 10) {
+            PyErr_SetString(PyExc_ValueError, "safe_ranks: a top rank out of range");
+            return NULL;
+        }
+    uint32_t occupied = (uint32_t)occupied_in, down = (uint32_t)down_in, after;
+    uint64_t lines[8];
+    count_lines(occupied & ~down, ranks_in, lines);
+    long mask = 0;
+    for (int rank = 1; rank <= 10; rank++) {
+        int cell, direction;
+        if (pick(rank, occupied, down, ranks_in, heights_in, lines, 0, &cell, &after, &direction) <= MAX_FACE_DOWN)
+            mask |= 1L << rank;
+    }
+    return PyLong_FromLong(mask);
+}
+
 /* splitmix64: the generator `_deal_python` runs too, so that both versions deal the same futures. */
 static inline uint64_t next_random(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -260,6 +292,9 @@ static PyMethodDef methods[] = {
     {"finish", finish, METH_VARARGS,
      "finish(stock, drawn, occupied, down, ranks, heights, fill_first=False) -> (score, drawn, occupied, down): the "
      "greedy playout."},
+    {"safe_ranks", safe_ranks, METH_VARARGS,
+     "safe_ranks(occupied, down, ranks, heights) -> mask: the ranks (bits 1-10) with a placement leaving at most four "
+     "face down."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .cards import CARDS, Card, InvalidCardError, check_deck, deal
 from .moves import (
@@ -31,9 +31,6 @@ from .moves import (
     cells_of,
 )
 from .tables import FULL, LINES, NEIGHBOURS, RANK_OF_CARD, SHIFT_EDGE, SHIFT_EDGE_NAME
-
-if TYPE_CHECKING:
-    pass
 
 MAX_PILE = 4
 MAX_FACE_DOWN = 4
@@ -426,6 +423,21 @@ class State:
 def _check_move(move: object) -> None:
     if not isinstance(move, Move):
         raise TypeError(f"{move!r}: not a Move; parse text with Move.from_str")
+
+
+def cornered(state: State) -> State:
+    """A copy of `state` with its layout slid up and left as far as it goes, to touch row 1 and column A.
+
+    Shifts are free, so positions that differ only by where the layout sits in the frame are one position:
+    this is the frame they all share (a player's figures, and the futures behind them, are worked out in it).
+    """
+    slid = state.copy()
+    if slid.occupied:
+        while not slid.occupied & SHIFT_EDGE[0]:
+            slid._shift(0)
+        while not slid.occupied & SHIFT_EDGE[2]:
+            slid._shift(2)
+    return slid
 
 
 def state_after(state: State, move: Move) -> State:

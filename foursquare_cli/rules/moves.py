@@ -9,6 +9,7 @@ business: callers ask a `Move` what it is (`is_shift`, `on_top`, `cell`,
 from __future__ import annotations
 
 import enum
+import re
 
 from ..errors import InvalidInput
 from .cards import Value
@@ -180,6 +181,28 @@ _MOVE_TEXT = tuple(
 MOVES: tuple[Move, ...] = tuple(Move(code) for code in range(36))
 _INTERNED = True
 _OPENED = (CELLS[12:16], CELLS[0:4], CELLS[3:16:4], CELLS[0:16:4])
+
+
+_PAIR = re.compile(r"\s*(.*?)\s*(?:,\s*(?:then\s+)?|\s+then\s+)(.*?)\s*", re.IGNORECASE)
+
+
+def moves_of_line(text: str) -> tuple[Move, ...]:
+    """The moves a person typed on one line: one move, or a shift and the placement it is made for, as a hint
+    writes them (`shift left, then D3`; `shift left then D3` too). Only a shift may lead a pair: the card after
+    a placement is not known yet. InvalidMoveError (quoting the whole line) for anything else."""
+    pair = _PAIR.fullmatch(text)
+    if pair is None:
+        return (Move.from_str(text),)
+    first, second = pair.groups()
+    try:
+        lead, placement = Move.from_str(first), Move.from_str(second)
+    except InvalidMoveError as error:
+        raise InvalidMoveError(text, f"{error.reason} (two moves on a line: a shift, then its placement)") from None
+    if not lead.is_shift or placement.is_shift:
+        raise InvalidMoveError(
+            text, "two moves on a line are a shift, then the placement it opens: shift left, then D3"
+        )
+    return lead, placement
 
 
 def cells_of(mask: int) -> tuple[Cell, ...]:

@@ -142,6 +142,25 @@ def _finish_python(
             return -1, drawn, occupied, down
 
 
+def _safe_ranks_python(occupied: int, down: int, top_ranks: bytes, top_heights: bytes) -> int:
+    """`safe_ranks` in Python: the greedy pick's fewest face-down count for a card of each rank."""
+    ranks, heights = list(top_ranks), list(top_heights)
+    lines = _line_counts(occupied & ~down, ranks)
+    mask = 0
+    for rank in range(1, 11):
+        if _greedy_pick(rank, occupied, down, ranks, heights, lines)[0] <= MAX_FACE_DOWN:
+            mask |= 1 << rank
+    return mask
+
+
+def safe_ranks_of(state: State) -> int:
+    """The ranks that have a safe place in `state` (bit r set for rank r): a placement, beyond an edge included
+    (the layout shifted), that leaves at most four face down. A card of another rank loses at once. On an empty
+    grid every rank is safe."""
+    _, occupied, down, ranks, heights = start_of(state)
+    return safe_ranks(occupied, down, ranks, heights) if occupied else 0b11111111110
+
+
 _MASK = (1 << 64) - 1
 
 
@@ -179,11 +198,13 @@ try:
         raise ImportError(f"{PYTHON_ONLY}=python asks for them")
     from ._playout import deal as _deal_c
     from ._playout import finish as _finish_c
+    from ._playout import safe_ranks as _safe_ranks_c
 
     PLAYOUTS_IN_USE = PlayoutsInUse("C")
 except ImportError as error:  # not built (no C compiler at install): the same playouts, some fifty times slower
     _finish_c = None  # type: ignore[assignment]
     _deal_c = None  # type: ignore[assignment]
+    _safe_ranks_c = None  # type: ignore[assignment]
     if isinstance(error, ModuleNotFoundError) and error.name == f"{__package__}._playout":
         PLAYOUTS_IN_USE = PlayoutsInUse(
             "Python",
@@ -205,6 +226,10 @@ finish_from = _finish_c if _finish_c is not None else _finish_python
 """`finish_from(stock, drawn, occupied, down, top_ranks, top_heights, fill_first=False) -> (score, drawn,
 occupied, down)`: the greedy playout (`fill_first`: the expert's, see `_greedy_pick`) from the integers of
 `start_of` on the ranks of `stock_of`; the score is -1 for a loss."""
+
+safe_ranks = _safe_ranks_c if _safe_ranks_c is not None else _safe_ranks_python
+"""`safe_ranks(occupied, down, top_ranks, top_heights) -> int`: bit r (1-10) set when a card of rank r has a
+placement leaving at most four face down (the layout free to shift); the grid must hold a pile."""
 
 
 # For each cell, what `_greedy_pick` looks up: the cell, its bit, its row's and column's line numbers, the other

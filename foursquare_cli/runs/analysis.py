@@ -1,28 +1,26 @@
 """Post-game analysis: where a game was won or lost, move by move.
 
-For every move of a game, the expert rates the position before it (every candidate
-move, by successive halving) and then compares the move played with its own best
-move on the same futures (a fifth of the budget each, at least 100), so the two
-figures are measured alike. Every figure is on the expert's own scale, as the meter
-and `hint` show it (`players.calibration`): the chance that the expert, playing on,
-wins, and the score it then gets; the position's figures are the very ratings the
-meter and `hint` give there.
-The drop from the best to the move played gives the move its mark:
+For every move of a game, the position before it has its one evaluation
+(`ExpertPlayer.evaluate`, the very one the meter and `hint` show there): the move played
+and the expert's best are read from it, so each move has one figure, and what it gave up
+is the best's figure less its own (`Evaluation.lost_by`, from the figures as shown: a
+move shown as high as the best gave up nothing). A shift is judged with the placement it
+was made for. The drop gives the move its mark:
 
-- while the win is not safe, the drop in the chance to win: `?!` (inaccuracy) when
-  at least 3 points and an eighth of the best's chance, `?` (mistake) at least 6
-  points and a quarter, `??` (blunder) at least 10 points and 40% of it;
-- once the win is safe (the best move's chance at least 90%), the drop in the
-  expected score, a lost future counting 0, so that it prices the chance lost with
-  the score: `?!` at least 1 point, `?` at least 2, `??` at least 4. (The expert
-  wins nearly every deal, so most positions are safe, and most marks are priced by
-  the points of score a move costs: three cards more face down early in a game
-  rarely cost the game, but often cost three points.)
+- while the win is not safe (the best move's chance under 90%), the drop in the chance
+  to win: `?!` (inaccuracy) when at least 3 points and an eighth of the best's chance,
+  `?` (mistake) at least 6 points and a quarter, `??` (blunder) at least 10 points and
+  40% of it;
+- once the win is safe, the drop in the expected score, a lost future counting 0, so
+  that it prices the chance lost with the score: `?!` at least 1 point, `?` at least 2,
+  `??` at least 4. (The expert wins nearly every deal, so most positions are safe, and
+  most marks are priced by the points of score a move costs.)
 
-The accuracy of a game is the share of the moves with a choice (more than one
-candidate) where the player chose the expert's move. For a lost game, the solver
-(which knows the stock) looks back from the end for the last position from which a
-win was still possible: the move after it lost the game for good.
+A move the expert did not choose but whose expected score is shown above its choice's is
+marked good (`!`). The accuracy of a game is the share of the moves with a choice where
+the move gave up nothing (as lichess counts it): following every hint is 100%. For a lost
+game, the solver (which knows the stock) looks back from the end for the last position
+from which a win was still possible: the move after it lost the game for good.
 """
 
 from __future__ import annotations
@@ -36,52 +34,55 @@ from ..formats.lines import STDIN, ReadError, read_bytes
 from ..formats.records import load
 from ..formats.source import Problem
 from ..players import PlayerSpec
-from ..players.expert import Candidate, ExpertPlayer, Rating, candidates_of
-from ..players.solver import Solution, SolveStatus, solve, winning_game
+from ..players.evaluation import Evaluation, Loss, Rating
+from ..players.expert import ExpertPlayer
+from ..players.solver import SOLVE_BUDGET, Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card
-from ..rules.engine import State, Status, state_after
-from ..rules.game import Game
+from ..rules.engine import Status
+from ..rules.game import Game, Step
 from ..rules.moves import Move
 from .executor import run_in_order
 
-
-def compared_futures(expert: ExpertPlayer) -> int:
-    """Futures the move played and the best move are each measured on: a fifth of the budget, 100 at least."""
-    return max(100, expert.playouts // 5)
-
-
 SAFE = 0.9  # a chance to win from which the win counts as safe
-SOLVE_BUDGET = 400_000  # positions the solver may visit for the deal's best score (a count, so figures repeat)
 
 
 class Mark(enum.StrEnum):
     INACCURACY = "?!"
     MISTAKE = "?"
     BLUNDER = "??"
-    GOOD = "!"  # not the expert's move, but one the same futures rate at least as high
+    GOOD = "!"  # not the expert's move, but one shown with a higher expected score than the expert's own
 
 
 # (mark, points of chance to win lost, share of the best's chance lost), worst first
-CHANCE_MARKS = ((Mark.BLUNDER, 0.10, 0.4), (Mark.MISTAKE, 0.06, 0.25), (Mark.INACCURACY, 0.03, 0.125))
+CHANCE_MARKS = ((Mark.BLUNDER, 10, 0.4), (Mark.MISTAKE, 6, 0.25), (Mark.INACCURACY, 3, 0.125))
 # (mark, points of expected score lost) once the win is safe, worst first
 SCORE_MARKS = ((Mark.BLUNDER, 4.0), (Mark.MISTAKE, 2.0), (Mark.INACCURACY, 1.0))
 
 
 class Estimate(NamedTuple):
-    """A move and the expert's figures for it: chance to win, expected score, and the futures behind them."""
+    """A move and the expert's figures for it, as every screen shows them: chance to win, expected score, and
+    the futures behind them."""
 
     move: Move | None
     then: Move | None
-    win_rate: float
-    expected_score: float
+    chance: float
+    expected: float
     futures: int
+
+    @classmethod
+    def of(cls, rating: Rating) -> Estimate:
+        return cls(rating.move, rating.then, rating.chance, rating.expected, rating.samples)
+
+    @property
+    def name(self) -> str:
+        return str(self.move) + (f", then {self.then}" if self.then is not None else "")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "move": None if self.move is None else str(self.move),
             "then": None if self.then is None else str(self.then),
-            "win_rate": round(self.win_rate, 4),
-            "expected_score": round(self.expected_score, 3),
+            "win_rate": round(self.chance, 4),
+            "expected_score": round(self.expected, 3),
             "futures": self.futures,
         }
 
@@ -89,12 +90,12 @@ class Estimate(NamedTuple):
 class MoveAnalysis(NamedTuple):
     ply: int
     move: Move
-    position: Estimate  # the position before the move: its best move's figures, as the meter and hint show them
-    played: Estimate
-    best: Estimate
+    played: Estimate  # the move played (a shift with its placement), from the position's evaluation
+    best: Estimate  # the expert's best there: the position's figures, as the meter and hint show them
+    lost: Loss  # what the move gave up against the best
     mark: Mark | None
-    choice: bool  # more than one candidate: the move could have been another
-    agreed: bool  # the move played was the expert's own
+    choice: bool  # a move counted in the accuracy: it could have been another (a shift counts with its placement)
+    agreed: bool  # the move played was the expert's own, or one that leads to the same position
 
     def to_json(self) -> dict[str, Any]:
         """A move's line of `analyze --format json`."""
@@ -104,7 +105,7 @@ class MoveAnalysis(NamedTuple):
             "move": str(self.move),
             "mark": None if self.mark is None else str(self.mark),
             "agreed": self.agreed,
-            "position": self.position.to_json(),
+            "given_up": {"expected_score": self.lost.points, "win_rate": self.lost.chance / 100},
             "played": self.played.to_json(),
             "best": self.best.to_json(),
         }
@@ -117,11 +118,13 @@ class AnalysisSummary(NamedTuple):
     moves: int
     marks: dict[str, int]
     accuracy: float | None
-    start: Estimate | None  # the expert's estimate before the first move
+    start: Estimate | None  # the expert's figures before the first move
+    now: Estimate | None  # a game not over: the expert's figures where it stands
     best_score: int | None  # the best score the solver found for the deal
     best_score_proven: bool
     lost_after: int | None  # a lost game: the move after which no win was possible
     lost_at_best: Estimate | None  # what the expert would have played there
+    lost_by_the_best: bool  # the move that lost it for good was the expert's own: the stock, not the move
     solution: Game | None  # the solver's winning line
 
     def to_json(self) -> dict[str, Any]:
@@ -137,78 +140,52 @@ class AnalysisSummary(NamedTuple):
             "marks": self.marks,
             "accuracy": self.accuracy,
             "start": None if self.start is None else self.start.to_json(),
+            "now": None if self.now is None else self.now.to_json(),
             "lost_after": self.lost_after,
             "lost_at_best": None if self.lost_at_best is None else self.lost_at_best.to_json(),
         }
 
 
-def mark_of(best: Estimate, played: Estimate) -> Mark | None:
-    """The mark a move earns by what it lost against the best move (see the module's docstring)."""
-    if best.win_rate >= SAFE:
-        lost = best.expected_score - played.expected_score
-        return next((mark for mark, points in SCORE_MARKS if lost >= points), None)
-    lost = best.win_rate - played.win_rate
-    share = lost / best.win_rate if best.win_rate > 0 else 0.0
-    return next((mark for mark, points, part in CHANCE_MARKS if lost >= points and share >= part), None)
+def mark_of(best: Estimate, lost: Loss) -> Mark | None:
+    """The mark a move earns by what it gave up against the best move (see the module's docstring)."""
+    if best.chance >= SAFE:
+        return next((mark for mark, points in SCORE_MARKS if lost.points >= points), None)
+    share = lost.chance / (best.chance * 100) if best.chance > 0 else 0.0
+    return next((mark for mark, points, part in CHANCE_MARKS if lost.chance >= points and share >= part), None)
 
 
-def _estimate(rating: Rating) -> Estimate:
-    """A rating's figures as the tool shows them everywhere: the expert's chance and score (`calibration`)."""
-    return Estimate(rating.move, rating.then, rating.chance, rating.expected, rating.samples)
-
-
-def _candidate_for(
-    state: State, move: Move, following: Move | None, candidates: list[Candidate], expert: ExpertPlayer
-) -> Candidate:
-    """The expert's candidate the move played stands for: a placement; a shift with the placement the player
-    made after it (a shift costs nothing: it is judged with the placement it was made for); a shift the game
-    did not follow with a placement, with its best placement."""
-    if not move.is_shift:
-        return Candidate(move, move)
-    if following is not None and following.is_placement:
-        return Candidate(move, following)
-    shifted = [c for c in candidates if c.move == move]
-    if shifted:
-        best = max(expert.compare(state, shifted, compared_futures(expert) // 4), key=lambda rating: rating.value)
-        return Candidate(move, best.then if best.then is not None else move)
-    after = state_after(state, move)
-    return Candidate(move, candidates_of(after)[0].placement)
+def judged(evaluation: Evaluation, steps: list[Step], index: int) -> Rating:
+    """The rating the move of `steps[index]` stands for in its position's evaluation: a placement's own; a
+    shift's (shifts are free) the placement the player made after it, found by the position it leads to; a
+    shift no placement followed (the record ends there), the best of that shift, or the best."""
+    following = next((step for step in steps[index:] if step.card is not None), None)
+    move = steps[index].move
+    assert move is not None
+    found = evaluation.leading_to(following.state) if following is not None else evaluation.find(move)
+    return found or evaluation.best
 
 
 def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
-    """Each move of `game` (its steps), analysed in turn.
-
-    The move played and the expert's own move (its choice there, always) are measured on the same futures;
-    a move played that those futures rate at least as high as the expert's is marked good (`!`), one that
-    loses enough against it is marked by what it lost (`mark_of`).
-    """
+    """Each move of `game` (its steps), analysed in turn from its position's evaluation (see the module's
+    docstring)."""
     steps = game.steps
     for index in range(1, len(steps)):
         state, step = steps[index - 1].state, steps[index]
         assert step.move is not None
-        following = steps[index + 1].move if index + 1 < len(steps) else None
-        candidates = candidates_of(state)
-        ratings = expert.rate(state)
-        best = ratings[0]
-        choice = len(candidates) > 1
-        played_candidate = _candidate_for(state, step.move, following, candidates, expert)
-        best_candidate = Candidate(best.move, best.then if best.then is not None else best.move)
-        agreed = played_candidate == best_candidate or (step.move == best.move and step.move.is_shift)
-        if not choice:
-            only = _estimate(best)
-            yield MoveAnalysis(step.ply, step.move, only, only, only, None, False, True)
-            continue
-        measured = expert.compare(state, [best_candidate, played_candidate], compared_futures(expert))
-        best_estimate = _estimate(measured[0])
-        played_estimate = best_estimate if agreed else _estimate(measured[1])
+        evaluation = expert.evaluate(state)
+        best = evaluation.best
+        played = judged(evaluation, steps, index)
+        lost = evaluation.lost_by(played)
+        agreed = evaluation.is_best(played)
+        before_a_placement = step.card is None and any(later.card is not None for later in steps[index:])
+        choice = len(evaluation.distinct()) > 1 and not before_a_placement
         if agreed:
             mark = None
-        elif measured[1].value >= measured[0].value:
-            mark = Mark.GOOD  # the figures rate it at least as high as the expert's own: good, not a difference
+        elif played.expected > best.expected and lost.nothing:
+            mark = Mark.GOOD
         else:
-            mark = mark_of(best_estimate, played_estimate)
-        # the position's figures are the ones the meter and `hint` show there (the same ratings)
-        yield MoveAnalysis(step.ply, step.move, _estimate(best), played_estimate, best_estimate, mark, True, agreed)
+            mark = mark_of(Estimate.of(best), lost)
+        yield MoveAnalysis(step.ply, step.move, Estimate.of(played), Estimate.of(best), lost, mark, choice, agreed)
 
 
 def lost_for_good(game: Game, budget: int = SOLVE_BUDGET // 2) -> int | None:
@@ -221,7 +198,7 @@ def lost_for_good(game: Game, budget: int = SOLVE_BUDGET // 2) -> int | None:
     if game.state.status is not Status.LOST:
         return None
     for step in reversed(game.steps[:-1]):
-        solution = solve(step.state, budget=budget, timeout=None)
+        solution = solve(step.state, budget=budget)
         if solution.status is SolveStatus.WINNABLE:
             return step.ply + 1
         if solution.status is SolveStatus.GAVE_UP:
@@ -230,13 +207,18 @@ def lost_for_good(game: Game, budget: int = SOLVE_BUDGET // 2) -> int | None:
 
 
 def summary_of_analysis(
-    game: Game, moves: list[MoveAnalysis], deal_solution: Solution, lost_after: int | None, path: str = ""
+    game: Game,
+    moves: list[MoveAnalysis],
+    deal_solution: Solution,
+    lost_after: int | None,
+    path: str = "",
+    now: Estimate | None = None,
 ) -> AnalysisSummary:
     marks = {str(mark): sum(1 for m in moves if m.mark is mark) for mark in Mark}
     choices = [m for m in moves if m.choice]
-    accuracy = sum(m.agreed or m.mark is Mark.GOOD for m in choices) / len(choices) if choices else None
+    accuracy = sum(m.lost.nothing for m in choices) / len(choices) if choices else None
     outcome = game.state.outcome
-    lost_at_best = moves[lost_after - 1].best if lost_after is not None and lost_after <= len(moves) else None
+    there = moves[lost_after - 1] if lost_after is not None and lost_after <= len(moves) else None
     return AnalysisSummary(
         path=path,
         status=outcome.status,
@@ -244,11 +226,13 @@ def summary_of_analysis(
         moves=len(moves),
         marks=marks,
         accuracy=accuracy,
-        start=moves[0].position if moves else None,
+        start=moves[0].best if moves else None,
+        now=now,
         best_score=deal_solution.score,
         best_score_proven=deal_solution.proven,
         lost_after=lost_after,
-        lost_at_best=lost_at_best,
+        lost_at_best=there.best if there is not None else None,
+        lost_by_the_best=there is not None and there.lost.nothing,
         solution=winning_game(game.deck, game.seed, deal_solution),
     )
 
@@ -266,9 +250,11 @@ def analyze(
         moves.append(analysed)
         if progress is not None:
             progress(len(moves))
-    deal_solution = solve(game.deck, budget=solve_budget, timeout=None)
+    known = [game.moves] if game.state.status is Status.WON else []  # its best is never below the score played
+    deal_solution = solve(game.deck, budget=solve_budget, known=known)
     lost_after = lost_for_good(game, max(1, solve_budget // 2))
-    return moves, summary_of_analysis(game, moves, deal_solution, lost_after, path)
+    now = None if game.state.is_over else Estimate.of(expert.evaluate(game.state).best)
+    return moves, summary_of_analysis(game, moves, deal_solution, lost_after, path, now)
 
 
 class Request(NamedTuple):

@@ -13,7 +13,7 @@ from .output import Screen, Text, can_show, text_of
 
 
 def _figures(estimate: Estimate) -> str:
-    return f"{percent(estimate.win_rate):>4} {estimate.expected_score:>5.1f}"
+    return f"{percent(estimate.chance):>4} {estimate.expected:>5.1f}"
 
 
 def analysis_heading(name: str, game_line: str) -> str:
@@ -89,17 +89,21 @@ def _axis_mark(column: list[tuple[int, float, str]], across: str) -> str:
     return "?" if "?" in marks else "!" if "!" in marks else across
 
 
-def analysis_graph(analysis_moves: list[MoveAnalysis], start: Estimate | None, *, width: int, unicode: bool) -> str:
-    """`analyze`'s picture of a game: the expected score (the expert playing on from there; the meter's figure)
-    before the first move and after each one."""
-    points = [(0, start.expected_score, "")] if start is not None else []
-    points += [(analysed.ply, analysed.played.expected_score, str(analysed.mark or "")) for analysed in analysis_moves]
+def analysis_graph(analysis_moves: list[MoveAnalysis], final: float | None, *, width: int, unicode: bool) -> str:
+    """`analyze`'s picture of a game: the expected score at each position (the expert playing on from there: the
+    meter's figure, the best move's in the position's evaluation), from the start to the end, where it is the
+    score the game got (`final`, 0 for a loss; None for a game not over); a mark on the move that made it."""
+    points = [(analysed.ply - 1, analysed.best.expected, "") for analysed in analysis_moves]
+    marks = [str(analysed.mark or "") for analysed in analysis_moves]
+    points = [(ply, expected, marks[index - 1] if index else "") for index, (ply, expected, _) in enumerate(points)]
+    if final is not None and analysis_moves:
+        points.append((analysis_moves[-1].ply, final, marks[-1]))
     drawn = score_graph(points, width=width, unicode=unicode)
     if not drawn:
         return ""
     every = moves_a_column(len(points), width)
     notes = [f"a column every {every} moves, the lowest"] if every > 1 else []
-    notes.append("0 is the start" if start is not None else "the first column is move 1")
+    notes.append("0 is the start")
     signs = "".join(mark for _, _, mark in points)
     notes += [said for sign, said in (("?", "? a mistake"), ("!", "! a good move")) if sign in signs]
     return f"The expected score after each move ({', '.join(notes)}):\n" + "\n".join(drawn) + "\n"
@@ -110,16 +114,20 @@ def analysis_summary(summary: AnalysisSummary) -> str:
     lines = [f"Result: {summary.status}" + (f", score {summary.score}" if summary.score is not None else "")]
     if summary.start is not None:
         lines.append(
-            f"Before the first move the expert gave the deal {percent(summary.start.win_rate)} "
-            f"(expected score {summary.start.expected_score:.1f}; {summary.start.futures} futures)."
+            f"Before the first move the expert gave the deal {percent(summary.start.chance)} "
+            f"(expected score {summary.start.expected:.1f}; {summary.start.futures} futures)."
         )
     accuracy = f"{summary.accuracy:.0%}" if summary.accuracy is not None else "-"
-    lines.append(f"Marks: {marks}. Accuracy (moves with a choice where you played the expert's move, or one as "
-                 f"good): {accuracy}.")  # fmt: skip
+    lines.append(
+        f"Marks: {marks}. Accuracy (moves with a choice that gave up nothing against the expert's best): {accuracy}."
+    )
     if summary.lost_after is not None:
         there = summary.lost_at_best
-        suggestion = f"; the expert would have played {there.move} there" if there is not None else ""
-        lines.append(f"The game was lost for good at move {summary.lost_after}{suggestion}.")
+        if summary.lost_by_the_best:
+            said = "; the expert would have played it too: the cards to come decided it"
+        else:
+            said = f"; the expert would have played {there.name} there" if there is not None else ""
+        lines.append(f"The game was lost for good at move {summary.lost_after}{said}.")
     elif summary.status is Status.LOST:
         lines.append("When the game was lost for good is not known: the solver gave up on a position.")
     if summary.best_score is not None:
@@ -148,7 +156,8 @@ def _file_report(value: FileReport, screen: Screen) -> Text:
             parts.append(f"Before move {analysed.ply} ({analysed.move}):\n" + render(before) + "\n")
         if value.boards:
             parts.append(render_step(game.steps[analysed.ply]) + "\n")
-    parts.append(analysis_graph(analysis.moves, summary.start, width=screen.width or 100, unicode=unicode))
+    final = float(summary.score or 0) if game.state.is_over else summary.now.expected if summary.now else None
+    parts.append(analysis_graph(analysis.moves, final, width=screen.width or 100, unicode=unicode))
     parts.append(analysis_summary(summary) + "\n")
     return Text("".join(parts))
 

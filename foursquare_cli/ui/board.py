@@ -27,12 +27,15 @@ bold; the text is the same, so the layout never moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..rules.cards import RANK_NAMES, Card
 from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status, state_after
 from ..rules.game import Step
 from ..rules.moves import Move, cells_of
+
+if TYPE_CHECKING:
+    from ..players.evaluation import Evaluation
 
 _RULE = "  +" + "--------+" * 4
 _HEADER = "      A        B        C        D"
@@ -54,9 +57,10 @@ def card_text(card: Card, style: Style = PLAIN) -> str:
 
 
 def legend(style: Style = PLAIN) -> str:
+    """What the board's signs mean, in two lines that fit the narrowest screen (60 columns) whole."""
     down = "#7\u2665" if style.reveal and style.unicode else "#7H" if style.reveal else "##"
     placed = "[7\u2665]" if style.unicode else "[7H]"
-    return f"({down} = face down, {placed} = just placed, * = just turned, xN = N cards, . = empty)"
+    return f"({down} = face down, {placed} = just placed, * = just turned,\n xN = N cards in the pile, . = empty)"
 
 
 def _cell_text(state: State, cell: int, style: Style, placed: int | None, turned: int) -> str:
@@ -167,40 +171,50 @@ def render_step(step: Step, style: Style = PLAIN, *, with_legend: bool = False, 
     return step_heading(step, style) + "\n" + board
 
 
-def moves_preview(state: State, style: Style = PLAIN) -> str:
+def moves_preview(state: State, style: Style = PLAIN, evaluation: Evaluation | None = None) -> str:
     """`moves` at the prompt: what the legal moves would change, grouped: the placements that do the same (turn
     nothing, or turn the same cards) share a line, with the face-down count they leave; the moves that lose at
-    once are one line; a shift is named with the cells on the edge it opens that the card can then take
-    (`shift up, then B4 or C4`, as the hint names a shift), and a shift that opens none is left out."""
+    once are one line; a shift is named with the placement it opens, as the hint names it and the prompt takes
+    it (`shift up, then B4`, its cells named as they are after the shift), and a shift that opens none is left
+    out. With the position's `evaluation` (the meter is on), each move has its expected score beside it."""
     card = state.next_card
     if card is None:
         return "No moves: the game is over."
     groups: dict[tuple[str, int], list[str]] = {}
-    losing, shifts = [], []
-    for move in state.legal_moves():
-        if move.is_shift:
-            opened = _opened(state, move)
-            if opened:
-                shifts.append(f"{move}, then {joined(opened).replace(' and ', ' or ')}")
-            continue
-        after = state.down_after(move, card)
+    losing = []
+    for move, then, position in _placements(state):
+        placement = then or move
+        after = position.down_after(placement, card)
+        name = str(move) + (f", then {then}" if then is not None else "")
+        if evaluation is not None:
+            rating = evaluation.find(move, then)
+            name += f" ({rating.expected:.1f})" if rating is not None else ""
         if after.bit_count() > MAX_FACE_DOWN:
-            losing.append(str(move))
+            losing.append(name)
             continue
-        groups.setdefault((_turned_words(state, move, after), after.bit_count()), []).append(str(move))
-    lines = [f"Legal moves for {card_text(card, style)}:"]
+        said = _turned_words(position, placement, after)
+        groups.setdefault((said, after.bit_count()), []).append(name)
+    lines = [f"Legal moves for {card_text(card, style)}" + (" (expected score):" if evaluation else ":")]
     for (said, count), moves in sorted(groups.items(), key=lambda group: (group[0][1], group[0][0] != "")):
         lines.append(f"  {', '.join(moves)}: " + (f"turn {said}" if said else "turn nothing") + f"; {count} face down")
     if losing:
         lines.append(f"  {', '.join(losing)}: lose at once (more than {MAX_FACE_DOWN} face down)")
-    lines += [f"  {line}" for line in shifts]
     return "\n".join(lines)
 
 
-def _opened(state: State, shift: Move) -> list[str]:
-    """The cells on the edge `shift` opens that the card in hand can then take."""
-    shifted = state_after(state, shift)
-    return [str(m.cell) for m in shifted.legal_placements() if not m.on_top and m.cell in shift.opened_cells]
+def _placements(state: State) -> list[tuple[Move, Move | None, State]]:
+    """Every placement of the card in hand: (the move, the placement after it when it is a shift, the position
+    the placement is made in), placements first, then each shift with each cell it opens that the card can take."""
+    placements = state.legal_placements()
+    found: list[tuple[Move, Move | None, State]] = [(move, None, state) for move in placements]
+    for shift in state.legal_moves()[len(placements) :]:
+        shifted = state_after(state, shift)
+        found += [
+            (shift, move, shifted)
+            for move in shifted.legal_placements()
+            if not move.on_top and move.cell in shift.opened_cells
+        ]
+    return found
 
 
 def _turned_words(state: State, move: Move, after: int) -> str:

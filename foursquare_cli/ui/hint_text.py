@@ -5,109 +5,96 @@ from __future__ import annotations
 
 from ..app.events import MeterReading
 from ..app.hint import Hinted, MoveHint
-from ..players.expert import Rating
+from ..players.evaluation import Rating, shown_percent
 from ..rules.engine import State
 from .board import PLAIN, Style, render
 from .output import Screen, Text, text_of
 
 
 def percent(chance: float) -> str:
-    """A chance as a whole percentage that never claims more than it knows: 99.7% is `99%`, and only a
-    certainty `100%` (likewise `0%` only for none: 0.3% is `1%`)."""
-    if 0 < chance < 0.01:
-        return "1%"
-    if 0.99 < chance < 1:
-        return "99%"
-    return f"{chance:.0%}"
+    """A chance as a whole percentage that never claims more than it knows (`shown_percent`): 99.7% is `99%`."""
+    return f"{shown_percent(chance)}%"
 
 
 def meter_line(reading: MeterReading) -> str:
     """The meter under the board (`play --meter`): the expected score from here and the chance to win (the
-    figures `hint` gives its move), then what the move just played gave up against the expert's best, in
-    points of expected score: `Expected score 16.9, 99% to win; C2 gave up 0.4 to C1`. Where the win is all
-    but certain the chance no longer tells moves apart; the points do."""
+    figures `hint` gives its move), then what the move just played gave up against the expert's best where it
+    was played, from that position's evaluation: `Expected score 16.9, 99% to win; C2 gave up 0.4 to C1`.
+    Where the win is all but certain the chance no longer tells moves apart; the points do."""
     now = reading.now
     said = f"Expected score {now.expected:.1f}, {percent(now.chance)} to win"
     if reading.free_shift:
         return said + " (a shift is free: nothing changed)"
-    if reading.played is None or reading.given_up is None:
+    played, best, lost = reading.played, reading.best, reading.lost
+    if played is None or best is None or lost is None:
         return said
-    if reading.played == reading.best:
-        return said + f"; {reading.played} was the expert's move"
-    if reading.given_up < 0.05:
-        return said + f"; {reading.played} gave up nothing to {reading.best}"
-    return said + f"; {reading.played} gave up {reading.given_up:.1f} to {reading.best}"
+    if (played.move, played.then) == (best.move, best.then):
+        return said + f"; {played.name} was the expert's move"
+    if lost.nothing:
+        return said + f"; {played.name} gave up nothing to {best.name}"
+    given = [f"{lost.points:.1f}"] if lost.points > 0 else []
+    given += [f"{lost.chance}% to win"] if lost.chance > 0 else []
+    return said + f"; {played.name} gave up {' and '.join(given)} to {best.name}"
 
 
 HINT_EXPLAINED = (
     "Each figure is from futures: the unseen cards shuffled anew and played out by the greedy player filling "
     "the grid first (an empty cell whenever one leaves at most four face down). That player wins less often "
     "than the expert, so the share of futures won and their score are mapped by a table measured on deals "
-    "the expert played to the end: the chance to win and the expected score are the expert's. "
-    "The expert ranks its moves by their worth: the mean over their futures of 1 + 0.12 x score for a win and "
-    "1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less (a loss soon weighs more than one far off, "
-    "so a move whose losses come early may rank below a higher chance). Its candidates are halved round by "
-    "round, the better half getting more futures; its best three (marked *) are then looked at again over "
-    "the next card, each worth what a second look makes of every rank that card may have, and it plays the "
-    "first of those."
+    "the expert played to the end: the chance to win and the expected score are the expert's. No chance is "
+    "above the share of the cards to come that have a safe place next, nor an expected score above what "
+    "the cards left allow. The expert ranks its moves by their worth: the mean over their futures of "
+    "1 + 0.12 x score for a win and 1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less (a loss "
+    "soon weighs more than one far off, so a move whose losses come early may rank below a higher chance). "
+    "Its candidates are halved round by round, the better half getting more futures; its best three "
+    "(marked *) are then looked at again over the next card: for every rank that card may have, what a "
+    "second look makes of the position; their worth and figures are that look's, and it plays the first."
 )
-
-
-def move_name(rating: Rating) -> str:
-    """`C2`, or `shift down, then A1`: a move as every screen names it (the hint, `moves`, analyze)."""
-    return str(rating.move) + (f", then {rating.then}" if rating.then is not None else "")
-
 
 HINT_LINES = 4  # the moves a hint lists by default (`hint --detail`, `hint detail`: every figure of more)
 
 
 def hint_text(
-    ratings: list[Rating],
-    state: State | None = None,
-    limit: int = HINT_LINES,
-    *,
-    style: Style = PLAIN,
+    ratings: list[Rating], state: State | None = None, limit: int = HINT_LINES, *, style: Style = PLAIN,
     detail: bool = False,
-    risks: list[tuple[int, int]] | None = None,
-) -> str:
+) -> str:  # fmt: skip
     """A hint for a player, short: the expert's move and what it expects from it, then its best moves in the
     order it ranks them, each with the worth it ranks by (`*`: looked at again over the next card), the chance
     to win and the expected score, and what they have in common said once (every card to come has a safe
-    place next); at most 8 lines. With `detail`, the board and every figure behind them (`hint_figures`)."""
+    place next); at most 8 lines. Moves that lead to the same position (shifts are free) are one line, said
+    once. With `detail`, the board and every figure behind them (`hint_figures`)."""
     best = ratings[0]
     lines = [render(state, style)] if detail and state is not None else []
+    alike = f" or any of the {best.alike - 1} alike" if best.alike > 1 else ""
     if len(ratings) == 1:
-        lines.append(f"Hint: {move_name(best)} (the only move): {percent(best.chance)} to win, "
+        lines.append(f"Hint: {best.name}{alike} (the only move): {percent(best.chance)} to win, "
                      f"expected score {best.expected:.1f}")  # fmt: skip
         return "\n".join(lines)
-    lines.append(f"Hint: {move_name(best)} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
+    lines.append(f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
     shown = ratings[:limit]
-    width = max([len("move"), *(len(move_name(rating)) for rating in shown)])
+    width = max([len("move"), *(len(rating.name) for rating in shown)])
     lines.append(f"  {'move':<{width}}  {'worth':>6}    win  score")
-    unsafe = [risks[index] if risks is not None and index < len(risks) else None for index in range(len(shown))]
-    for rating, risk in zip(shown, unsafe, strict=True):
+    for rating in shown:
         marked = f"{rating.value:.3f}" + ("*" if rating.looked_again else " ")
-        said = f"  {move_name(rating):<{width}}  {marked:>7}  {percent(rating.chance):>4}  {rating.expected:>5.1f}"
-        if risk is not None and risk[0]:
-            said += f"  ({_risk_words(*risk)})"
+        said = f"  {rating.name:<{width}}  {marked:>7}  {percent(rating.chance):>4}  {rating.expected:>5.1f}"
+        if rating.unsafe:
+            said += f"  ({_risk_words(rating.unsafe, rating.to_come)})"
         lines.append(said)
     more = f"... {len(ratings) - limit} more; " if len(ratings) > limit else ""
     looked = "* looked at again over the next card" if any(rating.looked_again for rating in shown) else ""
     if more or looked:
         lines.append(f"  {more}{looked}".rstrip("; "))
-    if unsafe and all(risk is not None and not risk[0] and risk[1] for risk in unsafe):
+    if all(not rating.unsafe and rating.to_come for rating in shown):
         lines.append("After each, every card to come has a safe place next.")
     if not detail:
         return "\n".join(lines)
     return "\n".join(lines) + "\n\n" + hint_figures(ratings)
 
 
-def _risk_words(unsafe: int, unseen: int) -> str:
-    if not unseen:
-        return "the game ends"
-    if unsafe == unseen:
+def _risk_words(unsafe: int, to_come: int) -> str:
+    if unsafe == to_come:
         return "no card to come has a safe place next: it loses"
-    return f"{unsafe} of the {unseen} cards to come have no safe place next"
+    return f"{unsafe} of the {to_come} cards to come have no safe place next"
 
 
 def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
@@ -129,7 +116,7 @@ def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
 @text_of.register
 def _hinted(value: Hinted, screen: Screen) -> Text:
     hint = value.hint
-    said = hint_text(hint.ratings, hint.state, style=screen.style, detail=value.detail, risks=hint.risks) + "\n"
+    said = hint_text(hint.ratings, hint.state, style=screen.style, detail=value.detail) + "\n"
     if value.slow is None:
         return Text(said)
     note = (f"This hint took {value.slow.seconds:.1f} s: the playouts run in Python here, some 30 times slower "

@@ -102,7 +102,10 @@ def opening_line(opening: Opening) -> str:
     if kind is OpeningKind.DAILY:
         return f"Daily deal {opening.seed} ({opening.day}): everyone playing today gets these cards"
     if kind is OpeningKind.LEVEL:
-        return f"Deal {opening.seed}, {opening.level} (to play it again: {name} play --seed {opening.seed})"
+        return (
+            f"Deal {opening.seed}, graded {opening.level} for simple players "
+            f"(to play it again: {name} play --seed {opening.seed})"
+        )
     if kind is OpeningKind.DEALT:
         return f"Deal {opening.seed} (to play it again: {name} play --seed {opening.seed})"
     if kind is OpeningKind.UNSAVED:
@@ -270,7 +273,7 @@ def _shown(value: Shown, screen: Screen) -> Text:
     if value.asked is Asked.HELP:
         return Text(HELP + "\n")
     if value.asked is Asked.LEGAL_MOVES:
-        return Text(moves_preview(value.state, screen.style) + "\n")
+        return Text(moves_preview(value.state, screen.style, value.evaluation) + "\n")
     return Text(cards_to_come(value.state, screen.style) + "\n")
 
 
@@ -309,7 +312,7 @@ def outcome_line(state: State, ply: int, undos: int = 0, hints: int = 0, grade: 
     counts = moves_words(state, ply)
     counts += f", {_count(undos, 'undo')}" if undos else ""
     counts += f", {_count(hints, 'hint')}" if hints else ""
-    graded = f" The deal was {grade}." if grade else ""
+    graded = f" The deal is graded {grade} (for simple players; the expert wins nearly every deal)." if grade else ""
     if outcome.status is Status.WON:
         return f"You won! Score {outcome.score} (cards left in the stock); {counts}.{graded}"
     return f"You lost: {outcome.reason}; {counts}.{graded}"

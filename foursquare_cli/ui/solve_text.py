@@ -15,7 +15,7 @@ def solve_text(solution: Solution, seed: int | None, record_text: str | None, ti
         )
     elif solution.status is SolveStatus.UNWINNABLE:
         verdict = "unwinnable (an exhaustive search found no win)"
-    elif solution.stopped_by is Limit.TIME:
+    elif solution.stopped_by is Limit.TIME and timeout is not None:
         verdict = f"gave up (the time limit of {timeout:g} s ran out before a win was found; raise it with --timeout)"
     else:
         verdict = "gave up (the node budget ran out before a win was found; raise it with --budget)"

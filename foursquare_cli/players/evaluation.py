@@ -1,0 +1,158 @@
+"""One evaluation of a position: the expert's figures for every move, the one source every screen reads.
+
+A position is what a player sees: the grid (every card on it was seen as it was placed),
+the card in hand, and so the cards not yet seen. The expert evaluates it once for a
+given strength (`ExpertPlayer.evaluate`, cached), from futures seeded by the position
+itself, and the meter, `hint`, `moves`, `analyze`, its graph and the end of a game all
+read that one `Evaluation`: a move has one figure wherever it is shown, and what a move
+gave up is the best move's figure less its own, from the same evaluation.
+
+The figures of a move are the chance that the expert, playing on after it, wins, and the
+score it can then expect (a loss counting 0): the futures' share and score mapped by the
+measured calibration (`calibration`), then held within what the cards allow. Those
+bounds are exact: the chance is never above the share of the cards to come that have a
+safe place next (a placement, a shift first or not, that leaves at most four face down),
+so it is 0 when none has; the expected score never above that chance times the score of
+a win with as few more cards as the empty cells need.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..rules.engine import State, cornered
+from ..rules.moves import Move
+from ..rules.tables import FULL
+
+
+def shown_percent(chance: float) -> int:
+    """A chance as the whole percentage every screen shows, never claiming more than it knows: 99.7% is 99, only
+    a certainty 100 (likewise 0 only for none: 0.3% is 1)."""
+    if 0 < chance < 0.01:
+        return 1
+    if 0.99 < chance < 1:
+        return 99
+    return round(chance * 100)
+
+
+def shown_points(expected: float) -> float:
+    """An expected score as every screen shows it: to a tenth of a point."""
+    return round(expected, 1)
+
+
+class Rating(NamedTuple):
+    """The expert's figures for one move: what every screen shows of it (`chance`, `expected`), what it ranks
+    by (`value`), and the futures behind them."""
+
+    move: Move
+    then: Move | None  # the placement a shift is played for
+    wins: int  # futures won, of `samples`
+    samples: int
+    mean_score: float | None  # over the won futures
+    value: float = 0.0  # what the expert ranks by: the mean worth of the futures (looked at again: of the replies)
+    chance: float = 0.0  # the chance that the expert wins after this move: calibrated, never beyond the cards
+    expected: float = 0.0  # the score it can expect (a loss counting 0): likewise
+    drawn: int = 0  # cards placed in the position rated
+    final: bool = False  # the move itself ends the game: every future is the same, its figures are certain
+    looked_again: bool = False  # one of the best, looked at again over the next card: its figures are that look's
+    unsafe: int = 0  # of the cards to come after the move, those with no safe place next
+    to_come: int = 0  # the cards to come after the move (0 once the game is over)
+    alike: int = 1  # moves that lead to this same position (shifts are free): one figure for all of them
+    group: int = 0  # which position of the evaluation the move leads to: moves alike share it
+
+    @property
+    def win_rate(self) -> float:
+        """The share of the futures that were won (the playout's, before the calibration: `chance` is shown)."""
+        return self.wins / self.samples if self.samples else 0.0
+
+    @property
+    def expected_score(self) -> float:
+        """The futures' mean score, a lost one counting 0 (the playout's: `expected` is shown)."""
+        return self.win_rate * (self.mean_score or 0.0)
+
+    @property
+    def name(self) -> str:
+        """`C2`, or `shift down, then A1`: the move as every screen names it, and as the prompt takes it."""
+        return str(self.move) + (f", then {self.then}" if self.then is not None else "")
+
+
+class Loss(NamedTuple):
+    """What a move gave up against the expert's best in the same evaluation, from the figures as shown (so two
+    moves shown alike differ by nothing): points of expected score, and points of the chance to win (whole
+    percentages); never below 0 (a move rated as high as the best gave up nothing)."""
+
+    points: float
+    chance: int
+
+    @property
+    def nothing(self) -> bool:
+        return self.points <= 0 and self.chance <= 0
+
+
+class Evaluation(NamedTuple):
+    """Every move of a position rated, the expert's choice first, then in the order it ranks them; and the
+    position each group of moves alike leads to (`leads_to`, by group: the engine's key of the grid slid to its
+    corner), so that a move is found by where it leads however it was played (`shift right`, then a cell the
+    shift did not open, is the placement beside the pile)."""
+
+    ratings: tuple[Rating, ...]
+    leads_to: tuple[tuple[object, ...], ...] = ()
+
+    def leading_to(self, after: State) -> Rating | None:
+        """The rating of the moves that lead to the position `after` (a shift's or a placement's result)."""
+        key = cornered(after).key()
+        if key not in self.leads_to:
+            return None
+        group = self.leads_to.index(key)
+        return next(rating for rating in self.ratings if rating.group == group)
+
+    @property
+    def best(self) -> Rating:
+        return self.ratings[0]
+
+    def find(self, move: Move, then: Move | None = None) -> Rating | None:
+        """The rating of `move` (a shift: with the placement `then` it was made for; with none, its best)."""
+        for rating in self.ratings:
+            if rating.move == move and (then is None or rating.then == then or not move.is_shift):
+                return rating
+        return None
+
+    def lost_by(self, rating: Rating) -> Loss:
+        """What `rating`'s move gave up against the best: the best's figures less its own, 0 at least."""
+        best = self.best
+        points = round(max(0.0, shown_points(best.expected) - shown_points(rating.expected)), 1)
+        return Loss(points, max(0, shown_percent(best.chance) - shown_percent(rating.chance)))
+
+    def is_best(self, rating: Rating) -> bool:
+        """Whether `rating`'s move is the expert's choice, or leads to the same position (a free shift apart)."""
+        return rating.group == self.best.group
+
+    def distinct(self) -> list[Rating]:
+        """One rating for each position the moves lead to (the first of moves alike), in order."""
+        seen: set[int] = set()
+        shown = []
+        for rating in self.ratings:
+            if rating.group not in seen:
+                seen.add(rating.group)
+                shown.append(rating)
+        return shown
+
+
+def score_ceiling(state: State) -> int:
+    """The best score a game from `state` (a card just placed, none in hand yet) could still reach: a win with
+    as few more cards as its empty cells need (one at least, to turn a face-down card up by covering it)."""
+    empty = (FULL & ~state.occupied).bit_count()
+    return max(0, 40 - state.drawn - max(1, empty))
+
+
+def held_to_the_cards(chance: float, expected: float, safe_share: float, ceiling: int) -> tuple[float, float]:
+    """A move's chance and expected score held within what the cards allow: the chance at most the share of the
+    cards to come with a safe place next, the expected score at most that chance times the best score left."""
+    chance = min(max(chance, 0.0), safe_share)
+    return chance, min(max(expected, 0.0), chance * ceiling)
+
+
+def unsafe_count(safe_mask: int, to_come: dict[int, int]) -> int:
+    """How many of the cards to come (`to_come`, a count by rank) have no safe place (`safe_mask`: bit r for a
+    rank that has one, `playout.safe_ranks`)."""
+    return sum(count for rank, count in to_come.items() if not safe_mask >> rank & 1)

@@ -1,0 +1,131 @@
+"""One evaluation of a position (issue 48): the same figures wherever the layout sits, never beyond what the cards
+allow, each move's figures its position's."""
+
+from __future__ import annotations
+
+import random
+
+from conftest import played
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foursquare_cli.players.evaluation import Evaluation, score_ceiling
+from foursquare_cli.players.expert import ExpertPlayer, candidates_of, position_key
+from foursquare_cli.players.greedy import GreedyPlayer
+from foursquare_cli.rules.cards import deal
+from foursquare_cli.rules.engine import State, cornered, state_after
+from foursquare_cli.rules.moves import Move
+from foursquare_cli.rules.tables import FULL
+
+QUICK = 150  # futures a move: the figures are rough, the rules they keep are not
+
+
+def _quick() -> ExpertPlayer:
+    return ExpertPlayer(playouts=QUICK, reply_playouts=20)
+
+
+def _safe_share(after: State) -> float:
+    """The share of the cards to come with a safe place next, worked out here from the rules alone: a card has
+    one when some placement, the layout shifted first or not, leaves at most four face down."""
+    to_come = after.unseen_cards() + ([after.next_card] if after.next_card is not None else [])
+    frames = [after] + [state_after(after, move) for move in after.legal_moves() if move.is_shift]
+    safe = 0
+    for card in to_come:
+        safe += any(frame.down_after(move, card).bit_count() <= 4 for frame in frames for move in
+                    frame.legal_placements())  # fmt: skip
+    return safe / len(to_come)
+
+
+def test_the_first_card_has_sixteen_moves_alike_and_none_gives_up_anything():
+    state = State.from_seed(42)
+    evaluation = _quick().evaluate(state)
+    assert len(evaluation.ratings) == 16 and len(evaluation.distinct()) == 1
+    assert {rating.alike for rating in evaluation.ratings} == {16}
+    assert all(evaluation.lost_by(rating).nothing and evaluation.is_best(rating) for rating in evaluation.ratings)
+
+
+def test_a_position_is_one_wherever_its_layout_sits_and_its_moves_are_named_in_each_frame():
+    """The same position in two frames: the same figures for the moves that do the same, each list named in
+    its own frame (a cached evaluation is never read in another frame's names)."""
+    expert = _quick()
+    corner = played(deal(5), "A1", "B1", "A2")
+    moved = played(deal(5), "B2", "C2", "B3")  # the same layout, one row down and one column right
+    assert position_key(corner) == position_key(moved)
+    first, second = expert.evaluate(corner), expert.evaluate(moved)
+    assert all(corner.is_legal(r.move) for r in first.ratings) and all(moved.is_legal(r.move) for r in second.ratings)
+    for rating in first.ratings:
+        after = state_after(corner, rating.move)
+        if rating.then is not None:
+            after.apply(rating.then)
+        there = next(r for r in second.ratings if r.group == rating.group)
+        assert (there.chance, there.expected, there.value) == (rating.chance, rating.expected, rating.value)
+        assert second.leading_to(after) is not None
+    assert len(first.ratings) == len(candidates_of(corner)) and len(second.ratings) == len(candidates_of(moved))
+
+
+def test_the_expert_plays_a_legal_move_in_every_frame_of_a_position_it_has_seen():
+    expert = _quick()
+    state = played(deal(9), "B2", "C2")
+    expert.evaluate(state)
+    for shift in ("shift down", "shift left"):
+        shifted = state_after(state, Move.from_str(shift))
+        assert shifted.is_legal(expert.choose(shifted))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 24), st.sampled_from(["random", "greedy"]))
+def test_no_figure_goes_beyond_what_the_cards_allow(seed, length, kind):
+    """Issue 48, point 2: a chance is never above the share of the cards to come with a safe place next (so 0
+    when none has), an expected score never above that chance times the best score the cards left allow."""
+    state = State(deal(seed))
+    rng, greedy = random.Random(seed), GreedyPlayer()
+    for _ in range(length):
+        if state.is_over:
+            return
+        state.apply(rng.choice(state.legal_moves()) if kind == "random" else greedy.choose(state))
+    if state.is_over:
+        return
+    evaluation: Evaluation = _quick().evaluate(state)
+    for rating in evaluation.distinct():
+        after = state_after(state, rating.move)
+        if rating.then is not None:
+            after.apply(rating.then)
+        if after.is_over:
+            assert rating.final and rating.chance == float(after.outcome.score is not None)
+            continue
+        share = _safe_share(after)
+        assert rating.chance <= share + 1e-12, (rating, share)
+        assert rating.expected <= rating.chance * score_ceiling(after) + 1e-9
+        assert rating.unsafe == round((1 - share) * rating.to_come)
+        if share == 0:
+            assert rating.chance == 0 and rating.expected == 0
+
+
+LATE_32 = (
+    "B2 B1 A1 A1_top C2 C2_top C3 C3_top shift_right A1 B2 B2_top shift_down B1 B1_top D4_top D4_top A3 A2_top A1 "
+    "A1_top A3_top C4 C4_top B1_top B1_top A4 C2_top C2_top D2 D2_top D1 D1_top A4_top A4_top C1 C1_top A1_top B2_top"
+)  # the greedy player's game on deal 32, two cards from its end
+
+
+def test_a_move_after_which_every_card_to_come_loses_has_no_chance():
+    state = played(deal(32), *(move.replace("_", " ") for move in LATE_32.split()))
+    ratings = _quick().evaluate(state).distinct()
+    doomed = [rating for rating in ratings if rating.to_come and rating.unsafe == rating.to_come]
+    assert doomed, "B2 top leaves the two cards to come no safe place"
+    assert all(rating.chance == 0 and rating.expected == 0 for rating in doomed)
+    assert all(rating.chance <= 1 - rating.unsafe / rating.to_come for rating in ratings if rating.to_come)
+
+
+def test_the_score_ceiling_is_a_win_with_as_few_cards_as_the_empty_cells_need():
+    state = played(deal(1), "B2", "C2")
+    assert score_ceiling(state) == 40 - 2 - 14
+    full = State.from_grid(["AS 2S 3S 4S", "5S 6S 7S 8S", "9S 10S AH 2H", "3H 4H 5H #6H"])
+    assert full.occupied == FULL and score_ceiling(full) == 40 - 16 - 1
+
+
+def test_an_evaluation_is_worked_out_once_and_read_again():
+    expert = _quick()
+    state = played(deal(3), "B2", "C2", "B3")
+    first = expert.evaluate(state)
+    assert expert.evaluate(cornered(state)).ratings[0].value == first.ratings[0].value
+    assert expert.evaluate(state) == first
