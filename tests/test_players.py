@@ -9,7 +9,7 @@ from conftest import deck_starting, played, redealt
 
 from foursquare_cli.players import PlayerSpec
 from foursquare_cli.players import expert as expert_module
-from foursquare_cli.players.expert import Candidate, ExpertPlayer, _Futures, candidates_of, future_worth
+from foursquare_cli.players.expert import Candidate, ExpertPlayer, candidates_of, future_worth
 from foursquare_cli.players.greedy import GreedyPlayer, greedy_move
 from foursquare_cli.players.random_player import RandomPlayer
 from foursquare_cli.rules import playout
@@ -137,8 +137,9 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
     assert sorted(str(r.move) + str(r.then) for r in ratings) == sorted(
         str(c.move) + (str(c.placement) if c.move.is_shift else "None") for c in candidates
     )
-    keys = [(-r.samples, -r.value) for r in ratings]
-    assert keys == sorted(keys)
+    # the winner of the halving first (the most futures, the best worth among them), then by worth
+    assert min((-r.samples, -r.value) for r in ratings) == (-ratings[0].samples, -ratings[0].value)
+    assert [r.value for r in ratings[1:]] == sorted((r.value for r in ratings[1:]), reverse=True)
     # B1, A2, C2, B3, B2 top: 5 candidates, 3 rounds of 40 playouts. Round 1: 5 x 8 futures, 3 go on;
     # round 2: 3 x 13, 2 go on; round 3: 2 x 20. Totals: 8, 8, 8 + 13, 8 + 13 + 20 twice.
     assert [str(c.move) for c in candidates] == ["B1", "A2", "C2", "B3", "B2 top"]
@@ -147,9 +148,12 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
     # by default the best SECOND_PLY of them are looked at again and lead, in their new order; the rest stay
     looked = ExpertPlayer(0, 120).rate(state)
     top = expert_module.SECOND_PLY
-    assert {(r.move, r.then, r.samples) for r in looked[:top]} == {(r.move, r.then, r.samples) for r in ratings[:top]}
+    survivors = sorted(ratings, key=lambda r: (-r.samples, -r.value))[:top]
+    assert {(r.move, r.then, r.samples) for r in looked[:top]} == {(r.move, r.then, r.samples) for r in survivors}
+    assert all(r.looked_again for r in looked[:top]) and not any(r.looked_again for r in looked[top:])
     assert [r.value for r in looked[:top]] == sorted((r.value for r in looked[:top]), reverse=True)
-    assert looked[top:] == ratings[top:]
+    rest = [r._replace(group=0) for r in ratings if (r.move, r.then) not in {(s.move, s.then) for s in survivors}]
+    assert [r._replace(group=0) for r in looked[top:]] == rest
 
 
 def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
@@ -182,8 +186,22 @@ NO_ROOM_FOR_A_TEN = ["AS 9S 2S 8S", "9H AH 8H 2H", "3S 7S 4S 6S", "7H 3H 6H ."]
 
 
 def _play_future(state: State, candidate: Candidate) -> tuple[int, int]:
-    """The candidate played on the position's own stock, then the greedy policy."""
-    return _Futures(state, [candidate]).play(0, playout.stock_of(state))
+    """The candidate played in a future where every card to come is a 10, then the greedy policy: (score or -1,
+    the cards placed until the end, read off a worth table that counts them)."""
+    after = state_after(state, candidate.move)
+    if candidate.move.is_shift:
+        after.apply(candidate.placement)
+    seen = playout.stock_of(state)[: state.drawn + 1]
+    tens = bytes([10]) * (40 - len(seen))
+    won = b"".join((score + 100).to_bytes(8, "little", signed=True) for score in range(25))
+    lost = b"".join((-1 - placed).to_bytes(8, "little", signed=True) for placed in range(41))
+    counted = []
+    for play in (playout._futures_python, playout.futures):
+        totals = play(seen, tens, 0, 0, 1, playout.candidate_record(after), True, won, lost)
+        wins, _, worth = (int.from_bytes(totals[i : i + 8], "little", signed=True) for i in (0, 8, 16))
+        counted.append((worth - 100, 0) if wins else (-1, -1 - worth))
+    assert counted[0] == counted[1], "C and Python count alike"
+    return counted[0]
 
 
 def test_a_future_counts_the_cards_placed_until_the_one_that_cannot_be():
@@ -192,7 +210,7 @@ def test_a_future_counts_the_cards_placed_until_the_one_that_cannot_be():
     assert five_then_ten.down_after(a1_top, Card.from_str("5C")) == 0
     assert _play_future(five_then_ten, Candidate(a1_top, a1_top)) == (-1, 1)
     ten_now = State.from_grid(NO_ROOM_FOR_A_TEN, ["10D"])
-    assert _play_future(ten_now, Candidate(d4, d4)) == (-1, 0)
+    assert _play_future(ten_now, Candidate(d4, d4)) == (-1, 0), "the move itself loses"
     assert ten_now.down_after(d4, Card.from_str("10D")).bit_count() == 6
 
 

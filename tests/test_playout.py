@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from conftest import redealt
@@ -163,13 +164,42 @@ def test_a_deal_refuses_more_than_forty_cards():
         playout._deal_c(bytes(30), bytes(11), 0)
 
 
+def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python():
+    """The second ply's replies are searched all in C (`reply_in_c`): the same best move's figures as the
+    one-ply expert's evaluation in Python, on positions of every kind (placements, piles, shifts, ends)."""
+    from foursquare_cli.players import expert
+
+    if playout.reply_in_c is None:
+        pytest.fail("the C module was not built (this machine has a compiler)")
+    rng = random.Random(11)
+    looker = expert.ExpertPlayer(playouts=1500, reply_playouts=97)
+    compared = 0
+    for seed in range(40):
+        state = _position(30000 + seed, rng.randint(0, 24), seed)
+        if state.is_over:
+            continue
+        futures = expert._Futures(state)
+        for group, supposed in futures.replies(list(range(min(2, len(futures.groups)))))[:5]:
+            in_c = looker._reply(group, supposed)
+            reply_in_c, playout.reply_in_c = playout.reply_in_c, None
+            try:
+                assert looker._reply(group, supposed) == in_c, (seed, group)
+            finally:
+                playout.reply_in_c = reply_in_c
+            compared += 1
+    assert compared > 100
+
+
 def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch):
     from foursquare_cli.players import expert
 
     state = _position(20001, 9, 4)
     fast = expert.ExpertPlayer(seed=2, playouts=200).rate(state)
-    monkeypatch.setattr(expert, "_finish_from", playout._finish_python)
-    monkeypatch.setattr(expert, "_future_stock", playout._deal_python)
+    expert._EVALUATIONS.clear()
+    monkeypatch.setattr(playout, "futures", playout._futures_python)
+    monkeypatch.setattr(playout, "safe_ranks", playout._safe_ranks_python)
+    monkeypatch.setattr(playout, "ACCELERATED", False)  # one thread: the split is C's
+    monkeypatch.setattr(playout, "reply_in_c", None)  # the second ply's replies searched in Python
     assert expert.ExpertPlayer(seed=2, playouts=200).rate(state) == fast
 
 
@@ -245,4 +275,5 @@ def test_the_c_tables_are_written_from_the_python_ones():
 
     header = pathlib.Path(playout.__file__).with_name("_tables.h").read_text()
     assert header == tables.c_header()
-    assert "static uint32_t" not in pathlib.Path(playout.__file__).with_name("_playout.c").read_text()
+    source = pathlib.Path(playout.__file__).with_name("_playout.c").read_text()
+    assert not re.search(r"static (const )?uint(8|32|64)_t [A-Z_]+\[", source), "no table of its own"

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .calibration_table import CHANCE, SCORE
 
-__all__ = ["BANDS", "calibrated_chance", "calibrated_figures", "calibrated_score"]
+__all__ = ["BANDS", "Features", "calibrated_chance", "calibrated_figures", "calibrated_score"]
 
 BANDS = ((0, 9), (10, 19), (20, 29), (30, 39))  # cards placed, the bounds included
 _MIDDLES = [(low + high) / 2 for low, high in BANDS]
@@ -67,7 +68,23 @@ def calibrated_score(futures_expected: float, drawn: int) -> float:
     return min(float(39 - drawn), max(0.0, _blended(SCORE, futures_expected, drawn)))
 
 
-def calibrated_figures(futures_won: float, futures_expected: float, drawn: int) -> tuple[float, float]:
-    """The chance that the expert wins and the score it can expect, for a position `drawn` cards in whose
-    futures won `futures_won` with the expected score `futures_expected`."""
-    return calibrated_chance(futures_won, drawn), calibrated_score(futures_expected, drawn)
+class Features(NamedTuple):
+    """What a move's figures are made from: its futures' own figures (`share` won, `expected` score, a loss
+    counting 0: the raw figures; for a move looked at again over the next card, the replies' best's, weighted by
+    how many unseen cards have each rank) and the position the move leaves: the cards placed, the cards face
+    down, the empty cells, the share of the cards to come with a safe place next, the best score left."""
+
+    looked_again: bool
+    share: float
+    expected: float
+    drawn: int
+    face_down: int
+    empty: int
+    safe: float
+    ceiling: int
+
+
+def calibrated_figures(features: Features) -> tuple[float, float]:
+    """The chance that the expert wins after the move and the score it can expect, from its `features`."""
+    drawn = max(0, features.drawn - 1)  # the table's stage: the cards placed before the move
+    return calibrated_chance(features.share, drawn), calibrated_score(features.expected, drawn)

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..rules import playout
 from ..rules.engine import State, cornered
 from ..rules.moves import Move
 from ..rules.tables import FULL
+from .calibration import Features, calibrated_figures
 
 
 def shown_percent(chance: float) -> int:
@@ -59,6 +61,7 @@ class Rating(NamedTuple):
     to_come: int = 0  # the cards to come after the move (0 once the game is over)
     alike: int = 1  # moves that lead to this same position (shifts are free): one figure for all of them
     group: int = 0  # which position of the evaluation the move leads to: moves alike share it
+    features: Features | None = None  # what `chance` and `expected` were made from (None for a move ending the game)
 
     @property
     def win_rate(self) -> float:
@@ -145,11 +148,26 @@ def score_ceiling(state: State) -> int:
     return max(0, 40 - state.drawn - max(1, empty))
 
 
-def held_to_the_cards(chance: float, expected: float, safe_share: float, ceiling: int) -> tuple[float, float]:
+def held_to_the_cards(chance: float, expected: float, features: Features) -> tuple[float, float]:
     """A move's chance and expected score held within what the cards allow: the chance at most the share of the
     cards to come with a safe place next, the expected score at most that chance times the best score left."""
-    chance = min(max(chance, 0.0), safe_share)
-    return chance, min(max(expected, 0.0), chance * ceiling)
+    chance = min(max(chance, 0.0), features.safe)
+    return chance, min(max(expected, 0.0), chance * features.ceiling)
+
+
+def features_of(after: State, share: float, expected: float, to_come: dict[int, int], looked_again: bool) -> Features:
+    """The `Features` of a move that leaves the position `after` (not over), its futures' figures given; the
+    cards to come (`to_come`, by rank) have a safe place next when `playout.safe_ranks` says so."""
+    unsafe = unsafe_count(playout.safe_ranks_of(after), to_come)
+    empty = (FULL & ~after.occupied).bit_count()
+    safe = 1 - unsafe / sum(to_come.values())
+    return Features(looked_again, share, expected, after.drawn, after.face_down, empty, safe, score_ceiling(after))
+
+
+def figures_of(features: Features) -> tuple[float, float]:
+    """A move's chance and expected score: its features calibrated (`calibration`), then held to the cards."""
+    chance, expected = calibrated_figures(features)
+    return held_to_the_cards(chance, expected, features)
 
 
 def unsafe_count(safe_mask: int, to_come: dict[int, int]) -> int:

@@ -12,16 +12,15 @@ that shows a figure reads it.
 
 from __future__ import annotations
 
-import random
 import time
 from collections import Counter, OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 from ..rules import playout
 from ..rules.engine import State, cornered, state_after
 from ..rules.moves import Move
-from .calibration import calibrated_figures
-from .evaluation import Evaluation, Rating, held_to_the_cards, score_ceiling, unsafe_count
+from .evaluation import Evaluation, Rating, features_of, figures_of
 from .registry import DEFAULT_PLAYOUTS, PlayerSpec
 
 
@@ -161,29 +160,27 @@ class ExpertPlayer:
 
     def _search(self, state: State) -> _Ranked:
         """Successive halving over the positions the candidates lead to, then the second ply over the best."""
-        futures = _Futures(state, self.fill_first)
+        futures = _Futures(state, self.fill_first, self.valuation)
         count = len(futures.groups)
         deadline = None if self.think is None else time.perf_counter() + self.think
-        rng = random.Random(repr(position_key(state)))
-        wins, scores, samples, worth = [0] * count, [0] * count, [0] * count, [0.0] * count
+        wins, scores, samples, worth = [0] * count, [0] * count, [0] * count, [0] * count
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
         per_round = self.playouts / rounds if count > 1 else min(self.playouts, LONE_FUTURES)
         out_of_time = False
-        future_worth = self.valuation.worth
+        played = 0  # the futures dealt so far: each round deals new ones, the same for every candidate alive
         for _ in range(rounds):
-            for _ in range(max(1, int(per_round / len(alive)))):  # a future at a time for every candidate, so a
-                stock = futures.stock(rng)  # time cap leaves them even
-                for index in alive:
-                    score, placed = futures.play(index, stock)
-                    if score >= 0:
-                        wins[index] += 1
-                        scores[index] += score
-                    worth[index] += future_worth(score, placed)
-                    samples[index] += 1
-                if deadline is not None and time.perf_counter() > deadline:
-                    out_of_time = True
-                    break
+            wanted = max(1, int(per_round / len(alive)))
+            while wanted and not out_of_time:  # under a time cap, a few futures at a time, every candidate even
+                batch = wanted if deadline is None else min(wanted, THINK_BATCH)
+                for index, (won, score, total) in zip(alive, futures.play(alive, played, batch), strict=True):
+                    wins[index] += won
+                    scores[index] += score
+                    worth[index] += total
+                    samples[index] += batch
+                played += batch
+                wanted -= batch
+                out_of_time = deadline is not None and time.perf_counter() > deadline
             value = _means(worth, samples)
             alive.sort(key=lambda i: -value[i])
             alive = alive[: max(1, (len(alive) + 1) // 2)]
@@ -197,13 +194,18 @@ class ExpertPlayer:
         rated = {i: futures.rated(i, wins[i], samples[i], scores[i], value[i]) for i in range(count)}
         looked: list[int] = []
         if self.second_ply > 1 and count > 1 and not out_of_time:
-            for index in order[: self.second_ply]:
-                if deadline is not None and time.perf_counter() > deadline:
-                    rated = {i: futures.rated(i, wins[i], samples[i], scores[i], value[i]) for i in range(count)}
-                    looked = []  # two scales are never mixed: all as they were
-                    break
-                looked.append(index)
-                rated[index] = self._over_next_card(futures, index, rated[index])
+            looked = order[: self.second_ply]
+            if deadline is None:  # every reply at once, on two threads where they are played in C
+                replies = list(_threads().map(lambda task: self._reply(*task), futures.replies(looked)))
+            else:  # under a time cap, move by move, until the time runs out
+                replies = []
+                for index in looked:
+                    if time.perf_counter() > deadline:
+                        looked = []  # two scales are never mixed: all as they were
+                        break
+                    replies += [self._reply(*task) for task in futures.replies([index])]
+            for index in looked:
+                rated[index] = self._over_next_card(futures, index, rated[index], replies)
             looked.sort(key=lambda i: -rated[i].value)  # stable: a tie keeps the first ranking's order
         # the expert's choice, then the others looked at again, then the rest, each group by the worth it was
         # ranked by: so a list never shows a move above one the expert ranks higher
@@ -212,31 +214,61 @@ class ExpertPlayer:
         order = [choice, *looked[1:], *rest]
         return tuple((futures.positions[index].key(), rated[index]) for index in order)
 
-    def _over_next_card(self, futures: _Futures, index: int, rating: Rating) -> Rating:
+    def _over_next_card(self, futures: _Futures, index: int, rating: Rating, replies: list[_Reply]) -> Rating:
         """`rating` looked at again over the next card: for each rank the next card may have, weighted by how many
         unseen cards have it, what a second expert (one ply, `reply_playouts`) makes of the position with a card of
-        that rank in hand: its best move's worth, chance and expected score. The position supposed for a rank is
-        the real one with its unseen cards in the deck's order, the supposed card first: only what a player sees
-        is used, never the stock's order."""
-        after = futures.positions[index]
-        if after.is_over:
+        that rank in hand (`replies`, those of every group looked at, in `futures.replies`' order): its best move's
+        worth, and the share won and the score of its futures, from which the figures are made."""
+        if futures.positions[index].is_over:
             return rating  # every future of a move that ends the game is the same
+        unseen = len(futures.unseen)
+        worth = won = scored = 0.0
+        for rank, reply in zip(sorted(futures.to_come), (r for r in replies if r.group == index), strict=True):
+            share = futures.to_come[rank] / unseen
+            worth += share * reply.value
+            won += share * reply.won
+            scored += share * reply.scored
+        features = features_of(futures.positions[index], won, scored, futures.to_come, looked_again=True)
+        chance, expected = figures_of(features)
+        return rating._replace(value=worth, chance=chance, expected=expected, looked_again=True, features=features)
+
+    def _reply(self, group: int, supposed: State) -> _Reply:
+        """What the one-ply expert of the replies makes of `supposed` (a looked-at move's position with a card of a
+        rank in hand): its best move's worth, share of futures won and their score (a loss counting 0). In C when
+        it was built (`playout.reply_in_c`, the interpreter's lock let go), else by `evaluate`: the same figures."""
         reply = ExpertPlayer(
             playouts=self.reply_playouts, valuation=self.valuation, fill_first=self.fill_first, second_ply=0
         )
-        placed = after.deck[: after.drawn]
-        unseen = futures.unseen
-        worth = chance = expected = 0.0
-        for rank, count in sorted(futures.to_come.items()):
-            card = next(card for card in unseen if card.rank == rank)  # the first unseen card of a rank stands for it
-            supposed = after.copy()
-            supposed.deck = (*placed, card, *(other for other in unseen if other != card))
+        if playout.reply_in_c is None:
             best = reply.evaluate(supposed).best
-            share = count / len(unseen)
-            worth += share * best.value
-            chance += share * best.chance
-            expected += share * best.expected
-        return rating._replace(value=worth, chance=chance, expected=expected, looked_again=True)
+            scores = round((best.mean_score or 0.0) * best.wins)
+            return _Reply(group, best.value, best.wins / best.samples, scores / best.samples)
+        _, occupied, down, ranks, heights = playout.start_of(supposed)
+        card = supposed.next_card
+        assert card is not None
+        unseen = bytes(sorted(other.rank for other in supposed.unseen_cards()))
+        worth, wins, samples, scores, *_ = playout.reply_in_c(
+            occupied,
+            down,
+            supposed.drawn,
+            ranks,
+            heights,
+            card.rank,
+            unseen,
+            self.reply_playouts,
+            self.fill_first,
+            *_worth_tables(self.valuation),
+        )
+        return _Reply(group, worth / samples / WORTH_UNITS, wins / samples, scores / samples)
+
+
+class _Reply(NamedTuple):
+    """A reply's figures for the second ply: its best move's mean worth, share won, and score (a loss 0)."""
+
+    group: int
+    value: float
+    won: float
+    scored: float
 
 
 _Ranked = tuple[tuple[tuple[object, ...], Rating], ...]
@@ -280,8 +312,9 @@ def _played(state: State, candidate: Candidate) -> State:
     return after
 
 
-def _means(totals: list[float], samples: list[int]) -> list[float]:
-    return [total / n if n else 0.0 for total, n in zip(totals, samples, strict=True)]
+def _means(totals: list[int], samples: list[int]) -> list[float]:
+    """The mean worth of each candidate's futures (their worth counted in millionths)."""
+    return [total / n / WORTH_UNITS if n else 0.0 for total, n in zip(totals, samples, strict=True)]
 
 
 def future_worth(score: int, placed: int) -> float:
@@ -308,16 +341,19 @@ _EXPERTS = Valuation()
 class _Futures:
     """The candidates of a position, grouped by the position each leads to (slid to its corner: shifts are free),
     and the futures to play them in: each future is only a new order of the unseen cards' ranks (suits never
-    matter to a playout), the ranks in their own order first, so that the futures depend on the position alone.
+    matter to a playout), the ranks in their own order first, drawn from a seed the position gives, so that the
+    futures depend on the position alone (`playout.futures`, which plays them all in C, two threads at once).
     """
 
-    def __init__(self, state: State, fill_first: bool = True) -> None:
+    def __init__(self, state: State, fill_first: bool = True, valuation: Valuation = Valuation()) -> None:
         self.state = state
         self._fill_first = fill_first
+        self._worth = _worth_tables(valuation)
         self.unseen = state.unseen_cards()
         self.to_come = dict(Counter(card.rank for card in self.unseen))  # after the move, the cards to come
         self._prefix = playout.stock_of(state)[: state.drawn + 1]
         self._unseen = bytes(sorted(card.rank for card in self.unseen))
+        self._seed = playout.position_seed(state)
         grouped: dict[tuple[object, ...], list[Candidate]] = {}
         positions: dict[tuple[object, ...], State] = {}
         for candidate in candidates_of(state):
@@ -327,21 +363,46 @@ class _Futures:
         keys = sorted(grouped)  # the groups in an order of their own, whatever the frame
         self.groups = [grouped[key] for key in keys]
         self.positions = [positions[key] for key in keys]
-        self._starts = [None if after.is_over else playout.start_of(after) for after in self.positions]
-        self._ends = [playout.finish(after).score if after.is_over else 0 for after in self.positions]
+        self._records = [playout.candidate_record(after) for after in self.positions]
 
-    def stock(self, rng: random.Random) -> bytes:
-        """A future: the ranks of the whole deck, the unseen cards shuffled anew."""
-        return _future_stock(self._prefix, self._unseen, rng.getrandbits(64))
+    def replies(self, groups: list[int]) -> list[tuple[int, State]]:
+        """The positions the second ply supposes for each of `groups` (not over): its position with a card of each
+        rank to come in hand, ranks in order. The position supposed for a rank is the real one with its unseen cards
+        in the deck's order, the supposed card first: only what a player sees, never the stock's order."""
+        tasks = []
+        for index in groups:
+            after = self.positions[index]
+            if after.is_over:
+                continue
+            placed = after.deck[: after.drawn]
+            for rank in sorted(self.to_come):
+                card = next(card for card in self.unseen if card.rank == rank)  # the first of a rank stands for it
+                supposed = after.copy()
+                supposed.deck = (*placed, card, *(other for other in self.unseen if other != card))
+                tasks.append((index, supposed))
+        return tasks
 
-    def play(self, index: int, stock: bytes) -> tuple[int, int]:
-        """Group `index` played in the future `stock`, then the greedy policy to the end: (score or -1 for a loss,
-        cards placed after the candidate's), the two figures `future_worth` needs."""
-        start = self._starts[index]
-        if start is None:
-            return self._ends[index], 0
-        score, drawn, _, _ = _finish_from(stock, *start, self._fill_first)
-        return score, drawn - start[0]
+    def play(self, groups: list[int], first: int, count: int) -> list[tuple[int, int, int]]:
+        """Futures `first` to `first + count - 1` played by each of `groups`: for each, (futures won, their scores
+        summed, their worth summed in millionths). Enough work is split between two threads; the sums are exact,
+        so they are the same however it is split."""
+        starts = b"".join(self._records[index] for index in groups)
+        won, lost = self._worth
+
+        def totals_of(start: int, futures: int) -> list[int]:
+            position = (self._prefix, self._unseen, self._seed)
+            return _unpacked(playout.futures(*position, start, futures, starts, self._fill_first, won, lost))
+
+        if playout.ACCELERATED and count > 1 and count * len(groups) >= PARALLEL_PLAYOUTS:
+            half = count // 2
+            parts = [
+                _threads().submit(totals_of, first, half),
+                _threads().submit(totals_of, first + half, count - half),
+            ]
+            totals = [a + b for a, b in zip(parts[0].result(), parts[1].result(), strict=True)]
+        else:
+            totals = totals_of(first, count)
+        return [(totals[3 * i], totals[3 * i + 1], totals[3 * i + 2]) for i in range(len(groups))]
 
     def rated(self, index: int, wins: int, samples: int, scores: int, value: float) -> Rating:
         """Group `index`'s rating from its futures: the figures calibrated, then held to what the cards allow."""
@@ -353,18 +414,63 @@ class _Futures:
             won = after.outcome.score is not None
             score = after.outcome.score or 0
             return Rating(first.move, then, wins, samples, mean, value, float(won), float(score), drawn, final=True)
-        to_come = len(self.unseen)
-        unsafe = unsafe_count(playout.safe_ranks_of(after), self.to_come)
         share = wins / samples if samples else 0.0
-        chance, expected = calibrated_figures(share, share * (mean or 0.0), drawn)
-        chance, expected = held_to_the_cards(chance, expected, 1 - unsafe / to_come, score_ceiling(after))
-        return Rating(first.move, then, wins, samples, mean, value, chance, expected, drawn, False, False, unsafe,
-                      to_come)  # fmt: skip
+        features = features_of(after, share, share * (mean or 0.0), self.to_come, looked_again=False)
+        chance, expected = figures_of(features)
+        unsafe = round((1 - features.safe) * len(self.unseen))
+        return Rating(
+            first.move,
+            then,
+            wins,
+            samples,
+            mean,
+            value,
+            chance,
+            expected,
+            drawn,
+            False,
+            False,
+            unsafe,
+            len(self.unseen),
+            features=features,
+        )
 
 
-# The C versions when they were built (a test plays the Python ones in their place and gets the same ratings).
-_finish_from = playout.finish_from
-_future_stock = playout.future_stock
+WORTH_UNITS = 1_000_000  # a future's worth is counted in millionths: sums exact in any order, on any thread
+THINK_BATCH = 16  # futures played at a time under a time cap, the clock looked at between
+PARALLEL_PLAYOUTS = 2_000  # a batch of at least this many playouts is split between two threads
+
+
+def _worth_tables(valuation: Valuation) -> tuple[bytes, bytes]:
+    """`valuation`'s worth of a won future by its score and of a lost one by the cards placed until the loss, in
+    millionths, as `playout.futures` takes them."""
+    found = _TABLES.get(valuation)
+    if found is None:
+        won = [round(valuation.worth(score, 0) * WORTH_UNITS) for score in range(25)]
+        lost = [round(valuation.worth(-1, placed) * WORTH_UNITS) for placed in range(41)]
+        found = _TABLES[valuation] = (_packed(won), _packed(lost))
+    return found
+
+
+def _packed(values: list[int]) -> bytes:
+    return b"".join(value.to_bytes(8, "little", signed=True) for value in values)
+
+
+_TABLES: dict[Valuation, tuple[bytes, bytes]] = {}
+
+
+def _unpacked(totals: bytes) -> list[int]:
+    return [int.from_bytes(totals[i : i + 8], "little", signed=True) for i in range(0, len(totals), 8)]
+
+
+_POOL: list[ThreadPoolExecutor] = []
+
+
+def _threads() -> ThreadPoolExecutor:
+    """Two threads to play futures on (the C playouts let the interpreter's lock go), made when first needed."""
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=2, thread_name_prefix="foursquare-futures"))
+    return _POOL[0]
 
 
 def candidates_of(state: State) -> list[Candidate]:

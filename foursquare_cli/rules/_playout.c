@@ -13,6 +13,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Counting bits and finding the lowest: the compiler's builtins with gcc and clang, MSVC's intrinsic
@@ -149,34 +150,10 @@ static void count_lines(uint32_t up, const uint8_t *ranks, uint64_t *lines) {
     }
 }
 
-static PyObject *finish(PyObject *self, PyObject *args) {
-    const uint8_t *stock, *ranks_in, *heights_in;
-    Py_ssize_t stock_length, ranks_length, heights_length;
-    int drawn, occupied_in, down_in, fill_first = 0;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y#iiiy#y#|p", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
-                          &ranks_length, &heights_in, &heights_length, &fill_first))
-        return NULL;
-    if (stock_length != 40 || ranks_length != 16 || heights_length != 16 || drawn < 0 || drawn >= 40 ||
-        occupied_in < 0 || occupied_in > (int)FULL || down_in < 0 || (down_in & ~occupied_in)) {
-        PyErr_SetString(PyExc_ValueError, "finish: not a position being played");
-        return NULL;
-    }
-    for (int i = 0; i < 40; i++)
-        if (stock[i] < 1 || stock[i] > 10) {
-            PyErr_SetString(PyExc_ValueError, "finish: a rank in the stock is not 1 to 10");
-            return NULL;
-        }
-    uint8_t ranks[16], heights[16];
-    for (int cell = 0; cell < 16; cell++) {
-        if (ranks_in[cell] > 10 || heights_in[cell] > 40) {
-            PyErr_SetString(PyExc_ValueError, "finish: a top rank or a height out of range");
-            return NULL;
-        }
-        ranks[cell] = ranks_in[cell];
-        heights[cell] = heights_in[cell];
-    }
-    uint32_t occupied = (uint32_t)occupied_in, down = (uint32_t)down_in;
+/* The greedy playout itself, on plain C values: `ranks` and `heights` are played on (the caller's copies).
+ * Returns the score (-1 for a loss) and sets the cards drawn and the masks of the last position. */
+static int play_to_end(const uint8_t *stock, int drawn, uint32_t occupied, uint32_t down, uint8_t *ranks,
+                       uint8_t *heights, int fill_first, int *drawn_out, uint32_t *occupied_out, uint32_t *down_out) {
     uint64_t lines[8];
     count_lines(occupied & ~down, ranks, lines);
     for (;;) {
@@ -219,9 +196,43 @@ static PyObject *finish(PyObject *self, PyObject *args) {
         occupied |= 1u << cell;
         ranks[cell] = (uint8_t)rank;
         heights[cell]++;
-        if (occupied == FULL && !down) return Py_BuildValue("(iiII)", 40 - drawn, drawn, occupied, down);
-        if (fewest > MAX_FACE_DOWN || drawn == 40) return Py_BuildValue("(iiII)", -1, drawn, occupied, down);
+        *drawn_out = drawn, *occupied_out = occupied, *down_out = down;
+        if (occupied == FULL && !down) return 40 - drawn;
+        if (fewest > MAX_FACE_DOWN || drawn == 40) return -1;
     }
+}
+
+static PyObject *finish(PyObject *self, PyObject *args) {
+    const uint8_t *stock, *ranks_in, *heights_in;
+    Py_ssize_t stock_length, ranks_length, heights_length;
+    int drawn, occupied_in, down_in, fill_first = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y#iiiy#y#|p", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
+                          &ranks_length, &heights_in, &heights_length, &fill_first))
+        return NULL;
+    if (stock_length != 40 || ranks_length != 16 || heights_length != 16 || drawn < 0 || drawn >= 40 ||
+        occupied_in < 0 || occupied_in > (int)FULL || down_in < 0 || (down_in & ~occupied_in)) {
+        PyErr_SetString(PyExc_ValueError, "finish: not a position being played");
+        return NULL;
+    }
+    for (int i = 0; i < 40; i++)
+        if (stock[i] < 1 || stock[i] > 10) {
+            PyErr_SetString(PyExc_ValueError, "finish: a rank in the stock is not 1 to 10");
+            return NULL;
+        }
+    uint8_t ranks[16], heights[16];
+    for (int cell = 0; cell < 16; cell++) {
+        if (ranks_in[cell] > 10 || heights_in[cell] > 40) {
+            PyErr_SetString(PyExc_ValueError, "finish: a top rank or a height out of range");
+            return NULL;
+        }
+        ranks[cell] = ranks_in[cell];
+        heights[cell] = heights_in[cell];
+    }
+    uint32_t occupied, down;
+    int score = play_to_end(stock, drawn, (uint32_t)occupied_in, (uint32_t)down_in, ranks, heights, fill_first, &drawn,
+                            &occupied, &down);
+    return Py_BuildValue("(iiII)", score, drawn, occupied, down);
 }
 
 /* safe_ranks(occupied, down, ranks, heights) -> mask: bit r (1-10) set when a card of rank r has a placement
@@ -264,8 +275,22 @@ static inline uint64_t next_random(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+/* The unseen cards' ranks in an order drawn from `key` (Fisher-Yates on splitmix64 numbers), after `seen`. */
+static void shuffled(uint8_t *stock, const uint8_t *seen, Py_ssize_t seen_length, const uint8_t *unseen,
+                     Py_ssize_t unseen_length, uint64_t key) {
+    memcpy(stock, seen, seen_length);
+    uint8_t *order = stock + seen_length;
+    memcpy(order, unseen, unseen_length);
+    uint64_t state = key;
+    for (Py_ssize_t i = unseen_length - 1; i > 0; i--) {
+        Py_ssize_t j = (Py_ssize_t)(((next_random(&state) >> 32) * (uint64_t)(i + 1)) >> 32);
+        uint8_t card = order[i];
+        order[i] = order[j], order[j] = card;
+    }
+}
+
 static PyObject *deal(PyObject *self, PyObject *args) {
-    const char *seen, *unseen;
+    const uint8_t *seen, *unseen;
     Py_ssize_t seen_length, unseen_length;
     unsigned long long key;
     (void)self;
@@ -274,17 +299,337 @@ static PyObject *deal(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "deal: more than 40 cards");
         return NULL;
     }
-    char stock[40];
-    memcpy(stock, seen, seen_length);
-    char *order = stock + seen_length;
-    memcpy(order, unseen, unseen_length);
-    uint64_t state = key;
-    for (Py_ssize_t i = unseen_length - 1; i > 0; i--) {
-        Py_ssize_t j = (Py_ssize_t)(((next_random(&state) >> 32) * (uint64_t)(i + 1)) >> 32);
-        char card = order[i];
-        order[i] = order[j], order[j] = card;
+    uint8_t stock[40];
+    shuffled(stock, seen, seen_length, unseen, unseen_length, key);
+    return PyBytes_FromStringAndSize((const char *)stock, seen_length + unseen_length);
+}
+
+/* futures(seen, unseen, seed, first, count, starts, fill_first, won_worth, lost_worth) -> totals
+ *
+ * The futures numbered first to first + count - 1 of a position (future i is `unseen` in the order drawn from
+ * the i-th splitmix64 number of `seed`, after `seen`: `future_key`), each played by every candidate of `starts`.
+ * starts: a record of START_BYTES for each candidate: its end (0 still being played, 1 lost, 2 won), the score
+ * when won, the cards drawn, the occupied and face-down masks (two bytes each, low first), 16 top ranks and 16
+ * heights. won_worth: 25 int64 (a win's worth by score), lost_worth: 41 int64 (a loss's by the cards placed
+ * until it, the one that could not be included), in millionths, so that sums are exact in any order.
+ * totals: three int64 a candidate: futures won, their scores summed, the worth summed (`_futures_python`).
+ * The work is done with the interpreter's lock let go: threads may play futures side by side. */
+#define START_BYTES 39
+static PyObject *futures(PyObject *self, PyObject *args) {
+    const uint8_t *seen, *unseen, *starts;
+    const char *won_worth_bytes, *lost_worth_bytes;
+    Py_ssize_t seen_length, unseen_length, starts_length, won_length, lost_length;
+    unsigned long long seed;
+    long long first, count;
+    int fill_first;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y#y#KLLy#py#y#", &seen, &seen_length, &unseen, &unseen_length, &seed, &first, &count,
+                          &starts, &starts_length, &fill_first, &won_worth_bytes, &won_length, &lost_worth_bytes,
+                          &lost_length))
+        return NULL;
+    if (seen_length + unseen_length != 40 || starts_length % START_BYTES || first < 0 || count < 0 ||
+        won_length != 25 * 8 || lost_length != 41 * 8) {
+        PyErr_SetString(PyExc_ValueError, "futures: not the figures of a position's futures");
+        return NULL;
     }
-    return PyBytes_FromStringAndSize(stock, seen_length + unseen_length);
+    for (Py_ssize_t i = 0; i < unseen_length; i++)
+        if (unseen[i] < 1 || unseen[i] > 10) {
+            PyErr_SetString(PyExc_ValueError, "futures: a rank is not 1 to 10");
+            return NULL;
+        }
+    Py_ssize_t candidates = starts_length / START_BYTES;
+    for (Py_ssize_t c = 0; c < candidates; c++) {
+        const uint8_t *start = starts + c * START_BYTES;
+        int drawn = start[2];
+        uint32_t occupied = start[3] | (uint32_t)start[4] << 8, down = start[5] | (uint32_t)start[6] << 8;
+        int bad = start[0] > 2 || start[1] > 24;
+        if (start[0] == 0) {
+            bad |= drawn < seen_length || drawn >= 40 || (down & ~occupied);
+            for (int cell = 0; cell < 16; cell++) bad |= start[7 + cell] > 10 || start[23 + cell] > 40;
+        }
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError, "futures: a candidate is not a position being played");
+            return NULL;
+        }
+    }
+    int64_t won_worth[25], lost_worth[41];
+    memcpy(won_worth, won_worth_bytes, sizeof won_worth);
+    memcpy(lost_worth, lost_worth_bytes, sizeof lost_worth);
+    int64_t *totals = calloc((size_t)(candidates ? candidates : 1) * 3, sizeof *totals);
+    if (totals == NULL) return PyErr_NoMemory();
+    Py_BEGIN_ALLOW_THREADS
+    uint8_t stock[40], ranks[16], heights[16];
+    for (long long i = first; i < first + count; i++) {
+        uint64_t key_state = seed + (uint64_t)i * 0x9E3779B97F4A7C15ull;
+        shuffled(stock, seen, seen_length, unseen, unseen_length, next_random(&key_state));
+        for (Py_ssize_t c = 0; c < candidates; c++) {
+            const uint8_t *start = starts + c * START_BYTES;
+            int score, placed;
+            if (start[0] == 0) {
+                int drawn;
+                uint32_t occupied, down;
+                memcpy(ranks, start + 7, 16), memcpy(heights, start + 23, 16);
+                score = play_to_end(stock, start[2], start[3] | (uint32_t)start[4] << 8,
+                                    start[5] | (uint32_t)start[6] << 8, ranks, heights, fill_first, &drawn, &occupied,
+                                    &down);
+                placed = drawn - start[2];
+            } else {
+                score = start[0] == 2 ? start[1] : -1, placed = 0;
+            }
+            if (score >= 0) {
+                totals[3 * c]++, totals[3 * c + 1] += score, totals[3 * c + 2] += won_worth[score];
+            } else {
+                totals[3 * c + 2] += lost_worth[placed];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *result = PyBytes_FromStringAndSize((const char *)totals, (Py_ssize_t)(candidates * 3 * sizeof *totals));
+    free(totals);
+    return result;
+}
+
+/* -- a reply: one expert's search of a position, all in C (`reply`) ------------------------------------------ */
+
+/* A position: masks, cards drawn, top ranks and heights. */
+typedef struct {
+    uint32_t occupied, down;
+    int drawn;
+    uint8_t ranks[16], heights[16];
+} Position;
+
+/* `Position` slid one cell (`shift`), the face-down mask with it. */
+static void slide(Position *p, int direction) {
+    uint32_t unused = 0;
+    shift(direction, &p->occupied, &p->down, &unused, p->ranks, p->heights);
+}
+
+/* Slid up and left as far as it goes (`engine.cornered`). */
+static void cornered(Position *p) {
+    if (!p->occupied) return;
+    while (!(p->occupied & NEEDS_EMPTY[0])) slide(p, 0);
+    while (!(p->occupied & NEEDS_EMPTY[2])) slide(p, 2);
+}
+
+/* The face-down mask after a card of `rank` goes to `cell` (the engine's flip rule, `_down_after_placing`). */
+static uint32_t placed_down(const Position *p, int cell, int rank) {
+    uint32_t bit = 1u << cell, after = p->down & ~bit, up = p->occupied & ~p->down & ~bit;
+    uint32_t lines[2] = {ROW_OTHERS[cell], COLUMN_OTHERS[cell]};
+    for (int k = 0; k < 2; k++) {
+        int higher = 1, lower = 1;
+        for (uint32_t others = lines[k] & up; others; others &= others - 1) {
+            int other_rank = p->ranks[lowest_bit(others)];
+            if (other_rank >= rank) higher = 0;
+            if (other_rank <= rank) lower = 0;
+        }
+        if (higher || lower) after ^= lines[k] & (p->occupied | bit);
+    }
+    return after;
+}
+
+/* Place a card of `rank` on `cell`: 1 won, -1 lost, 0 still being played (`State.apply`'s end of a turn). */
+static int place_card(Position *p, int cell, int rank) {
+    p->down = placed_down(p, cell, rank);
+    p->occupied |= 1u << cell;
+    p->ranks[cell] = (uint8_t)rank;
+    p->heights[cell]++;
+    p->drawn++;
+    if (p->occupied == FULL && !p->down) return 1;
+    if (bit_count(p->down) > MAX_FACE_DOWN || p->drawn == 40) return -1;
+    return 0;
+}
+
+/* Python's order of `State.key()` tuples of one stage: the masks, then the ranks, then the heights. */
+static int key_order(const Position *a, const Position *b) {
+    if (a->occupied != b->occupied) return a->occupied < b->occupied ? -1 : 1;
+    if (a->down != b->down) return a->down < b->down ? -1 : 1;
+    int c = memcmp(a->ranks, b->ranks, 16);
+    return c ? c : memcmp(a->heights, b->heights, 16);
+}
+
+static int same_key(const Position *a, const Position *b) { return key_order(a, b) == 0 && a->drawn == b->drawn; }
+
+/* `playout.position_seed`: the seed of a position's futures, from the grid slid to its corner, the rank in hand
+ * and how many unseen cards each rank has. */
+static uint64_t position_seed(const Position *corner, int hand, const int *unseen_counts) {
+    uint8_t bytes[48];
+    bytes[0] = (uint8_t)corner->drawn;
+    bytes[1] = corner->occupied & 0xFF, bytes[2] = corner->occupied >> 8;
+    bytes[3] = corner->down & 0xFF, bytes[4] = corner->down >> 8;
+    memcpy(bytes + 5, corner->ranks, 16), memcpy(bytes + 21, corner->heights, 16);
+    bytes[37] = (uint8_t)hand;
+    for (int rank = 1; rank <= 10; rank++) bytes[37 + rank] = (uint8_t)unseen_counts[rank];
+    uint64_t h = 0x243F6A8885A308D3ull;
+    for (int i = 0; i < 48; i++) {
+        uint64_t state = h ^ bytes[i];
+        h = next_random(&state);
+    }
+    return h;
+}
+
+#define MOST_CANDIDATES 64
+
+/* The positions a card of `hand` may lead to from `p` (every placement, and every shift with a placement on the
+ * edge it opens: `expert.candidates_of`), each slid to its corner, one for each key, in the order of their keys;
+ * `ends`: 0 still being played, 1 lost, 2 won. Returns how many. */
+static int positions_after(const Position *p, int hand, Position *groups, int *ends) {
+    Position found[MOST_CANDIDATES];
+    int found_ends[MOST_CANDIDATES], count = 0;
+    for (int pass = 0; pass < 6; pass++) { /* empty cells, tops, then shift up, down, left, right */
+        Position frame = *p;
+        uint32_t opened = 0xFFFF;
+        if (pass >= 2) {
+            int direction = pass - 2;
+            if (!p->occupied || (p->occupied & NEEDS_EMPTY[direction])) continue;
+            slide(&frame, direction);
+            opened = 0;
+            for (int i = 0; i < 4; i++) opened |= 1u << BESIDE_CELL[direction][i];
+        }
+        for (int cell = 0; cell < 16; cell++) {
+            uint32_t bit = 1u << cell;
+            int legal;
+            if (pass == 1) legal = (frame.occupied & bit) && frame.heights[cell] < MAX_PILE;
+            else legal = !(frame.occupied & bit) && (opened & bit) &&
+                         (!frame.occupied || (NEIGHBOURS[cell] & frame.occupied));
+            if (!legal) continue;
+            Position after = frame;
+            int end = place_card(&after, cell, hand);
+            cornered(&after);
+            int known = 0;
+            for (int g = 0; g < count && !known; g++) known = same_key(&found[g], &after);
+            if (!known && count < MOST_CANDIDATES) {
+                found[count] = after, found_ends[count] = end > 0 ? 2 : end < 0 ? 1 : 0;
+                count++;
+            }
+        }
+        if (!p->occupied) break; /* an empty grid: sixteen cells alike, no shift */
+    }
+    /* the keys' order; insertion keeps equal keys (there are none) as they came */
+    for (int i = 0; i < count; i++) {
+        int j = i;
+        Position moving = found[i];
+        int moving_end = found_ends[i];
+        while (j > 0 && key_order(&found[j - 1], &moving) > 0) {
+            found[j] = found[j - 1], found_ends[j] = found_ends[j - 1];
+            j--;
+        }
+        found[j] = moving, found_ends[j] = moving_end;
+    }
+    memcpy(groups, found, count * sizeof *groups);
+    memcpy(ends, found_ends, count * sizeof *ends);
+    return count;
+}
+
+/* reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth)
+ *   -> (worth, wins, samples, scores, end, score, drawn, face_down, empty, safe)
+ * The one-ply expert's search of the position with a card of rank `hand` in hand (`unseen`: the ranks not
+ * seen, in their order) at a budget of `playouts`, as `ExpertPlayer.evaluate` makes it with `second_ply=0`:
+ * its best move's futures (the worth summed in millionths, the futures won, dealt and their scores), and the
+ * position that move leads to (how it ended: 0 not, 1 lost, 2 won with `score`; its cards placed, face-down
+ * cards, empty cells, and the ranks with a safe place there, `safe_ranks`). */
+static PyObject *reply(PyObject *self, PyObject *args) {
+    const uint8_t *ranks_in, *heights_in, *unseen;
+    const char *won_bytes, *lost_bytes;
+    Py_ssize_t ranks_length, heights_length, unseen_length, won_length, lost_length;
+    int occupied_in, down_in, drawn, hand, fill_first;
+    long long playouts;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiiy#y#iy#Lpy#y#", &occupied_in, &down_in, &drawn, &ranks_in, &ranks_length,
+                          &heights_in, &heights_length, &hand, &unseen, &unseen_length, &playouts, &fill_first,
+                          &won_bytes, &won_length, &lost_bytes, &lost_length))
+        return NULL;
+    int bad = ranks_length != 16 || heights_length != 16 || occupied_in < 0 || occupied_in > (int)FULL ||
+              down_in < 0 || (down_in & ~occupied_in) || hand < 1 || hand > 10 || drawn < 0 ||
+              drawn + 1 + unseen_length != 40 || playouts < 1 || won_length != 25 * 8 || lost_length != 41 * 8;
+    for (int cell = 0; cell < 16 && !bad; cell++) bad = ranks_in[cell] > 10 || heights_in[cell] > 40;
+    for (Py_ssize_t i = 0; i < unseen_length && !bad; i++) bad = unseen[i] < 1 || unseen[i] > 10;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "reply: not a position being played");
+        return NULL;
+    }
+    int64_t won_worth[25], lost_worth[41];
+    memcpy(won_worth, won_bytes, sizeof won_worth), memcpy(lost_worth, lost_bytes, sizeof lost_worth);
+    Position p = {(uint32_t)occupied_in, (uint32_t)down_in, drawn, {0}, {0}};
+    memcpy(p.ranks, ranks_in, 16), memcpy(p.heights, heights_in, 16);
+    Position groups[MOST_CANDIDATES], corner = p;
+    int ends[MOST_CANDIDATES], counts[11] = {0}, count;
+    int64_t wins[MOST_CANDIDATES] = {0}, scores[MOST_CANDIDATES] = {0}, worth[MOST_CANDIDATES] = {0};
+    int64_t samples[MOST_CANDIDATES] = {0};
+    double value[MOST_CANDIDATES] = {0};
+    int alive[MOST_CANDIDATES], order[MOST_CANDIDATES];
+    int best;
+    for (Py_ssize_t i = 0; i < unseen_length; i++) counts[unseen[i]]++;
+    Py_BEGIN_ALLOW_THREADS
+    cornered(&corner);
+    uint64_t seed = position_seed(&corner, hand, counts);
+    count = positions_after(&p, hand, groups, ends);
+    int rounds = 0;
+    while ((1 << rounds) < count) rounds++; /* (count - 1).bit_length() */
+    if (rounds < 1) rounds = 1;
+    double per_round = count > 1 ? (double)playouts / rounds : (double)(playouts < 1000 ? playouts : 1000);
+    int living = count;
+    for (int g = 0; g < count; g++) alive[g] = g;
+    long long dealt = 0;
+    uint8_t seen[40] = {0}, stock[40], ranks[16], heights[16];
+    for (int round = 0; round < rounds; round++) {
+        long long futures = (long long)(per_round / living);
+        if (futures < 1) futures = 1;
+        for (long long f = 0; f < futures; f++, dealt++) {
+            uint64_t key_state = seed + (uint64_t)dealt * 0x9E3779B97F4A7C15ull;
+            shuffled(stock, seen, drawn + 1, unseen, unseen_length, next_random(&key_state));
+            for (int a = 0; a < living; a++) {
+                int g = alive[a], score, placed = 0;
+                if (ends[g] == 0) {
+                    int end_drawn;
+                    uint32_t end_occupied, end_down;
+                    memcpy(ranks, groups[g].ranks, 16), memcpy(heights, groups[g].heights, 16);
+                    score = play_to_end(stock, groups[g].drawn, groups[g].occupied, groups[g].down, ranks, heights,
+                                        fill_first, &end_drawn, &end_occupied, &end_down);
+                    placed = end_drawn - groups[g].drawn;
+                } else {
+                    score = ends[g] == 2 ? 40 - groups[g].drawn : -1;
+                }
+                if (score >= 0) wins[g]++, scores[g] += score, worth[g] += won_worth[score];
+                else worth[g] += lost_worth[placed];
+                samples[g]++;
+            }
+        }
+        for (int g = 0; g < count; g++) value[g] = samples[g] ? (double)worth[g] / (double)samples[g] / 1e6 : 0.0;
+        for (int i = 1; i < living; i++) { /* a stable sort by worth, the best first */
+            int moving = alive[i], j = i;
+            while (j > 0 && value[alive[j - 1]] < value[moving]) alive[j] = alive[j - 1], j--;
+            alive[j] = moving;
+        }
+        living = (living + 1) / 2;
+        if (living < 1) living = 1;
+        if (living == 1) break;
+    }
+    for (int g = 0; g < count; g++) order[g] = g;
+    for (int i = 1; i < count; i++) { /* by futures, then worth, stable: the winner of the halving first */
+        int moving = order[i], j = i;
+        while (j > 0 && (samples[order[j - 1]] < samples[moving] ||
+                         (samples[order[j - 1]] == samples[moving] && value[order[j - 1]] < value[moving])))
+            order[j] = order[j - 1], j--;
+        order[j] = moving;
+    }
+    best = alive[0] != order[0] ? alive[0] : order[0];
+    Py_END_ALLOW_THREADS
+    const Position *after = &groups[best];
+    long safe = 0;
+    if (ends[best] == 0) {
+        uint64_t lines[8];
+        uint32_t unused;
+        count_lines(after->occupied & ~after->down, after->ranks, lines);
+        for (int rank = 1; rank <= 10; rank++) {
+            int cell, direction;
+            if (pick(rank, after->occupied, after->down, after->ranks, after->heights, lines, 0, &cell, &unused,
+                     &direction) <= MAX_FACE_DOWN)
+                safe |= 1L << rank;
+        }
+    }
+    return Py_BuildValue("(LLLLiiiiil)", (long long)worth[best], (long long)wins[best], (long long)samples[best],
+                         (long long)scores[best], ends[best], ends[best] == 2 ? 40 - after->drawn : 0, after->drawn,
+                         bit_count(after->down), bit_count(FULL & ~after->occupied), safe);
 }
 
 static PyMethodDef methods[] = {
@@ -292,6 +637,12 @@ static PyMethodDef methods[] = {
     {"finish", finish, METH_VARARGS,
      "finish(stock, drawn, occupied, down, ranks, heights, fill_first=False) -> (score, drawn, occupied, down): the "
      "greedy playout."},
+    {"futures", futures, METH_VARARGS,
+     "futures(seen, unseen, seed, first, count, starts, fill_first, won_worth, lost_worth) -> totals: a position's "
+     "futures played by its candidates."},
+    {"reply", reply, METH_VARARGS,
+     "reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth) -> the "
+     "one-ply expert's best move's futures and the position it leads to."},
     {"safe_ranks", safe_ranks, METH_VARARGS,
      "safe_ranks(occupied, down, ranks, heights) -> mask: the ranks (bits 1-10) with a placement leaving at most four "
      "face down."},

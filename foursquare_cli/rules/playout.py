@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .cards import Card
-from .engine import MAX_FACE_DOWN, MAX_PILE, State, Status
+from .engine import MAX_FACE_DOWN, MAX_PILE, State, Status, cornered
 from .moves import MOVES, Move
 from .tables import BELOW, COLUMN_OTHERS, FULL, LINE_MASKS, NEIGHBOURS, RANK_OF_CARD, ROW_OTHERS, SHIFT_OPENINGS, UP_TO
 
@@ -177,6 +177,79 @@ def _deal_python(seen: bytes, unseen: bytes, key: int) -> bytes:
     return seen + bytes(order)
 
 
+_GOLDEN = 0x9E3779B97F4A7C15
+START_BYTES = 39  # a candidate's record for `futures`: its end, score, drawn, two masks, 16 ranks, 16 heights
+
+
+def future_key(seed: int, number: int) -> int:
+    """The key of a position's future `number` (from 0): the splitmix64 number that `seed` gives there (counted,
+    not drawn in turn, so any run of futures is the same however it is split)."""
+    z = seed + (number + 1) * _GOLDEN & _MASK
+    z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9 & _MASK
+    z = (z ^ z >> 27) * 0x94D049BB133111EB & _MASK
+    return z ^ z >> 31
+
+
+def position_seed(state: State) -> int:
+    """The seed of a position's futures, from what a player sees of it, up to where the layout sits and the
+    cards' suits: the grid slid to its corner (its cards placed, masks, top ranks and heights), the rank in hand,
+    and how many unseen cards each rank has; mixed a byte at a time by splitmix64 (as `_playout.c` does), so the
+    same position deals the same futures in every game, in C and in Python."""
+    drawn, occupied, down, ranks, heights = start_of(cornered(state))
+    card = state.next_card
+    counts = state.unseen_by_rank()
+    data = bytes([drawn]) + occupied.to_bytes(2, "little") + down.to_bytes(2, "little") + ranks + heights
+    data += bytes([0 if card is None else card.rank, *counts])
+    seed = 0x243F6A8885A308D3
+    for byte in data:
+        seed = future_key(seed ^ byte, 0)
+    return seed
+
+
+def candidate_record(state: State) -> bytes:
+    """What `futures` needs of a candidate's position (the position after its move): its end, or its integers."""
+    if state.is_over:
+        score = state.outcome.score
+        return bytes([1, 0] if score is None else [2, score]) + bytes(START_BYTES - 2)
+    drawn, occupied, down, ranks, heights = start_of(state)
+    return bytes([0, 0, drawn]) + occupied.to_bytes(2, "little") + down.to_bytes(2, "little") + ranks + heights
+
+
+def _futures_python(
+    seen: bytes,
+    unseen: bytes,
+    seed: int,
+    first: int,
+    count: int,
+    starts: bytes,
+    fill_first: bool,
+    won_worth: bytes,
+    lost_worth: bytes,
+) -> bytes:
+    """`futures` in Python, future by future as `_playout.c` plays them."""
+    won = [int.from_bytes(won_worth[8 * i : 8 * i + 8], "little", signed=True) for i in range(25)]
+    lost = [int.from_bytes(lost_worth[8 * i : 8 * i + 8], "little", signed=True) for i in range(41)]
+    records = [starts[i : i + START_BYTES] for i in range(0, len(starts), START_BYTES)]
+    totals = [[0, 0, 0] for _ in records]
+    for number in range(first, first + count):
+        stock = _deal_python(seen, unseen, future_key(seed, number))
+        for record, total in zip(records, totals, strict=True):
+            if record[0] == 0:
+                occupied, down = int.from_bytes(record[3:5], "little"), int.from_bytes(record[5:7], "little")
+                score, drawn, _, _ = _finish_python(stock, record[2], occupied, down, record[7:23], record[23:39],
+                                                    fill_first)  # fmt: skip
+                placed = drawn - record[2]
+            else:
+                score, placed = (record[1] if record[0] == 2 else -1), 0
+            if score >= 0:
+                total[0] += 1
+                total[1] += score
+                total[2] += won[score]
+            else:
+                total[2] += lost[placed]
+    return b"".join(value.to_bytes(8, "little", signed=True) for total in totals for value in total)
+
+
 MAX_PLAYOUTS = 1_000_000
 """The largest budget the expert takes (futures a move): some 15 s a move in C, minutes in Python. A larger one
 would only run until killed; options, settings and results files refuse it in one line."""
@@ -198,6 +271,8 @@ try:
         raise ImportError(f"{PYTHON_ONLY}=python asks for them")
     from ._playout import deal as _deal_c
     from ._playout import finish as _finish_c
+    from ._playout import futures as _futures_c
+    from ._playout import reply as _reply_c
     from ._playout import safe_ranks as _safe_ranks_c
 
     PLAYOUTS_IN_USE = PlayoutsInUse("C")
@@ -205,6 +280,8 @@ except ImportError as error:  # not built (no C compiler at install): the same p
     _finish_c = None  # type: ignore[assignment]
     _deal_c = None  # type: ignore[assignment]
     _safe_ranks_c = None  # type: ignore[assignment]
+    _futures_c = None  # type: ignore[assignment]
+    _reply_c = None  # type: ignore[assignment]
     if isinstance(error, ModuleNotFoundError) and error.name == f"{__package__}._playout":
         PLAYOUTS_IN_USE = PlayoutsInUse(
             "Python",
@@ -226,6 +303,19 @@ finish_from = _finish_c if _finish_c is not None else _finish_python
 """`finish_from(stock, drawn, occupied, down, top_ranks, top_heights, fill_first=False) -> (score, drawn,
 occupied, down)`: the greedy playout (`fill_first`: the expert's, see `_greedy_pick`) from the integers of
 `start_of` on the ranks of `stock_of`; the score is -1 for a loss."""
+
+futures = _futures_c if _futures_c is not None else _futures_python
+"""`futures(seen, unseen, seed, first, count, starts, fill_first, won_worth, lost_worth) -> bytes`: a position's
+futures `first` to `first + count - 1` (`future_key`) played by each candidate of `starts` (`candidate_record`s);
+three int64 a candidate, little-endian: the futures won, their scores summed, their worth summed (in the units of
+`won_worth`, 25 int64 by score, and `lost_worth`, 41 int64 by the cards placed until the loss). In C, without
+the interpreter's lock: two threads play at once."""
+
+reply_in_c = _reply_c
+"""`reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth) ->
+(worth, wins, samples, scores, end, score, drawn, face_down, empty, safe)`: the one-ply expert's search of a position
+whose card in hand has rank `hand`, all in C (its twin in Python is `ExpertPlayer.evaluate` with `second_ply=0`: a
+test holds the two to the same figures); None without the C module."""
 
 safe_ranks = _safe_ranks_c if _safe_ranks_c is not None else _safe_ranks_python
 """`safe_ranks(occupied, down, top_ranks, top_heights) -> int`: bit r (1-10) set when a card of rank r has a
