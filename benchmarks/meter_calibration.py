@@ -1,69 +1,88 @@
-"""The meter's calibration (issue 34, point 5): what the expert's futures say against what the expert then does.
+"""The meter's calibration (issue 48, point 3): what the expert's futures say against what the expert then does.
 
-The expert rates a position by futures (the unseen cards shuffled anew, each played
-out by the greedy policy filling first). Those futures win far less often than the
-expert does (it plays better than the playout), so their share of wins is not the
-chance to win. This script measures the relation and writes the table the tool
-maps through (`foursquare_cli/players/calibration_table.py`):
+The expert rates a move by futures (the unseen cards shuffled anew, each played out by
+the greedy policy filling first). Those futures win far less often than the expert does,
+so their share of wins is not the chance to win. This script measures the relation and
+writes the model the tool maps through (`foursquare_cli/players/calibration_table.py`;
+`players/calibration.py` says how it is read):
 
     collect: deals played from positions of every kind: a prefix of moves by a weaker
-             player (none, random or plain greedy; its length drawn at random, so
-             positions a person reaches, good and bad, are covered), then the expert
-             at its default budget to the end. Each position the expert moves from
-             is one observation: the stage (cards placed), its futures' share of wins
-             and expected score (the best move's), and what the expert then got: won
-             or lost, and the score (a loss counting 0). One JSON line a deal, as it
-             ends; the same command resumes a stopped run.
-    fit:     for each stage band, an isotonic (monotone, pool-adjacent-violators) fit of
-             the outcome on the futures' figure: the chance on the share of wins, the
-             expected score on the futures' expected score; written as the table module.
-    check:   predicted against observed by decile, on deals the fit never saw.
+             player (none, random or plain greedy; its length drawn at random, so the
+             positions a person reaches, good and bad, are covered), then the expert at
+             its default strength to the end. Each position the expert moves from with a
+             choice is one observation: the features of the move it played, as its one
+             evaluation made them (looked at again over the next card: the replies'
+             figures) and as the first ply alone made them, and what the expert then got:
+             won or lost, and the score. One JSON line a deal, as it ends; the same
+             command resumes a stopped run.
+    fit:     for each kind of figure (the first ply's, the second ply's), a logistic model
+             of the win on `calibration.chance_terms` (maximum likelihood, Newton's method)
+             and a linear model of the score of the won games on `score_terms` (least
+             squares); written as the table module.
+    check:   predicted against observed on deals the fit never saw: by decile of the chance
+             and of the expected score, and by stage (the cards placed), as docs/figures.md
+             shows them.
 
 Run (the commands of docs/figures.md):
-    python benchmarks/meter_calibration.py collect --start 4000000 --count 1000 --save fit.jsonl --jobs 2
+    python benchmarks/meter_calibration.py collect --start 4200000 --count 1500 --save fit.jsonl --jobs 2
     python benchmarks/meter_calibration.py fit fit.jsonl --out foursquare_cli/players/calibration_table.py
-    python benchmarks/meter_calibration.py collect --start 4100000 --count 500 --save check.jsonl --jobs 2
+    python benchmarks/meter_calibration.py collect --start 4300000 --count 500 --save check.jsonl --jobs 2
     python benchmarks/meter_calibration.py check check.jsonl
 
-The deals 4000000 and up were never used to tune anything. Asserts nothing; prints figures.
+The deals 4200000 and up were never used to tune anything. Asserts nothing; prints figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import multiprocessing
 import os
 import random
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from foursquare_cli.players.calibration import Features, calibrated_figures, chance_terms, score_terms
+from foursquare_cli.players.evaluation import held_to_the_cards
 from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.players.greedy import GreedyPlayer
 from foursquare_cli.rules.cards import deal
-from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.engine import State, state_after
 
-PREFIXES = ("none", "random", "greedy")
+PREFIXES = ("none", "random", "greedy", "trouble", "trouble")
 LONGEST_PREFIX = 30
+TROUBLE = 3  # a "trouble" prefix: the greedy player until this many cards are face down (the positions where
+# the chance is in doubt, which the expert's own games rarely reach)
+KINDS = ("one", "two")
 
 
 def observed_deal(seed: int) -> dict[str, Any]:
-    """One deal: a weaker prefix, then the expert; every position the expert rated, with the outcome."""
+    """One deal: a weaker prefix, then the expert; the features of every move it played with a choice, and the
+    outcome."""
     rng = random.Random(f"calibration:{seed}")
     kind = rng.choice(PREFIXES)
-    length = 0 if kind == "none" else rng.randint(1, LONGEST_PREFIX)
+    length = {"none": 0, "random": rng.randint(1, 12), "greedy": rng.randint(1, LONGEST_PREFIX)}.get(kind, 40)
     state = State(deal(seed))
     greedy = GreedyPlayer()
     for _ in range(length):
-        if state.is_over:
+        if state.is_over or (kind == "trouble" and state.face_down >= TROUBLE):
             break
         state.apply(rng.choice(state.legal_moves()) if kind == "random" else greedy.choose(state))
-    expert = ExpertPlayer(seed)
+    expert, first_ply = ExpertPlayer(), ExpertPlayer(second_ply=0)
     positions = []
     while not state.is_over:
-        best = expert.rate(state)[0]  # what `choose` plays, rated once
-        if best.samples:
-            positions.append([state.drawn, round(best.win_rate, 5), round(best.expected_score, 4)])
+        evaluation = expert.evaluate(state)
+        best = evaluation.best
+        if len(evaluation.distinct()) > 1 and best.features is not None:
+            after = state_after(state, best.move)
+            if best.then is not None:
+                after.apply(best.then)
+            alone = first_ply.evaluate(state).leading_to(after)  # the same futures, without the second ply
+            one = alone.features if alone is not None else None
+            positions.append({"one": None if one is None else list(one), "two": list(best.features)})
         state.apply(best.move)
         if best.then is not None:
             state.apply(best.then)
@@ -78,7 +97,8 @@ def collect(start: int, count: int, save: str, jobs: int) -> None:
         with open(save, encoding="utf-8") as lines:
             done = {json.loads(line)["seed"] for line in lines if line.strip()}
     seeds = [seed for seed in range(start, start + count) if seed not in done]
-    with open(save, "a", encoding="utf-8") as out, ProcessPoolExecutor(jobs) as pool:
+    context = multiprocessing.get_context("spawn")
+    with open(save, "a", encoding="utf-8") as out, ProcessPoolExecutor(jobs, mp_context=context) as pool:
         for number, result in enumerate(pool.map(observed_deal, seeds, chunksize=1), 1):
             out.write(json.dumps(result) + "\n")
             out.flush()
@@ -86,118 +106,155 @@ def collect(start: int, count: int, save: str, jobs: int) -> None:
                 print(f"{number + len(done)} of {count} deals", file=sys.stderr)
 
 
-def observations(path: str) -> list[tuple[int, float, float, int, int]]:
-    """(stage, futures' share of wins, futures' expected score, won 0/1, score) for every position of the file."""
+def observations(path: str, kind: str) -> list[tuple[Features, int, int]]:
+    """(features of `kind`, won 0/1, score) for every position of the file whose move has figures of that kind:
+    `one`, the first ply's of every move played; `two`, the second ply's of the moves looked at again."""
     rows = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
-            if line.strip():
-                game = json.loads(line)
-                rows.extend((drawn, w, es, int(game["won"]), game["score"]) for drawn, w, es in game["positions"])
+            if not line.strip():
+                continue
+            game = json.loads(line)
+            for position in game["positions"]:
+                figures = position[kind]
+                if figures is not None and (kind == "one" or figures[0]):
+                    rows.append((Features(*figures), int(game["won"]), game["score"]))
     return rows
 
 
-def isotonic(points: list[tuple[float, float]]) -> list[tuple[float, float, int]]:
-    """Pool-adjacent-violators: the nondecreasing fit of y on x, as (x, y) knots (the mean x of each block)."""
-    blocks: list[list[float]] = []  # [sum x, sum y, n]
-    for x, y in sorted(points):
-        blocks.append([x, y, 1.0])
-        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
-            x2, y2, n2 = blocks.pop()
-            blocks[-1][0] += x2
-            blocks[-1][1] += y2
-            blocks[-1][2] += n2
-    return [(round(sx / n, 4), round(sy / n, 4), int(n)) for sx, sy, n in blocks]
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting: the x of matrix x = vector (a small, well-posed system)."""
+    size = len(vector)
+    rows = [row[:] + [value] for row, value in zip(matrix, vector, strict=True)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        for r in range(size):
+            if r != column and rows[column][column]:
+                factor = rows[r][column] / rows[column][column]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[column], strict=True)]
+    return [rows[r][size] / rows[r][r] if rows[r][r] else 0.0 for r in range(size)]
 
 
-def never_certain(knots: list[tuple[float, float, int]]) -> list[tuple[float, float, int]]:
-    """A chance a block of n positions saw come true every time (or never) is not certainty: such a block's
-    share gets half a win and half a loss added ((wins + 0.5) / (n + 1)); the others are left as fitted (so
-    as not to pull the middle toward a half), and the whole kept nondecreasing."""
-    out, floor = [], 0.0
-    for x, y, n in knots:
-        share = (y * n + 0.5) / (n + 1) if y in (0.0, 1.0) else y
-        floor = max(floor, share)
-        out.append((x, round(floor, 4), n))
-    return out
+RIDGE = 1e-3  # a little weight on small coefficients: terms that never vary (a stage never seen) stay at 0
 
 
-def thinned(knots: list[tuple[float, float, int]], most: int = 60) -> list[tuple[float, float]]:
-    """At most `most` knots, evenly spread, the first and last kept: a small table, the same curve."""
-    if len(knots) > most:
-        step = (len(knots) - 1) / (most - 1)
-        knots = [knots[round(i * step)] for i in range(most)]
-    return [(x, y) for x, y, _ in knots]
+def logistic_fit(terms: Sequence[Sequence[float]], outcomes: Sequence[int]) -> list[float]:
+    """The coefficients of the logistic model of `outcomes` (0/1) on `terms`, by Newton's method."""
+    size = len(terms[0])
+    beta = [0.0] * size
+    for _ in range(50):
+        gradient = [-RIDGE * b for b in beta]
+        hessian = [[RIDGE if i == j else 0.0 for j in range(size)] for i in range(size)]
+        for x, y in zip(terms, outcomes, strict=True):
+            z = sum(b * t for b, t in zip(beta, x, strict=True))
+            p = 1 / (1 + math.exp(-max(min(z, 35.0), -35.0)))
+            weight = p * (1 - p)
+            for i in range(size):
+                gradient[i] += (y - p) * x[i]
+                for j in range(i, size):
+                    hessian[i][j] += weight * x[i] * x[j]
+        for i in range(size):
+            for j in range(i):
+                hessian[i][j] = hessian[j][i]
+        step = _solve(hessian, gradient)
+        beta = [b + s for b, s in zip(beta, step, strict=True)]
+        if max(abs(s) for s in step) < 1e-7:
+            break
+    return beta
+
+
+def least_squares(terms: Sequence[Sequence[float]], values: Sequence[float]) -> list[float]:
+    size = len(terms[0])
+    normal = [[RIDGE if i == j else 0.0 for j in range(size)] for i in range(size)]
+    right = [0.0] * size
+    for x, y in zip(terms, values, strict=True):
+        for i in range(size):
+            right[i] += x[i] * y
+            for j in range(size):
+                normal[i][j] += x[i] * x[j]
+    return _solve(normal, right)
 
 
 def fit(path: str, out: str) -> None:
-    from foursquare_cli.players.calibration import BANDS
-
-    rows = observations(path)
-    chance, score = [], []
-    for low, high in BANDS:
-        band = [row for row in rows if low <= row[0] <= high]
-        chance.append(thinned(never_certain(isotonic([(w, won) for _, w, _, won, _ in band]))))
-        score.append(thinned(isotonic([(es, points) for _, _, es, _, points in band])))
-        print(f"cards placed {low}-{high}: {len(band)} positions", file=sys.stderr)
+    chance: dict[str, list[float]] = {}
+    score: dict[str, list[float]] = {}
+    for kind in KINDS:
+        rows = observations(path, kind)
+        fitted = logistic_fit([chance_terms(f) for f, _, _ in rows], [w for _, w, _ in rows])
+        chance[kind] = [round(c, 6) for c in fitted]
+        won = [(f, points) for f, w, points in rows if w]
+        score[kind] = [round(c, 6) for c in least_squares([score_terms(f) for f, _ in won], [p for _, p in won])]
+        print(f"{kind} ply: {len(rows)} positions, {len(rows) - len(won)} of them lost", file=sys.stderr)
     games = sum(1 for line in open(path, encoding="utf-8") if line.strip())
     text = (
-        '"""The meter\'s calibration table, written by `benchmarks/meter_calibration.py fit` (do not edit by hand):\n'
-        f"{len(rows)} positions of {games} deals from {os.path.basename(path)}. For each band of cards placed\n"
-        "(`calibration.BANDS`), the knots (futures' figure, the expert's outcome) of an isotonic fit.\n"
+        '"""The meter\'s calibration, written by `benchmarks/meter_calibration.py fit` (do not edit by hand): from\n'
+        f"{games} deals of {os.path.basename(path)}. For the figures of the first ply (`one`) and of the second\n"
+        "(`two`): the coefficients of the chance's logistic model on `calibration.chance_terms`, and of the score\n"
+        "of a win's linear model on `calibration.score_terms`.\n"
         '"""\n\n'
-        f"CHANCE = {table_text(chance)}\n"
-        f"SCORE = {table_text(score)}\n"
+        f"CHANCE = {_table(chance)}\n"
+        f"SCORE = {_table(score)}\n"
     )
     with open(out, "w", encoding="utf-8") as module:
         module.write(text)
     print(f"wrote {out}", file=sys.stderr)
 
 
-def table_text(bands: list[list[list[float]]]) -> str:
-    """The bands' knots as Python, a knot a line, as `ruff format` leaves it (the package's line length holds)."""
-    from foursquare_cli.players.calibration import BANDS
+def _table(coefficients: dict[str, list[float]]) -> str:
+    """The coefficients as Python, a kind a line, as `ruff format` leaves them."""
+    return (
+        "{\n"
+        + "".join(f"    {json.dumps(kind)}: {json.dumps(values)},\n" for kind, values in coefficients.items())
+        + "}"
+    )
 
-    lines = ["["]
-    for (low, high), knots in zip(BANDS, bands, strict=True):
-        lines.append(f"    [  # cards placed {low}-{high}")
-        lines.extend(f"        {json.dumps(knot)}," for knot in knots)
-        lines.append("    ],")
-    return "\n".join(lines + ["]"])
+
+STAGES = ((1, 10), (11, 16), (17, 22), (23, 40))  # cards placed after the move, the bounds included
 
 
 def check(path: str) -> None:
-    from foursquare_cli.players.calibration import calibrated_chance, calibrated_score
-
-    rows = observations(path)
-    predicted = sorted((calibrated_chance(w, drawn), won) for drawn, w, _, won, _ in rows)
-    print(f"{len(rows)} positions; the chance to win, by decile of the prediction:")
-    print("  decile   predicted   observed   positions")
-    for decile in range(10):
-        part = predicted[len(predicted) * decile // 10 : len(predicted) * (decile + 1) // 10]
-        mean_p = sum(p for p, _ in part) / len(part)
-        mean_o = sum(o for _, o in part) / len(part)
-        print(f"  {decile + 1:>6}   {mean_p:>8.1%}   {mean_o:>8.1%}   {len(part):>9}")
-    print("and by band of the chance predicted (most positions are safe, so the deciles crowd near 100%):")
-    print("  predicted       mean   observed   positions")
-    edges = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01)
-    for low, high in zip(edges, edges[1:], strict=False):
-        part = [(p, o) for p, o in predicted if low <= p < high]
-        if part:
-            mean_p, mean_o = sum(p for p, _ in part) / len(part), sum(o for _, o in part) / len(part)
-            print(f"  {low:>4.0%} to {min(high, 1):>4.0%}   {mean_p:>6.1%}   {mean_o:>8.1%}   {len(part):>9}")
-    scores = sorted((calibrated_score(es, drawn), points) for drawn, _, es, _, points in rows)
-    print("the expected score (a loss counting 0), by decile of the prediction:")
-    print("  decile   predicted   observed")
-    for decile in range(10):
-        part = scores[len(scores) * decile // 10 : len(scores) * (decile + 1) // 10]
-        print(f"  {decile + 1:>6}   {sum(p for p, _ in part) / len(part):>9.2f}   "
-              f"{sum(o for _, o in part) / len(part):>8.2f}")  # fmt: skip
-    raw = sum(w for _, w, _, _, _ in rows) / len(rows)
-    won = sum(won for _, _, _, won, _ in rows) / len(rows)
-    mean = sum(p for p, _ in predicted) / len(rows)
-    print(f"the futures' share of wins averages {raw:.1%}, the calibrated chance {mean:.1%};"
-          f" the expert won from {won:.1%} of the positions")  # fmt: skip
+    """Predicted against observed, on positions the fit never saw, in the tables docs/figures.md shows."""
+    for kind in KINDS:
+        rows = observations(path, kind)
+        predicted = []
+        for features, won, points in rows:
+            chance, expected = held_to_the_cards(*calibrated_figures(features), features)
+            predicted.append((chance, expected, won, points, features))
+        what = "the first ply (moves not looked at again)" if kind == "one" else "the second ply (the moves played)"
+        lost = sum(1 for row in rows if not row[1])
+        print(f"\n{what}: {len(rows)} positions, {lost} of them lost")
+        print("\n| decile | predicted chance | observed | predicted score | observed |")
+        print("| --- | --- | --- | --- | --- |")
+        ranked = sorted(predicted, key=lambda row: (row[0], row[1]))
+        for decile in range(10):
+            part = ranked[len(ranked) * decile // 10 : len(ranked) * (decile + 1) // 10]
+            chance = sum(row[0] for row in part) / len(part)
+            seen = sum(row[2] for row in part) / len(part)
+            score = sum(row[1] for row in part) / len(part)
+            got = sum(row[3] for row in part) / len(part)
+            print(f"| {decile + 1} | {chance:.1%} | {seen:.1%} | {score:.2f} | {got:.2f} |")
+        print("\n| predicted chance | mean predicted | observed | positions |\n| --- | --- | --- | --- |")
+        edges = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01)
+        for low, high in zip(edges, edges[1:], strict=False):
+            part = [row for row in predicted if low <= row[0] < high]
+            if part:
+                mean, seen = sum(r[0] for r in part) / len(part), sum(r[2] for r in part) / len(part)
+                print(f"| {low:.0%} to {min(high, 1):.0%} | {mean:.1%} | {seen:.1%} | {len(part)} |")
+        print("\n| cards placed | positions | predicted chance | observed | predicted score | observed |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for low, high in STAGES:
+            part = [row for row in predicted if low <= row[4].drawn <= high]
+            if part:
+                n = len(part)
+                chance, seen = sum(r[0] for r in part) / n, sum(r[2] for r in part) / n
+                score, got = sum(r[1] for r in part) / n, sum(r[3] for r in part) / n
+                print(f"| {low} to {high} | {n} | {chance:.1%} | {seen:.1%} | {score:.2f} | {got:.2f} |")
+        brier = sum((row[0] - row[2]) ** 2 for row in predicted) / len(predicted)
+        share = sum(row[4].share for row in predicted) / len(predicted)
+        print(f"\nBrier score {brier:.4f}; the futures' raw share averages {share:.1%}, the chance "
+              f"{sum(r[0] for r in predicted) / len(predicted):.1%}, the expert won from "
+              f"{sum(r[2] for r in predicted) / len(predicted):.1%} of the positions")  # fmt: skip
 
 
 def main() -> None:

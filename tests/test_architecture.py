@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import functools
 import pathlib
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -177,38 +178,86 @@ def _is_a_log(call: ast.Call) -> bool:
     return isinstance(target, ast.Attribute) and ast.unparse(target.value).endswith("_log")
 
 
-def test_a_new_built_in_player_is_one_module_and_one_line():
-    """A player added to the registry is in `--player`'s help and choices, the error for an unknown name, and
-    the docs' table, with nothing else written."""
+PATIENT = """
+class PatientPlayer:
+    \"\"\"Waits for the right card (the greedy player in another package).\"\"\"
+
+    SETTINGS = {"patience": int}
+
+    def __init__(self, seed=0, patience=1):
+        from foursquare_cli.players.greedy import GreedyPlayer
+
+        if patience < 1:
+            raise ValueError("patience is 1 or more")
+        self._greedy = GreedyPlayer(seed)
+
+    def choose(self, state):
+        return self._greedy.choose(state)
+"""
+
+
+def installed_beside(folder: pathlib.Path, name: str, entry_points: str, module: str, source: str) -> pathlib.Path:
+    """A package installed as pip installs one, in `folder` (to put on the import path): its module and its
+    dist-info, whose entry_points.txt is what importlib.metadata reads."""
+    (folder / f"{module}.py").write_text(source, encoding="utf-8")
+    info = folder / f"{name}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
+    return folder
+
+
+def test_a_new_player_is_one_module_and_one_line_even_in_another_package(tmp_path):
+    """Issue 49: a player is found through the `foursquare.players` entry points, as pytest finds its plugins. A
+    package of someone else's, installed beside the tool, adds one with its module and one line: it is then in
+    `--player`'s help and choices, the error for an unknown name, the docs' table, and plays in stats and compare
+    (in a process of its own, as `module:` players do), its settings taken from its name."""
     import subprocess
     import sys
 
+    folder = installed_beside(tmp_path, "patient-bots", "[foursquare.players]\npatient = patientbot:PatientPlayer\n",
+                              "patientbot", PATIENT)  # fmt: skip
     program = (
-        "import sys, types\n"
+        "import sys\n"
         "from foursquare_cli.players import registry\n"
-        "module = types.ModuleType('foursquare_cli.players.patient')\n"
-        "exec('from foursquare_cli.players.greedy import GreedyPlayer as PatientPlayer', module.__dict__)\n"
-        "sys.modules[module.__name__] = module\n"
-        "patient = registry.BuiltInPlayer('patient', 'waits for the right card', 'patient:PatientPlayer')\n"
-        "registry.BUILT_IN_PLAYERS += (patient,)\n"
         "if sys.argv[1] == 'table':\n"
         "    print(registry.players_table())\n"
         "else:\n"
         "    from foursquare_cli.cli import main\n"
         "    main()\n"
     )
+    environment = {**__import__("os").environ, "COLUMNS": "200", "PYTHONPATH": str(folder)}
 
     def run(*arguments: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", program, *arguments], capture_output=True, text=True,
-                              env={**__import__("os").environ, "COLUMNS": "200"}, timeout=60)  # fmt: skip
+        command = [sys.executable, "-c", program, *arguments]
+        return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=120)
 
-    helped = run("stats", "--help")
-    assert "random, greedy, expert, patient, cmd:COMMAND" in " ".join(helped.stdout.split())
-    played = run("stats", "--games", "3", "--player", "patient", "--format", "json")
-    assert played.returncode == 0 and '"player":"patient"' in played.stdout, played.stderr
+    from foursquare_cli.players.registry import registered_players
+
+    listed = ", ".join([player.name for player in registered_players()] + ["patient", "cmd:COMMAND"])
+    for command in ("stats", "compare"):
+        helped = run(command, "--help")
+        assert listed in " ".join(helped.stdout.split()), helped.stdout
+    played = run("stats", "--games", "3", "--player", "patient:patience=2", "--format", "json")
+    assert played.returncode == 0 and '"player":"patient:patience=2"' in played.stdout, played.stderr
+    compared = run("compare", "patient", "greedy", "--games", "4", "--format", "json")
+    assert compared.returncode == 0 and '"patient"' in compared.stdout, compared.stderr
     unknown = run("stats", "--games", "3", "--player", "wizard")
-    assert "players are random, greedy, expert, patient, cmd:COMMAND" in unknown.stderr
-    assert "| `patient` | waits for the right card |" in run("table").stdout
+    assert f"players are {listed}" in " ".join(unknown.stderr.split())
+    refused = run("stats", "--games", "3", "--player", "patient:patience=zero")
+    assert refused.returncode == 2 and "patience takes a whole number" in refused.stderr
+    assert (
+        "| `patient` | Waits for the right card (the greedy player in another package) | `patience` |"
+        in run("table").stdout
+    )
+
+
+def test_no_module_or_test_lists_the_registered_players_by_hand():
+    """The registry is the one list: no source of the package, nor any test, spells the three out."""
+    spelled = re.compile(r"random.{0,4}greedy.{0,4}expert|expert.{0,4}greedy.{0,4}random")
+    found = [str(path) for path in [*PACKAGE.rglob("*.py"), *pathlib.Path(__file__).parent.glob("*.py")]
+             if spelled.search(path.read_text(encoding="utf-8"))]  # fmt: skip
+    assert found == []
 
 
 def test_ui_reaches_the_store_only_through_the_application_layer():
@@ -337,8 +386,8 @@ def test_an_error_of_the_core_is_one_line_with_its_own_exit_code(tmp_path):
 
 
 def test_a_player_name_is_parsed_without_building_it_and_building_reports_one_line(tmp_path, monkeypatch):
+    from foursquare_cli.app.players import canonical_player as parse_player
     from foursquare_cli.errors import EXIT_USAGE, PlayerError
-    from foursquare_cli.players.registry import parse_player_name as parse_player
 
     (tmp_path / "brokenbots.py").write_text(
         "class Raises:\n    def __init__(self):\n        raise RuntimeError('no luck')\n"

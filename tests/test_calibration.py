@@ -1,81 +1,61 @@
-"""The meter's calibration (issue 34, point 5): the table's curves read as documented, and the shipped table
-is monotone, bounded, and never claims certainty."""
+"""The meter's calibration (issue 48, point 3): the model is read as documented, the shipped table moves with the
+futures at every stage of the game, and no figure it gives goes beyond what the cards allow."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from foursquare_cli.players import calibration, calibration_table
-
-TOY_CHANCE = [
-    [[0.2, 0.5], [0.6, 0.9]],  # cards placed 0-9 (middle 4.5)
-    [[0.2, 0.3], [0.6, 0.7]],  # 10-19 (14.5)
-    [[0.0, 0.0], [1.0, 1.0]],  # 20-29 (24.5)
-    [[0.0, 0.0], [1.0, 0.5]],  # 30-39 (34.5)
-]
-TOY_SCORE = [[[0.0, 0.0], [10.0, 20.0]]] * 4
+from foursquare_cli.players.calibration import Features, calibrated_figures, chance_terms, score_terms
+from foursquare_cli.players.evaluation import held_to_the_cards
 
 
-@pytest.fixture
-def toy(monkeypatch):
-    monkeypatch.setattr(calibration, "CHANCE", TOY_CHANCE)
-    monkeypatch.setattr(calibration, "SCORE", TOY_SCORE)
+def features(share: float, drawn: int = 10, *, safe: float = 1.0, looked: bool = True, mean: float = 18.0,
+             face_down: int = 1, empty: int = 8, ceiling: int = 20) -> Features:  # fmt: skip
+    return Features(looked, share, share * mean, drawn, face_down, empty, safe, ceiling)
 
 
-def test_a_band_curve_is_linear_between_knots_and_flat_beyond(toy):
-    assert calibration.calibrated_chance(0.4, 2) == pytest.approx(0.7)  # halfway from 0.5 to 0.9
-    assert calibration.calibrated_chance(0.1, 2) == pytest.approx(0.5)  # below the first knot: flat
-    assert calibration.calibrated_chance(0.9, 4) == pytest.approx(0.9)  # above the last knot: flat
+def test_the_model_is_a_logistic_chance_and_a_linear_score_of_a_win(monkeypatch):
+    """By hand: with the chance's coefficients (0, 1, 0, ...) the chance is the futures' share among the safe
+    cards itself; with the score's (2, 1, 0, ...) a win scores 2 + the futures' mean, so the expected score is
+    the chance times that, held to the best score left."""
+    zeros = [0.0] * (len(chance_terms(features(0.5))) - 2)
+    monkeypatch.setattr(calibration, "CHANCE", {"one": [0.0, 1.0, *zeros], "two": [0.0, 1.0, *zeros]})
+    monkeypatch.setattr(calibration, "SCORE", {"one": [2.0, 1.0] + [0.0] * 5, "two": [2.0, 1.0] + [0.0] * 5})
+    chance, expected = calibrated_figures(features(0.6, mean=10.0, safe=0.8))
+    assert chance == pytest.approx(0.75) and expected == pytest.approx(0.75 * 12.0)  # 0.6 of 0.8 safe: 0.75
+    chance, expected = calibrated_figures(features(0.6, mean=30.0, ceiling=20))
+    assert expected == pytest.approx(chance * 20), "a win scores at most the best score left"
+    assert calibrated_figures(features(0.6, safe=0.0)) == (0.0, 0.0), "no card to come has a safe place: none"
 
 
-def test_between_the_middles_of_two_bands_the_curves_are_blended(toy):
-    # at 0.4 the first band's curve says 0.7, the second's 0.5; drawn 9 is 0.45 of the way from 4.5 to 14.5
-    assert calibration.calibrated_chance(0.4, 9) == pytest.approx(0.55 * 0.7 + 0.45 * 0.5)
-    assert calibration.calibrated_chance(0.4, 14) == pytest.approx(0.05 * 0.7 + 0.95 * 0.5)
-    assert calibration.calibrated_chance(0.4, 39) == pytest.approx(0.2)  # past the last middle: the last curve
+def test_the_shipped_table_has_both_kinds_of_figures_with_a_coefficient_for_every_term():
+    for kind in ("one", "two"):
+        assert len(calibration_table.CHANCE[kind]) == len(chance_terms(features(0.5)))
+        assert len(calibration_table.SCORE[kind]) == len(score_terms(features(0.5)))
+        assert all(math.isfinite(c) for c in calibration_table.CHANCE[kind] + calibration_table.SCORE[kind])
 
 
-def test_the_expected_score_is_never_more_than_a_win_with_the_next_card_scores(toy):
-    assert calibration.calibrated_score(5.0, 0) == pytest.approx(10.0)
-    assert calibration.calibrated_score(9.0, 30) == pytest.approx(9.0)  # 18 by the curve; 9 cards at most
-    assert calibration.calibrated_score(-1.0, 3) == 0.0
+@pytest.mark.parametrize("drawn", [2, 8, 14, 20, 26, 32])
+@pytest.mark.parametrize("looked", [False, True])
+def test_at_no_stage_is_the_chance_a_constant_it_moves_with_the_futures(drawn, looked):
+    """Issue 48: the table before had one knot for 0-9 cards and one for 10-19: 99.99% whatever the futures said.
+    At every stage the chance now rises with the futures' share, and by more than a rounding."""
+    shares = [0.1, 0.3, 0.5, 0.7, 0.9, 0.99]
+    chances = [calibrated_figures(features(share, drawn, looked=looked))[0] for share in shares]
+    assert chances == sorted(chances) and chances[-1] - chances[0] > 0.05, chances
 
 
-@given(st.floats(0, 1), st.floats(0, 1), st.integers(0, 39))
-def test_the_shipped_table_is_monotone_and_bounded(a, b, drawn):
-    low, high = sorted((a, b))
-    assert 0 <= calibration.calibrated_chance(low, drawn) <= calibration.calibrated_chance(high, drawn) <= 1
-    assert 0 <= calibration.calibrated_score(low * 24, drawn) <= calibration.calibrated_score(high * 24, drawn)
-    assert calibration.calibrated_score(high * 24, drawn) <= 39 - drawn
-
-
-def test_the_shipped_table_has_a_curve_for_every_band_and_claims_no_certainty():
-    assert len(calibration_table.CHANCE) == len(calibration_table.SCORE) == len(calibration.BANDS)
-    for curve in calibration_table.CHANCE:
-        xs = [x for x, _ in curve]
-        assert xs == sorted(xs) and all(0 < y < 1 for _, y in curve), "a chance seen every time is not 100%"
-
-
-@pytest.mark.parametrize(("sample", "certain"), [("lost.yaml", 0.0), ("won.yaml", 1.0)])
-def test_a_move_that_ends_the_game_is_rated_with_certainty_not_through_the_table(sample, certain):
-    """The table's lowest knot is a pooled block (0.25 in the middle bands): a move that loses at once is 0%,
-    not 25%, and a winning one 100% with its very score."""
-    from pathlib import Path
-
-    from foursquare_cli.formats.records import load
-    from foursquare_cli.players.expert import ExpertPlayer
-    from foursquare_cli.rules.engine import state_after
-
-    game = load(str(Path(__file__).parent.parent / "samples" / sample)).game
-    before, last = game.steps[-2].state, game.steps[-1]
-    rating = next(r for r in ExpertPlayer(0, 200).rate(before) if r.move == last.move and r.then is None)
-    assert rating.final and rating.chance == certain
-    assert rating.expected == (last.state.outcome.score or 0)
-    earlier = game.steps[-6].state
-    for other in ExpertPlayer(0, 200).rate(earlier):
-        after = state_after(earlier, other.move)
-        if other.then is not None:
-            after.apply(other.then)
-        assert other.final == after.is_over, other  # final only for a move that ends the game
+@given(
+    st.floats(0, 1), st.integers(1, 39), st.floats(0, 1), st.booleans(), st.floats(0, 24), st.integers(0, 4),
+    st.integers(0, 15), st.integers(0, 24),
+)  # fmt: skip
+def test_no_calibrated_figure_goes_beyond_the_cards(share, drawn, safe, looked, mean, face_down, empty, ceiling):
+    figures = features(share, drawn, safe=safe, looked=looked, mean=mean, face_down=face_down, empty=empty,
+                       ceiling=ceiling)  # fmt: skip
+    chance, expected = held_to_the_cards(*calibrated_figures(figures), figures)
+    assert 0.0 <= chance <= safe and 0.0 <= expected <= chance * ceiling + 1e-9

@@ -116,7 +116,15 @@ def test_the_docs_list_every_exit_code_of_the_one_table():
     assert {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)} == set(EXIT_CODES)
 
 
-def test_the_players_table_is_the_registrys():
+GENERATED = ("docs/players.md", "docs/commands.md")  # pages with parts cog writes from the code
+
+
+def test_the_pages_cog_writes_from_the_registry_have_not_drifted():
+    """Issue 49: the players' table (docs/players.md) and lists (docs/commands.md) are written from the registry
+    by cog (`cog -r docs/players.md docs/commands.md`), as sqlite-utils keeps its docs; this fails when they drift."""
+    from cogapp import Cog
+
     from foursquare_cli.players.registry import players_table
 
+    assert Cog().main(["cog", "--check", *(str(ROOT / page) for page in GENERATED)]) == 0, "run cog -r on them"
     assert players_table() in (ROOT / "docs" / "players.md").read_text(encoding="utf-8")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from conftest import deck_starting, played, redealt
 
-from foursquare_cli.players import PlayerSpec
+from foursquare_cli.players import PlayerSpec, Strength
 from foursquare_cli.players import expert as expert_module
 from foursquare_cli.players.expert import Candidate, ExpertPlayer, candidates_of, future_worth
 from foursquare_cli.players.greedy import GreedyPlayer, greedy_move
@@ -28,11 +29,38 @@ def _plan(player: str, start: int, count: int) -> Plan:
     return Plan.of("stats", [player], PlayerSpec(), DealRange(start, count))
 
 
-def test_a_spec_builds_the_three_in_any_case_and_refuses_others():
-    built = [PlayerSpec.parse(name).build().name for name in ("random", "Greedy", "EXPERT")]
-    assert built == ["random", "greedy", "expert"]
-    with pytest.raises(ValueError, match="'wizard': no such player; players are random, greedy, expert"):
+def test_a_spec_builds_every_registered_player_named_in_any_case_and_refuses_others():
+    from foursquare_cli.players.registry import players_help, registered_players
+
+    names = [player.name for player in registered_players()]
+    assert "expert" in names and len(names) == len(set(names))
+    assert [PlayerSpec.parse(name.upper()).build().name for name in names] == names
+    with pytest.raises(ValueError, match=f"'wizard': no such player; players are {re.escape(players_help())}"):
         PlayerSpec.parse("wizard")
+
+
+def test_a_name_is_made_canonical_before_any_check_settings_and_short_names_included():
+    """Issue 49 and 50: one spelling a player, made at the edge: case, zeros, the order of settings."""
+    from foursquare_cli.app.players import canonical_player
+    from foursquare_cli.errors import PlayerError
+
+    assert canonical_player("EXPERT") == "expert"
+    assert canonical_player("Expert:Think=0.50,Playouts=0500") == "expert:playouts=500,think=0.5"
+    assert canonical_player("fast=expert:playouts=500") == "fast=expert:playouts=500"
+    assert canonical_player("mine=cmd:./bot --fast") == "mine=cmd:./bot --fast"
+    assert PlayerSpec.parse("fast=expert:playouts=500").shown == "fast"
+    assert PlayerSpec.parse("expert:playouts=500", strength=Strength(7000, 0.5)).settings == {
+        "playouts": 500, "think": 0.5}  # fmt: skip
+    for bad, said in [
+        ("expert:bogus=1", "expert has no setting 'bogus'"),
+        ("expert:playouts=many", "playouts takes a whole number"),
+        ("expert:playouts=0", "the expert takes 1 to"),
+        ("expert:think=nan", "think takes a finite number"),
+        ("expert:playouts=1,playouts=2", "playouts is set twice"),
+        ("expert:playouts", "settings are key=value"),
+    ]:
+        with pytest.raises(PlayerError, match=said):
+            canonical_player(bad)
 
 
 def test_random_player_picks_uniformly_among_legal_moves():
@@ -226,7 +254,7 @@ def test_the_time_cap_stops_the_halving_and_keeps_the_best_estimate_first():
 
 
 def test_a_budget_below_one_playout_is_refused():
-    with pytest.raises(ValueError, match="at least one playout"):
+    with pytest.raises(ValueError, match="the expert takes 1 to"):
         ExpertPlayer(0, 0)
 
 

@@ -110,10 +110,18 @@ def test_moves_that_are_not_the_deals_game_are_refused(greedy_file, tmp_path):
 
 
 def test_a_player_named_twice_is_refused_by_compare_and_in_a_files_plan(greedy_file, tmp_path):
-    said = runner.invoke(app, ["compare", "greedy", "random", "greedy", "-n", "2", "--results", str(tmp_path / "r")])
-    assert said.exit_code == EXIT_USAGE
-    assert said.stderr == "foursquare compare: greedy is named twice; compare different players (each once)\n"
-    assert not (tmp_path / "r").exists()
+    twice = "greedy is named twice; name each player once (settings make another player)"
+    for players in (["greedy", "random", "greedy"], ["greedy", "GREEDY"], ["greedy", "mine=greedy"]):
+        said = runner.invoke(app, ["compare", *players, "-n", "2", "--results", str(tmp_path / "r")])
+        assert said.exit_code == EXIT_USAGE and said.stderr == f"foursquare compare: {twice}\n", (
+            "issue 49: any spelling"
+        )
+        assert not (tmp_path / "r").exists()
+    said = runner.invoke(app, ["compare", "a=greedy", "a=random", "-n", "2"])
+    assert (
+        said.exit_code == EXIT_USAGE
+        and said.stderr == "foursquare compare: a names two players; give each its own short name\n"
+    )
 
     def edit(lines):
         header = json.loads(lines[0])

@@ -35,7 +35,7 @@ def auto_game(request: AutoRequest, show: Callable[[object], None]) -> Game:
     if seed is None:
         seed = new_seed()
         show(DealtAtRandom(seed))
-    name = request.player.name
+    name = request.player.text
     with opened_record(request.record, replace=request.force) as file, closing_programs():
         game = Game.from_seed(seed, meta={"player": name.encode("utf-8", "replace").decode()})  # no lone surrogate
         show(game.step)

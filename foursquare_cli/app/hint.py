@@ -91,9 +91,9 @@ class HintRequest(NamedTuple):
 
 def expert_hint(state: State, player: PlayerSpec) -> ExpertHint:
     """The position's evaluation at `player`'s strength: the one the meter, `moves` and `analyze` read too."""
-    from ..players.expert import ExpertPlayer
+    from ..players.expert import evaluator_of
 
-    return ExpertHint(state, ExpertPlayer.from_spec(player).evaluate(state))
+    return ExpertHint(state, evaluator_of(player).evaluate(state))
 
 
 def hint_for(request: HintRequest) -> Hinted | MoveHint | Problems:
@@ -113,4 +113,4 @@ def hint_for(request: HintRequest) -> Hinted | MoveHint | Problems:
         took = time.perf_counter() - began
         why = PLAYOUTS_IN_USE.why_not_c
         return Hinted(hinted, request.detail, SlowPlayouts(took, why) if why is not None and took > 1.0 else None)
-    return MoveHint(request.player.name, next_move(game, player, request.player.name))
+    return MoveHint(request.player.text, next_move(game, player, request.player.text))

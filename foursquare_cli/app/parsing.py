@@ -1,10 +1,10 @@
-"""The values of the command line's options, read as the core reads them: a deal number, a deck, a player's
-name, a shard; each raises a plain error saying what is wrong, which `cli` turns into typer's usage line."""
+"""The values of the command line's options, read as the core reads them: a deal number, a deck, a shard (a
+player's name: `players.canonical_player`); each raises a plain error saying what is wrong, which `cli` turns
+into typer's usage line."""
 
 from __future__ import annotations
 
-from ..players.registry import parse_player_name
 from ..rules.cards import parse_deck, parse_seed
 from ..runs.plans import parse_shard
 
-__all__ = ["parse_deck", "parse_player_name", "parse_seed", "parse_shard"]
+__all__ = ["parse_deck", "parse_seed", "parse_shard"]

@@ -1,30 +1,50 @@
-"""The player a command is given, from its options: a `PlayerSpec` (the registry's), its name checked before
-anything is built, and what `--player` takes, for the help (read off the registry)."""
+"""The player a command is given, from its options: a `PlayerSpec` (the registry's), its name made canonical and
+checked before anything is built, and what `--player` takes, for the help (read off the registry)."""
 
 from __future__ import annotations
 
 from ..players.registry import (
-    BUILT_IN_PLAYERS,
     DEFAULT_MOVE_TIME,
+    DEFAULT_PLAYER,
     DEFAULT_PLAYOUTS,
     PlayerSpec,
     Strength,
-    parse_player_name,
     players_help,
+    registered_players,
 )
 from ..rules.playout import MAX_PLAYOUTS
 
-__all__ = ["BUILT_IN_PLAYERS", "DEFAULT_MOVE_TIME", "DEFAULT_PLAYOUTS", "MAX_PLAYOUTS", "PlayerSpec",
-           "parse_player_name", "player_spec", "players_help"]  # fmt: skip
+__all__ = [
+    "DEFAULT_MOVE_TIME",
+    "DEFAULT_PLAYER",
+    "DEFAULT_PLAYOUTS",
+    "MAX_PLAYOUTS",
+    "PlayerSpec",
+    "canonical_player",
+    "player_names",
+    "player_spec",
+    "players_help",
+]
 
 
 def player_spec(
-    name: str = "expert",
+    name: str = DEFAULT_PLAYER,
     seed: int = 0,
     playouts: int | None = None,
     think: float | None = None,
     move_time: float = DEFAULT_MOVE_TIME,
 ) -> PlayerSpec:
-    """The spec of `name` with a command's settings (the expert's default budget when none is given);
+    """The spec of `name` with a command's run-wide defaults (the expert's default budget when none is given);
     PlayerError for a name that names no player."""
     return PlayerSpec.parse(name, seed, Strength(playouts or DEFAULT_PLAYOUTS, think), move_time)
+
+
+def canonical_player(text: str) -> str:
+    """A player's name as the tool writes it (`Expert:Playouts=0500` is `expert:playouts=500`), checked: the
+    form every later check compares (PlayerError for a name that names no player)."""
+    return PlayerSpec.parse(text).text
+
+
+def player_names() -> list[str]:
+    """The registered players' names, for completion."""
+    return [player.name for player in registered_players()]

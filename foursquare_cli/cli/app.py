@@ -57,6 +57,10 @@ class _OneLineErrors(TyperGroup):
         **extra: Any,
     ) -> NoReturn:
         arguments = _resume_without_file(list(sys.argv[1:] if args is None else args))
+        if _shows_help(arguments):
+            from .options import fill_players_help
+
+            fill_players_help(self)
         try:
             code = super().main(arguments, prog_name or "foursquare", complete_var, standalone_mode=False, **extra)
             if sys.stdout is not None:
@@ -231,3 +235,12 @@ def _settings_as_defaults(context: typer.Context) -> None:
         for param in command.params:
             if param.name in settings:
                 param.show_default = f"{_setting_text(param, settings[param.name])}, from the settings file"
+
+
+def _shows_help(arguments: list[str]) -> bool:
+    """Whether this start shows a command's help or completes a word: then the registry's players are read, to
+    name them (`options.PLAYERS`); a start that does neither is spared reading it."""
+    from .options import COMPLETE_VAR
+
+    asked = {"--help", "-h", "help"} & set(arguments)
+    return bool(asked) or not arguments or COMPLETE_VAR in os.environ

@@ -21,6 +21,7 @@ from .options import (
     METER_OPTION,
     MOVE_TIME_OPTION,
     PLAYER_SEED_OPTION,
+    PLAYERS,
     PLAYOUTS_OPTION,
     RESULTS_OPTION,
     REVEAL_OPTION,
@@ -33,10 +34,12 @@ from .options import (
     Format,
     HistoryFormat,
     Level,
+    complete_player,
     emitter,
     format_of,
     format_option,
     player_option,
+    player_parser,
     screen_of,
     seconds_parser,
     seed_parser,
@@ -361,7 +364,11 @@ def analyze_command(
 @app.command("compare", short_help="Which player is better, and how sure.")
 def compare_command(
     players: list[str] = typer.Argument(
-        ..., metavar="PLAYER PLAYER...", help="Players: random, greedy, expert, cmd:COMMAND or module:attribute."
+        ...,
+        metavar="PLAYER PLAYER...",
+        parser=player_parser,
+        autocompletion=complete_player,
+        help=f"Players: {PLAYERS}; one player may be named with other settings (expert:playouts=500).",
     ),
     games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals every player plays."),
     start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),

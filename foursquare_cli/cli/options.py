@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, MAX_PLAYOUTS, players_help
+from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYER, DEFAULT_PLAYOUTS, MAX_PLAYOUTS
 from ..errors import FoursquareError, quoted
 
 
@@ -39,10 +39,36 @@ def deck_parser(text: str) -> Any:
 
 
 def player_parser(text: str) -> str:
-    """The player's name, checked without building the player (that is where its own errors are reported)."""
-    from ..app.parsing import parse_player_name
+    """The player's name in canonical form, checked without building the player (that is where its own errors
+    are reported): the form every later check compares."""
+    from ..app.players import canonical_player
 
-    return str(_parser(parse_player_name)(text))
+    return str(_parser(canonical_player)(text))
+
+
+PLAYERS = "{players}"
+"""Where a help text names the players: filled from the registry when help is shown (`fill_players_help`), so
+that a start of the tool reads the registry only when it needs it."""
+
+
+def fill_players_help(command: Any) -> None:
+    """`PLAYERS` in the help of every option and argument of `command` and its subcommands, made the registry's
+    players (`players_help`)."""
+    from ..app.players import players_help
+
+    for sub in getattr(command, "commands", {}).values():
+        fill_players_help(sub)
+    for parameter in getattr(command, "params", []):
+        said = getattr(parameter, "help", None)
+        if isinstance(said, str) and PLAYERS in said:
+            parameter.help = said.replace(PLAYERS, players_help())
+
+
+def complete_player(incomplete: str) -> list[str]:
+    """The registered players whose name begins with what is typed (the shell's completion)."""
+    from ..app.players import player_names
+
+    return [name for name in player_names() if name.startswith(incomplete.lower())]
 
 
 def seconds_parser(text: str) -> float:
@@ -131,14 +157,16 @@ THINK_OPTION = typer.Option(
 )
 
 
-def player_option(default: str = "expert") -> Any:
+def player_option(default: str = DEFAULT_PLAYER) -> Any:
     return typer.Option(
         default,
         "--player",
         "-p",
         parser=player_parser,
         metavar="NAME",
-        help=f"The player: {players_help()}.",
+        autocompletion=complete_player,
+        help=f"The player: {PLAYERS}; settings after a colon (expert:playouts=1000), a short name before an "
+        "equals sign (fast=expert:playouts=500).",
     )
 
 

@@ -25,12 +25,14 @@ class ProtocolState(NamedTuple):
 
 
 class PlayerSeedLine(NamedTuple):
-    """What a `module:` player's host is told before a game: the seed to build its player with."""
+    """What a `module:` player's host is told before a game: the seed to build its player with, and the settings
+    (a registered player's of another package, `players.registry`)."""
 
     seed: int
+    settings: dict[str, Any] = {}
 
     def to_json(self) -> dict[str, Any]:
-        return {"player_seed": self.seed}
+        return {"player_seed": self.seed, "settings": self.settings}
 
 
 def state_line(step: Step) -> str:

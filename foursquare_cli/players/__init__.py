@@ -1,11 +1,13 @@
 """The players layer: a position in, a move out; the one registry of players; the solver.
 
-`registry` (which player plays and how: `PlayerSpec`, and the built-in players' table),
-`random_player`, `greedy` and `expert` (the built-in players, each a module with a
-`build(spec)`), `grade` (how hard a deal is), `outside` (programs speaking the move
-protocol, and Python classes, each in a process of its own: `processes`, `warden`,
-`host`), `solver` (a search that knows the whole stock: not a player, an upper bound)
-and `calibration` (the expert's figures as they come true). It imports `errors`,
+`registry` (which player plays and how: `PlayerSpec`, and the one registry of players,
+read off the `foursquare.players` entry points), `random_player`, `greedy` and `expert`
+(this package's players, each a module with a class the registry names), `evaluation`
+(a position's one evaluation, which every screen reads), `grade` (how hard a deal is),
+`outside` (programs speaking the move protocol, and Python classes, each in a process
+of its own: `processes`, `warden`, `host`), `solver` (a search that knows the whole
+stock: not a player, an upper bound) and `calibration` (the expert's figures as they
+come true). It imports `errors`,
 `rules`, `formats` and `store` only, and returns values: no text for people beyond an
 error's message.
 
@@ -21,10 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import Forfeit
 from ..rules.game import Game, Player, Step, play_out
-from .registry import BUILT_IN_PLAYERS, DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, PlayerKind, PlayerSpec, Strength
+from .registry import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS, PlayerKind, PlayerSpec, Strength
 
 __all__ = [
-    "BUILT_IN_PLAYERS",
     "DEFAULT_MOVE_TIME",
     "DEFAULT_PLAYOUTS",
     "MOVE_LIMIT",

@@ -12,11 +12,13 @@ that shows a figure reads it.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter, OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
+from ..errors import UsageError
 from ..rules import playout
 from ..rules.engine import State, cornered, state_after
 from ..rules.moves import Move
@@ -92,6 +94,8 @@ class ExpertPlayer:
     """
 
     name = "expert"
+    summary = "Monte Carlo over the unseen cards; the hint and the meter are its"
+    SETTINGS = {"playouts": int, "think": float, "second_ply": int, "reply_playouts": int}
 
     def __init__(
         self,
@@ -103,8 +107,12 @@ class ExpertPlayer:
         second_ply: int = SECOND_PLY,
         reply_playouts: int | None = None,
     ) -> None:
-        if playouts < 1:
-            raise ValueError(f"{playouts}: the expert needs at least one playout a move")
+        if not 1 <= playouts <= playout.MAX_PLAYOUTS:
+            raise ValueError(f"playouts {playouts}: the expert takes 1 to {playout.MAX_PLAYOUTS:,} futures a move")
+        if think is not None and not (math.isfinite(think) and think > 0):
+            raise ValueError(f"think {think}: the seconds a move may take are a number above 0")
+        if second_ply < 0 or (reply_playouts is not None and not 1 <= reply_playouts <= playout.MAX_PLAYOUTS):
+            raise ValueError("second_ply is 0 or more, reply_playouts 1 or more")
         self.seed = seed
         self.playouts = playouts
         self.think = think
@@ -113,11 +121,6 @@ class ExpertPlayer:
         self.second_ply = second_ply
         self.reply_playouts = reply_playouts if reply_playouts is not None else max(1, playouts // REPLY_SHARE)
         self._plan: tuple[object, Move] | None = None
-
-    @classmethod
-    def from_spec(cls, spec: PlayerSpec) -> ExpertPlayer:
-        """The expert of `spec`: its strength (playouts a move, a time cap)."""
-        return cls(spec.seed, spec.strength.playouts, spec.strength.think)
 
     @property
     def settings(self) -> tuple[object, ...]:
@@ -484,3 +487,12 @@ def candidates_of(state: State) -> list[Candidate]:
             Candidate(shift, move) for move in shifted.legal_placements() if not move.on_top and move.cell in opened
         )
     return candidates
+
+
+def evaluator_of(spec: PlayerSpec) -> ExpertPlayer:
+    """The expert `spec` names (its settings, its run-wide defaults): the player whose evaluations the meter,
+    `hint` and `analyze` show. UsageError for a player that does not rate its moves."""
+    built = spec.build()
+    if not isinstance(built, ExpertPlayer):
+        raise UsageError(f"{spec.text} does not rate its moves; the figures are an expert's (expert:playouts=N)")
+    return built

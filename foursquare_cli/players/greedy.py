@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..rules.engine import State
 from ..rules.moves import Move
 from ..rules.playout import greedy_choice
-from .registry import PlayerSpec
 
 
 def greedy_move(state: State) -> Move:
@@ -25,13 +24,10 @@ class GreedyPlayer:
     """
 
     name = "greedy"
+    summary = "the placement that leaves the fewest cards face down"
 
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic
-
-    @classmethod
-    def from_spec(cls, spec: PlayerSpec) -> GreedyPlayer:
-        return cls(spec.seed)
 
     def choose(self, state: State) -> Move:
         return greedy_move(state)

@@ -7,9 +7,10 @@ tool, as a `cmd:` program does, with two lines of its own around it:
 
 - at start it imports the module and answers `ready`, or `error TEXT` (the module
   cannot be imported, names no such attribute, ...) and exits;
-- before each game the tool sends `{"player_seed": N}`: the host builds a fresh
-  player (the attribute called with N if it takes an argument) and answers
-  `ready`, or `error TEXT` when building it raised.
+- before each game the tool sends `{"player_seed": N, "settings": {...}}`: the host
+  builds a fresh player (the attribute called with N if it takes an argument, and the
+  settings, those of another package's registered player, as keywords: `registry`) and
+  answers `ready`, or `error TEXT` when building it raised.
 
 For each state it is sent while the game is played, it rebuilds the position from
 the states seen so far (every card placed, in order; the unseen cards shuffled
@@ -21,7 +22,6 @@ standard output goes to standard error, so it cannot break the protocol.
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 import os
 import random
@@ -31,6 +31,7 @@ from typing import IO, Any
 from ..rules.cards import CARDS, Card
 from ..rules.engine import State
 from ..rules.moves import Move
+from .registry import build_player
 
 
 def described(error: BaseException) -> str:
@@ -104,17 +105,6 @@ def _answer(out: IO[str], line: str) -> None:
     out.flush()
 
 
-def _built(factory: Any, seed: int) -> Any:
-    try:
-        takes_seed = bool(inspect.signature(factory).parameters)
-    except (TypeError, ValueError):
-        takes_seed = False
-    player = factory(seed) if takes_seed else factory()
-    if not callable(getattr(player, "choose", None)):
-        raise TypeError("its objects have no choose(state) method")
-    return player
-
-
 def serve(spec: str, lines: IO[str], out: IO[str]) -> int:
     """Play for the tool: the loop described in the module's docstring."""
     module_name, _, attribute = spec.partition(":")
@@ -137,7 +127,7 @@ def serve(spec: str, lines: IO[str], out: IO[str]) -> int:
         message = json.loads(line)
         if "player_seed" in message:
             try:
-                player = _built(factory, message["player_seed"])
+                player = build_player(factory, message["player_seed"], message.get("settings") or {})
             except BaseException as error:  # someone else's constructor, as at import
                 _answer(out, f"error making the player raised {described(error)}")
                 return 1

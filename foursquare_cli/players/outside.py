@@ -29,6 +29,7 @@ import os
 import shlex
 import sys
 import time
+from typing import Any
 
 from ..errors import Forfeit, PlayerError
 from ..formats.jsonl import json_line
@@ -46,14 +47,16 @@ _SLICE = 0.1  # the longest single wait, so an exit or a deadline is seen within
 _STRAY_WAIT = 0.02  # after a game's last state: how long an answer to it (none is awaited) is waited for
 
 
-_RUNNING: dict[tuple[str, float], ProgramPlayer] = {}
+_RUNNING: dict[tuple[str, float, tuple[tuple[str, Any], ...]], ProgramPlayer] = {}
 
 
-def running_program(spec: str, move_time: float, seed: int = 0) -> ProgramPlayer:
+def running_program(
+    spec: str, move_time: float, seed: int = 0, settings: dict[str, Any] | None = None
+) -> ProgramPlayer:
     """The outside player of this process for `spec` (`cmd:...` or `module:...`): one long-lived process a
     worker, closed at its exit. A module player's host is checked (imported) here, once; its next game's
-    player is built with `seed`."""
-    key = (spec, move_time)
+    player is built with `seed` and `settings` (another package's registered player's)."""
+    key = (spec, move_time, tuple(sorted((settings or {}).items())))
     if key not in _RUNNING:
         if not _RUNNING:
             import atexit
@@ -65,6 +68,7 @@ def running_program(spec: str, move_time: float, seed: int = 0) -> ProgramPlayer
     running = _RUNNING[key]
     if isinstance(running, ModulePlayer):
         running.seed = seed
+        running.settings = settings or {}
     return running
 
 
@@ -261,6 +265,7 @@ class ModulePlayer(ProgramPlayer):
     def __init__(self, spec: str, move_time: float, seed: int = 0) -> None:
         self.spec = spec
         self.seed = seed
+        self.settings: dict[str, Any] = {}
         self._failed: str | None = None  # why this game's player could not be built: its forfeit
         host = [sys.executable, "-m", "foursquare_cli.players.host", spec]
         super().__init__(shlex.join(host), move_time, checked=False)
@@ -300,7 +305,7 @@ class ModulePlayer(ProgramPlayer):
         """A fresh player in the host, built with `seed`; Forfeit saying why when that fails."""
         waited = max(self.move_time, STARTUP_TIME)
         deadline = time.monotonic() + waited
-        self._send(json_line(PlayerSeedLine(self.seed).to_json()).encode(), deadline, waited)
+        self._send(json_line(PlayerSeedLine(self.seed, self.settings).to_json()).encode(), deadline, waited)
         said = self._receive(deadline, waited)
         if said != "ready":
             self._stop()

@@ -6,20 +6,16 @@ import random
 
 from ..rules.engine import State
 from ..rules.moves import Move
-from .registry import PlayerSpec
 
 
 class RandomPlayer:
     """Uniform over the legal moves (shifts included)."""
 
     name = "random"
+    summary = "uniform over the legal moves, shifts included"
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
-
-    @classmethod
-    def from_spec(cls, spec: PlayerSpec) -> RandomPlayer:
-        return cls(spec.seed)
 
     def choose(self, state: State) -> Move:
         return self._rng.choice(state.legal_moves())

@@ -35,7 +35,7 @@ from ..formats.records import load
 from ..formats.source import Problem
 from ..players import PlayerSpec
 from ..players.evaluation import Evaluation, Loss, Rating
-from ..players.expert import ExpertPlayer
+from ..players.expert import ExpertPlayer, evaluator_of
 from ..players.solver import SOLVE_BUDGET, Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card
 from ..rules.engine import Status
@@ -296,7 +296,7 @@ def analyze_file(request: Request, progress: Callable[[int, int], None] | None =
         return FileAnalysis(request.path, verdict.problems, None, [], None)
     moves, summary = analyze(
         game,
-        ExpertPlayer.from_spec(request.expert),
+        evaluator_of(request.expert),
         solve_budget=request.solve_budget,
         progress=None if progress is None else lambda done: progress(done, game.ply),
         path=request.path,

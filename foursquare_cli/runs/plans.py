@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from ..errors import UsageError, quoted
+from ..errors import PlayerError, UsageError, quoted
 from ..players import MOVE_LIMIT
 from ..players.registry import PlayerSpec, Strength
 from ..rules.cards import SEED_MAX
@@ -46,8 +46,8 @@ class DealRange(NamedTuple):
 
 
 class Plan(NamedTuple):
-    """What a run of `stats` or `compare` plays: its players (each a spec, their settings the same, their names
-    differing) and its deals."""
+    """What a run of `stats` or `compare` plays: its players (each a spec, their run-wide defaults the same, their
+    names, settings included, differing) and its deals."""
 
     command: str
     players: tuple[PlayerSpec, ...]
@@ -55,12 +55,22 @@ class Plan(NamedTuple):
 
     @classmethod
     def of(cls, command: str, names: Sequence[str], settings: PlayerSpec, deals: DealRange) -> Plan:
-        """The plan of `names` (each checked: PlayerError) with the settings of `settings`."""
-        return cls(command, tuple(settings.named(name) for name in names), deals)
+        """The plan of `names` (each checked: PlayerError) with the run-wide defaults of `settings`; UsageError
+        for a player named twice (by any spelling, under any short name) or two given one short name."""
+        players = tuple(settings.named(name) for name in names)
+        twice = next((p for p in players if [q.name for q in players].count(p.name) > 1), None)
+        if twice is not None:  # a run keeps one line a player a deal: two of one name would be one player
+            raise UsageError(f"{twice.name} is named twice; name each player once (settings make another player)")
+        shown = [player.shown for player in players]
+        clash = next((name for name in shown if shown.count(name) > 1), None)
+        if clash is not None:
+            raise UsageError(f"{clash} names two players; give each its own short name")
+        return cls(command, players, deals)
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(player.name for player in self.players)
+        """The players' whole names (their short names and settings included), as results files keep them."""
+        return tuple(player.text for player in self.players)
 
     @property
     def settings(self) -> PlayerSpec:
@@ -99,10 +109,18 @@ class Plan(NamedTuple):
         if problem is not None:
             raise ResultsError(f"its plan is not one of a run: {problem}", path=path)
         strength = Strength(header["playouts"], header["think"])
-        players = tuple(PlayerSpec(name, header["player_seed"], strength, header["move_time"])
-                        for name in header["players"])  # fmt: skip
+        players = []
+        for name in header["players"]:
+            try:
+                player = PlayerSpec.parse(name, header["player_seed"], strength, header["move_time"])
+            except PlayerError as error:
+                raise ResultsError(f"its plan names a player this tool cannot play: {error}", path=path) from None
+            if player.text != name:
+                written = f"{name!r} is not as the tool writes it"
+                raise ResultsError(f"its plan is not one of a run: players ({written})", path=path)
+            players.append(player)
         deals = DealRange(header["start"], header["games"], tuple(header["shard"]), header["sealed"])
-        return cls(header["command"], players, deals)
+        return cls(header["command"], tuple(players), deals)
 
 
 def is_whole(value: object, low: int, high: int) -> bool:

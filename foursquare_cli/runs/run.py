@@ -61,7 +61,7 @@ def _tasks(plan: Plan, done: dict[tuple[str, int], GameResult]) -> Iterator[Play
     """The games still to play, deal by deal, made as they are needed (a plan of 10^11 games is never listed):
     a task a game, or for a sealed plan a task a deal, every player in it, dealt from a fresh secret seed."""
     for deal in plan.deals.each_deal():
-        missing = tuple(player for player in plan.players if (player.name, deal) not in done)
+        missing = tuple(player for player in plan.players if (player.text, deal) not in done)
         if missing and plan.deals.sealed:
             yield PlayTask(missing, deal, secret_seed())
         else:
@@ -107,8 +107,8 @@ def play_plan(
         count = 0
         for deal in plan.deals.each_deal():
             for player in plan.players:
-                if (player.name, deal) in done:
-                    result = done[(player.name, deal)]
+                if (player.text, deal) in done:
+                    result = done[(player.text, deal)]
                 else:
                     if not waiting:
                         waiting.extend(next(played))

@@ -155,7 +155,7 @@ def play_deal_together(
     seats = [Seat(Game.from_seed(deal if sealed_seed is None else sealed_seed), player.for_deal(deal).build())
              for player in players]  # fmt: skip
     play_in_lockstep(seats)
-    return tuple(_result_of(player.name, deal, seat, sealed_seed) for player, seat in zip(players, seats, strict=True))
+    return tuple(_result_of(player.text, deal, seat, sealed_seed) for player, seat in zip(players, seats, strict=True))
 
 
 def _result_of(name: str, deal: int, seat: Seat, sealed_seed: int | None) -> GameResult:
