@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 import pathlib
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,11 +30,14 @@ WEIGHTS = pathlib.Path(__file__).with_name("cem_weights.json")
 FEATURES = 4
 _LINES = [[[r * 4 + c for c in range(4) if c != cell % 4] for r in [cell // 4]][0] for cell in range(16)]
 _COLUMNS = [[r * 4 + cell % 4 for r in range(4) if r != cell // 4] for cell in range(16)]
-_NEAR = [[n for n in (cell - 4, cell + 4) if 0 <= n < 16] + [n for n in (cell - 1, cell + 1) if n // 4 == cell // 4]
-         for cell in range(16)]  # fmt: skip
+_NEAR = [
+    [n for n in (cell - 4, cell + 4) if 0 <= n < 16] + [n for n in (cell - 1, cell + 1) if n // 4 == cell // 4]
+    for cell in range(16)
+]
+Observation = dict[str, Any]  # the environment's observation: arrays by name
 
 
-def features(observation: dict, action: int) -> tuple[np.ndarray, int]:
+def features(observation: Observation, action: int) -> tuple[np.ndarray, int]:
     """The features of a placement (action 0-31), and the face-down count it would leave."""
     cell, on_top = action % 16, action >= 16
     ranks, up, heights, hand = observation["ranks"], observation["face_up"], observation["heights"], observation["hand"]
@@ -47,10 +52,10 @@ def features(observation: dict, action: int) -> tuple[np.ndarray, int]:
     return np.array([change, on_top, heights[cell], near], dtype=float), down_now + change
 
 
-def policy(weights: np.ndarray):
+def policy(weights: np.ndarray) -> Callable[[Observation, np.ndarray], int]:
     """A policy (observation, mask) -> action: the best scoring placement that does not lose at once."""
 
-    def act(observation: dict, mask: np.ndarray) -> int:
+    def act(observation: Observation, mask: np.ndarray) -> int:
         best, best_value = int(np.flatnonzero(mask)[0]), -np.inf
         for action in np.flatnonzero(mask[:32]):
             found, down = features(observation, int(action))
@@ -74,7 +79,9 @@ def mean_reward(weights: np.ndarray, deals: range) -> float:
     return total / len(deals)
 
 
-def train(iterations: int = 10, population: int = 24, elites: int = 6, deals: range = range(50000, 50100)):
+def train(
+    iterations: int = 10, population: int = 24, elites: int = 6, deals: range = range(50000, 50100)
+) -> np.ndarray:
     rng = np.random.default_rng(0)
     mean, spread = np.zeros(FEATURES), np.ones(FEATURES)
     for iteration in range(iterations):

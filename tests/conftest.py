@@ -333,7 +333,7 @@ def at_the_table(session, *lines, style=None, cards_to_come=False, meter=False, 
             out.write(answer + "\n")
         return answer
 
-    screen = Screen(style or PLAIN, out=out, prompt=True, **({"width": lambda: width} if width else {}))
+    screen = Screen(style or PLAIN, out=out, prompt=True, width=(lambda: width) if width else None)
     table = Table(session, PromptScreen(screen, read_line), player or PlayerSpec(strength=Strength(200)),
                   reopen=reopen, cards_to_come=cards_to_come, meter=meter, looking_back=looking_back)  # fmt: skip
     try:

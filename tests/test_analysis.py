@@ -36,6 +36,7 @@ def _expert_game_with_a_blunder(seed: int = 3, at: int = 12) -> tuple[Game, int]
     while not game.state.is_over:
         state = game.state
         if game.ply == at:
+            assert state.next_card is not None
             options = state.face_downs_after(state.next_card)
             fewest = min(options)[0]
             worst = max((count, move) for count, move in options if count <= 4)

@@ -42,7 +42,7 @@ def _tree(path: pathlib.Path) -> ast.Module:
 def _imports(name: str, path: pathlib.Path) -> set[str]:
     """Every module of the package that `name` imports: at the top, inside functions, under TYPE_CHECKING."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]

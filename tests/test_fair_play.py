@@ -32,7 +32,7 @@ def _twins(seed: int, shown: int):
 
 
 def _greedy_moves(deck, count: int) -> list[str]:
-    game, player, moves = Game(deck), GreedyPlayer(0), []
+    game, player, moves = Game(deck), GreedyPlayer(0), list[str]()
     while len(moves) < count and not game.state.is_over:
         move = player.choose(game.state)
         game.play(move)

@@ -52,7 +52,7 @@ def _results(player: str, count: int = 20) -> list[tuple[int, bool, int | None, 
 
 def _plain_greedy_results(count: int = 20) -> list[tuple[int, bool, int | None, str | None]]:
     """What the examples play: the fewest face-down cards, the first such in the fixed frame, no shift."""
-    results = []
+    results: list[tuple[int, bool, int | None, str | None]] = []
     for seed in range(count):
         state = State.from_seed(seed)
         while not state.is_over:

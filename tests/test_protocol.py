@@ -126,3 +126,59 @@ def test_the_session_of_the_page_is_what_a_program_is_sent(tmp_path):
     command = [sys.executable, "-m", "foursquare_cli", "auto", "--seed", "42", "-p", f"cmd:{sys.executable} {bot}"]
     subprocess.run(command, capture_output=True, timeout=60)
     assert [json.loads(line) for line in sent] == [json.loads(line) for line in log.read_text().splitlines()[:2]]
+
+
+# -- version 2 of the protocol: a state a bot can count by (issue 50) ---------------------------------------
+
+
+def test_a_version_1_state_has_exactly_the_contracts_keys_and_a_version_2_state_counts_the_cards_to_come():
+    """Version 1 (the default) is the contract's state to the letter: the keys of a state and `legal`. Version 2
+    adds the protocol's version, the move time and `unseen`: for each rank, the cards neither on the grid (at any
+    depth) nor in hand, worked out here from the cards placed, by the rules' words."""
+    import jsonschema
+
+    document = json.loads(in_process("schema", "protocol-state", "-f", "json").stdout)  # as the command prints it
+    validator = jsonschema.Draft202012Validator(document)
+    chooser = random.Random(50)
+    for _ in range(60):
+        game = Game.from_seed(chooser.randrange(2**64))
+        for _ in range(chooser.randrange(0, 30)):
+            if game.state.is_over:
+                break
+            game.play(chooser.choice(game.state.legal_moves()))
+        one = ProtocolState(game.step).to_json()
+        assert list(one) == ["ply", "move", "card", "next", "stock", "face_down", "status", "score", "grid", "legal"]
+        two = ProtocolState(game.step, 2, 7.5).to_json()
+        assert {key: two[key] for key in one} == one and (two["protocol"], two["move_time"]) == (2, 7.5)
+        seen = [card for step in game.steps[1:] if step.card is not None for card in [step.card]]
+        seen += [game.state.next_card] if game.state.next_card is not None else []
+        names = ["A"] + [str(number) for number in range(2, 11)]
+        assert two["unseen"] == {name: 4 - sum(card.rank == index + 1 for card in seen) for index, name in
+                                 enumerate(names)}  # fmt: skip
+        assert validator.is_valid(one) and validator.is_valid(two)
+
+
+def test_a_bot_counting_from_unseen_alone_plays_with_version_2_and_says_why_without_it():
+    """The done-when of issue 50: a bot written from docs/protocol.md counts cards from `unseen` alone."""
+    bot = f"cmd:{sys.executable} {ROOT / 'examples' / 'counting_bot.py'}"
+    played = in_process("stats", "-p", bot, "-n", "4", "--protocol", "2", "-f", "json")
+    assert played.returncode == 0 and json.loads(played.stdout)["forfeits"] == {}, played.stderr
+    without = in_process("stats", "-p", bot, "-n", "2", "-f", "json")
+    assert json.loads(without.stdout)["forfeits"] == {"exited with code 1": 2}, "it says to ask for version 2"
+
+
+def test_a_bot_that_answers_ahead_forfeits_saying_so(tmp_path):
+    """Issue 50: a line written before its state was sent is never taken for a later move's answer."""
+    ahead = tmp_path / "ahead.py"
+    ahead.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    state = json.loads(line)\n"
+        "    if state['status'] == 'playing':\n"
+        "        legal = state['legal']\n"
+        "        sys.stdout.write(legal[0] + '\\n' + legal[-1] + '\\n')  # a second answer, written with the first\n"
+        "        sys.stdout.flush()\n"
+    )
+    result = in_process("stats", "-p", f"cmd:{sys.executable} {ahead}", "-n", "2", "-f", "json")
+    forfeits = json.loads(result.stdout)["forfeits"]
+    assert forfeits == {"answered before its state was sent (one line, one move, for each state)": 2}, forfeits

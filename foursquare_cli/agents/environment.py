@@ -158,7 +158,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):  # type: ignore[misc,
         self.ended = False
         return observation(self.state), self._info()
 
-    def step(self, action: np.int64) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         index = action_index(action)
         if not 0 <= index < 36 or self.ended or self.state.is_over:
             reason = "the episode is over" if self.ended or self.state.is_over else f"{index}: not an action (0 to 35)"

@@ -33,10 +33,11 @@ def player_spec(
     playouts: int | None = None,
     think: float | None = None,
     move_time: float = DEFAULT_MOVE_TIME,
+    protocol: int = 1,
 ) -> PlayerSpec:
     """The spec of `name` with a command's run-wide defaults (the expert's default budget when none is given);
     PlayerError for a name that names no player."""
-    return PlayerSpec.parse(name, seed, Strength(playouts or DEFAULT_PLAYOUTS, think), move_time)
+    return PlayerSpec.parse(name, seed, Strength(playouts or DEFAULT_PLAYOUTS, think), move_time, protocol)
 
 
 def canonical_player(text: str) -> str:

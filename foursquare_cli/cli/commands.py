@@ -23,6 +23,7 @@ from .options import (
     PLAYER_SEED_OPTION,
     PLAYERS,
     PLAYOUTS_OPTION,
+    PROTOCOL_OPTION,
     RESULTS_OPTION,
     REVEAL_OPTION,
     SEALED_OPTION,
@@ -199,6 +200,7 @@ def hint_command(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
+    protocol: int = PROTOCOL_OPTION,
     detail: bool = typer.Option(False, "--detail", help="The figures behind the hint, and how they are made."),
 ) -> None:
     """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
@@ -207,7 +209,7 @@ def hint_command(
     from ..app.players import player_spec
     from ..ui.output import progress_bar
 
-    spec = player_spec(player, player_seed, playouts, think, move_time)
+    spec = player_spec(player, player_seed, playouts, think, move_time, protocol)
     show = emitter(output_format, screen_of())
     with progress_bar(f"{spec.name} thinking"):  # on standard error at a terminal: a slow hint says so
         hinted = hint_for(HintRequest(file, DealGiven(seed, deck), spec, detail, last))
@@ -261,6 +263,7 @@ def stats_command(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
+    protocol: int = PROTOCOL_OPTION,
     output_format: Format = format_option("text, or json."),
     results: str | None = RESULTS_OPTION,
     shard: str | None = SHARD_OPTION,
@@ -277,7 +280,7 @@ def stats_command(
     from ..app.stats import player_stats
     from ..ui.output import progress_bar
 
-    request = _run_request([player], start, games, player_seed, playouts, think, move_time, shard, sealed,
+    request = _run_request([player], start, games, player_seed, playouts, think, move_time, protocol, shard, sealed,
                            jobs, cluster, results)  # fmt: skip
     show = emitter(output_format, screen_of())
     with progress_bar(f"{player} playing") as bar:
@@ -295,6 +298,7 @@ def auto_command(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
+    protocol: int = PROTOCOL_OPTION,
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
     force: bool = FORCE_OPTION,
     output_format: Format = format_option("text for people, json for JSON Lines."),
@@ -306,7 +310,7 @@ def auto_command(
     from ..app.auto import AutoRequest, auto_game
     from ..app.players import player_spec
 
-    spec = player_spec(player, player_seed, playouts, think, move_time)
+    spec = player_spec(player, player_seed, playouts, think, move_time, protocol)
     auto_game(AutoRequest(seed, spec, record, force), emitter(output_format, screen_of(reveal, unicode, color)))
 
 
@@ -379,6 +383,7 @@ def compare_command(
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
     move_time: float = MOVE_TIME_OPTION,
+    protocol: int = PROTOCOL_OPTION,
     output_format: Format = format_option("text, or json: one object with players and pairs."),
     results: str | None = RESULTS_OPTION,
     shard: str | None = SHARD_OPTION,
@@ -393,7 +398,7 @@ def compare_command(
     from ..app.compare import comparisons
     from ..ui.output import progress_bar
 
-    request = _run_request(players, start, games, player_seed, playouts, think, move_time, shard, sealed,
+    request = _run_request(players, start, games, player_seed, playouts, think, move_time, protocol, shard, sealed,
                            jobs, cluster, results)  # fmt: skip
     show = emitter(output_format, screen_of())
     with progress_bar("comparing") as bar:
@@ -403,7 +408,8 @@ def compare_command(
 
 def _run_request(
     players: list[str], start: int, games: int, player_seed: int, playouts: int | None, think: float | None,
-    move_time: float, shard: str | None, sealed: bool, jobs: int, cluster: str | None, results: str | None,
+    move_time: float, protocol: int, shard: str | None, sealed: bool, jobs: int, cluster: str | None,
+    results: str | None,
 ) -> Any:  # fmt: skip
     """The request of a `stats` or `compare` run, from their options (the names checked by the app)."""
     from ..app.parsing import parse_shard
@@ -411,5 +417,5 @@ def _run_request(
     from ..app.runs import DealRange, RunRequest
 
     part = parse_shard(shard) if shard is not None else (1, 1)
-    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time)
+    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
     return RunRequest(tuple(players), settings, DealRange(start, games, part, sealed), jobs, cluster, results)

@@ -170,6 +170,15 @@ def player_option(default: str = DEFAULT_PLAYER) -> Any:
     )
 
 
+PROTOCOL_OPTION = typer.Option(
+    1,
+    "--protocol",
+    metavar="VERSION",
+    min=1,
+    max=2,
+    help="The version of the move protocol a cmd: program is spoken to in: 1, the states as the contract gives "
+    "them; 2, each state also with the protocol's version, the seconds a move may take and the unseen cards.",
+)
 MOVE_TIME_OPTION = typer.Option(
     DEFAULT_MOVE_TIME,
     "--move-time",

@@ -11,17 +11,33 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..rules.cards import RANK_NAMES
 from ..rules.game import Step
 from .jsonl import json_line
 
+PROTOCOL_VERSIONS = (1, 2)
+"""The versions of the move protocol the tool speaks: 1, the states exactly as docs/protocol.md's section 7 gives
+them (the default: what every program written for it reads); 2, asked for (`--protocol 2`), each state also says
+the version, the seconds a move may take, and how many cards of each rank are still to come."""
+
 
 class ProtocolState(NamedTuple):
-    """The state after a step, as an outside player is sent it."""
+    """The state after a step, as an outside player is sent it (`version` 2: with `protocol`, `move_time` and
+    `unseen`, the cards of each rank neither on the grid, at any depth, nor in hand, so a program that joins a
+    game part-way can count the cards to come)."""
 
     step: Step
+    version: int = 1
+    move_time: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.step.to_json(), "legal": [str(move) for move in self.step.state.legal_moves()]}
+        state = self.step.state
+        said = {**self.step.to_json(), "legal": [str(move) for move in state.legal_moves()]}
+        if self.version >= 2:
+            counts = state.unseen_by_rank()
+            said |= {"protocol": self.version, "move_time": self.move_time,
+                     "unseen": {rank: count for rank, count in zip(RANK_NAMES, counts, strict=True)}}  # fmt: skip
+        return said
 
 
 class PlayerSeedLine(NamedTuple):
@@ -35,6 +51,6 @@ class PlayerSeedLine(NamedTuple):
         return {"player_seed": self.seed, "settings": self.settings}
 
 
-def state_line(step: Step) -> str:
-    """The state after `step` as one line of the move protocol."""
-    return json_line(ProtocolState(step).to_json())
+def state_line(step: Step, version: int = 1, move_time: float = 0.0) -> str:
+    """The state after `step` as one line of the move protocol (of `version`)."""
+    return json_line(ProtocolState(step, version, move_time).to_json())

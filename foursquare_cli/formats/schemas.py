@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..errors import UsageError
-from ..rules.cards import SEED_MAX
+from ..rules.cards import RANK_NAMES, SEED_MAX
 from .source import KEYS as RECORD_KEYS
 from .source import RECORD_FORMAT_VERSION
 
@@ -205,6 +205,9 @@ _ANALYSIS_PLAN = _object(
     }
 )
 
+_LEGAL = {"type": "array", "items": {"$ref": "#/$defs/move"}, "uniqueItems": True}
+_PROTOCOL_STATE = _STATE_PROPERTIES | {"legal": _LEGAL}
+
 SCHEMAS: tuple[SchemaEntry, ...] = (
     SchemaEntry(
         "state",
@@ -214,11 +217,22 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
     ),
     SchemaEntry(
         "protocol-state",
-        1,
-        "A state as an outside program is sent it: the state and `legal`, every legal move",
-        _object(
-            _STATE_PROPERTIES | {"legal": {"type": "array", "items": {"$ref": "#/$defs/move"}, "uniqueItems": True}}
-        ),
+        2,
+        "A state as an outside program is sent it: the state and `legal`, every legal move (version 2 of the "
+        "protocol: `protocol`, `move_time` and `unseen` too)",
+        {
+            "oneOf": [
+                _object(_PROTOCOL_STATE),
+                _object(
+                    _PROTOCOL_STATE
+                    | {
+                        "protocol": {"const": 2},
+                        "move_time": _SECONDS,
+                        "unseen": _object({rank: _whole(0, 4) for rank in RANK_NAMES}),
+                    }
+                ),
+            ]
+        },
     ),
     SchemaEntry(
         "record",

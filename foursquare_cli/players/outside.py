@@ -45,18 +45,19 @@ MAX_ANSWER_BYTES = 4096
 STARTUP_TIME = 30.0  # seconds a module player's host may take to import its module
 _SLICE = 0.1  # the longest single wait, so an exit or a deadline is seen within it
 _STRAY_WAIT = 0.02  # after a game's last state: how long an answer to it (none is awaited) is waited for
+EARLY_GRACE = 0.002  # after an answer: how long a second line written with it is waited for (a cost a move)
 
 
-_RUNNING: dict[tuple[str, float, tuple[tuple[str, Any], ...]], ProgramPlayer] = {}
+_RUNNING: dict[tuple[str, float, tuple[tuple[str, Any], ...], int], ProgramPlayer] = {}
 
 
 def running_program(
-    spec: str, move_time: float, seed: int = 0, settings: dict[str, Any] | None = None
+    spec: str, move_time: float, seed: int = 0, settings: dict[str, Any] | None = None, protocol: int = 1
 ) -> ProgramPlayer:
     """The outside player of this process for `spec` (`cmd:...` or `module:...`): one long-lived process a
     worker, closed at its exit. A module player's host is checked (imported) here, once; its next game's
     player is built with `seed` and `settings` (another package's registered player's)."""
-    key = (spec, move_time, tuple(sorted((settings or {}).items())))
+    key = (spec, move_time, tuple(sorted((settings or {}).items())), protocol)
     if key not in _RUNNING:
         if not _RUNNING:
             import atexit
@@ -64,7 +65,11 @@ def running_program(
 
             atexit.register(close_programs)
             multiprocessing.util.Finalize(None, close_programs, exitpriority=10)
-        _RUNNING[key] = ProgramPlayer(spec[4:], move_time) if spec.startswith("cmd:") else ModulePlayer(spec, move_time)
+        _RUNNING[key] = (
+            ProgramPlayer(spec[4:], move_time, protocol=protocol)
+            if spec.startswith("cmd:")
+            else ModulePlayer(spec, move_time)
+        )
     running = _RUNNING[key]
     if isinstance(running, ModulePlayer):
         running.seed = seed
@@ -96,7 +101,7 @@ def _parse_move(answer: str, state: State, ply: int) -> Move:
 class ProgramPlayer:
     """A program speaking the move protocol, kept running from game to game (see the module's docstring)."""
 
-    def __init__(self, command: str, move_time: float, *, checked: bool = True) -> None:
+    def __init__(self, command: str, move_time: float, *, checked: bool = True, protocol: int = 1) -> None:
         try:
             self.argv = split_command(command)
         except ValueError as error:
@@ -107,6 +112,7 @@ class ProgramPlayer:
             raise PlayerError(f"cmd:{command}: no program {self.argv[0]!r}, neither a file that runs nor on the PATH")
         self.name = f"cmd:{command}"
         self.move_time = move_time
+        self.protocol = protocol  # the version of the move protocol its states are written in
         self._process: PlayerProcess | None = None
         self._pending = b""
         self._step: Step | None = None
@@ -234,7 +240,8 @@ class ProgramPlayer:
         self._step = step
         if step.state.is_over and self._process is not None:
             with contextlib.suppress(Forfeit):
-                self._send(state_line(step).encode(), time.monotonic() + self.move_time, self.move_time)
+                line = state_line(step, self.protocol, self.move_time)
+                self._send(line.encode(), time.monotonic() + self.move_time, self.move_time)
                 self._answered_end = True
 
     def _ask(self, state: State) -> tuple[str, int]:
@@ -242,8 +249,26 @@ class ProgramPlayer:
         if step is None or step.state is not state:
             step = Step(0, None, None, 0, state)
         deadline = time.monotonic() + self.move_time
-        self._send(state_line(step).encode(), deadline, self.move_time)
-        return self._receive(deadline, self.move_time), step.ply + 1
+        self._refuse_early_answers()
+        self._send(state_line(step, self.protocol, self.move_time).encode(), deadline, self.move_time)
+        answer = self._receive(deadline, self.move_time)
+        self._refuse_early_answers(EARLY_GRACE)  # a second line written with the answer: the next state's?
+        return answer, step.ply + 1
+
+    def _refuse_early_answers(self, grace: float = 0.0) -> None:
+        """Before a state is sent, and a moment (`grace`) after its answer: a line the program wrote ahead (two
+        answers to one state, an answer to a state it has not seen) would be read as the answer to the next one;
+        it forfeits instead."""
+        process = self._process
+        if process is None:
+            return
+        early = self._pending or process.output(grace)
+        if early is None:
+            return
+        if not early:
+            raise self._exited()
+        self._stop()
+        raise Forfeit("answered before its state was sent (one line, one move, for each state)")
 
     def choose(self, state: State) -> Move:
         answer, ply = self._ask(state)

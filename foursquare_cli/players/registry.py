@@ -149,15 +149,21 @@ class PlayerSpec:
     strength: Strength = Strength()
     move_time: float = DEFAULT_MOVE_TIME
     label: str | None = None
+    protocol: int = 1  # the version of the move protocol a `cmd:` program is spoken to in (`formats.protocol`)
 
     @classmethod
     def parse(
-        cls, text: str, seed: int = 0, strength: Strength = Strength(), move_time: float = DEFAULT_MOVE_TIME
+        cls,
+        text: str,
+        seed: int = 0,
+        strength: Strength = Strength(),
+        move_time: float = DEFAULT_MOVE_TIME,
+        protocol: int = 1,
     ) -> PlayerSpec:
         """The spec of the player `text` names, in canonical form; PlayerError, one line, for a name that names
         none (an unknown player or setting, a setting's value of the wrong kind, `cmd:` with no program)."""
         label, name = parse_player_name(text)
-        return cls(name, seed, strength, move_time, label)
+        return cls(name, seed, strength, move_time, label, protocol)
 
     @property
     def text(self) -> str:
@@ -217,7 +223,7 @@ class PlayerSpec:
             player = registered(self.name.partition(":")[0])
             assert player is not None
             return running_program(player.target, self.move_time, self.seed, self.settings)
-        return running_program(self.name, self.move_time, self.seed)
+        return running_program(self.name, self.move_time, self.seed, protocol=self.protocol)
 
 
 def build_player(factory: Any, seed: int, settings: dict[str, Any]) -> Player:

@@ -252,8 +252,9 @@ class State:
         return not self.down >> cell & 1
 
     def unseen_cards(self) -> list[Card]:
-        """Cards a player has not seen: neither on the grid, under it, nor in hand (ordered-deck order)."""
-        seen = set(self.deck[: self.drawn + 1])
+        """Cards a player has not seen: neither on the grid, under it, nor in hand (ordered-deck order); once the
+        game is over no card is in hand, so the stock's next card is unseen too."""
+        seen = set(self.deck[: self.drawn + (0 if self.is_over else 1)])
         return [card for card in CARDS if card not in seen]
 
     def unseen_by_rank(self) -> tuple[int, ...]:
