@@ -109,6 +109,7 @@ _VARYING = [
     (re.compile(r"(positions in )[0-9.]+ s"), r"\1<S> s"),
     (re.compile(r"( +)([0-9]+\.[0-9]{2})( +)([0-9]+\.[0-9]{2})(  (none|[0-9]+ x ))"), r"\1<S>\3<MS>\5"),
     (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}[:-]\d{2}([:-]\d{2})?Z?"), "<TIME>"),
+    (re.compile(r"^(  \S+ +\d+/\d+ +[0-9.]+-[0-9.]+% +\S+ +[0-9.]+ +)[0-9.]+$", re.M), r"\1<MS>"),  # compare's ms/move
 ]
 
 

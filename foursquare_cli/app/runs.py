@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from ..players import PlayerKind, PlayerSpec
 from ..runs.plans import DealRange, Plan
+from ..runs.sprt import SprtSettings
 
 __all__ = ["DealRange", "Plan", "Progress", "PublicDeals", "RunRequest", "counting", "plan_of", "when_ready"]
 
@@ -25,6 +26,7 @@ class RunRequest(NamedTuple):
     jobs: int = 1
     cluster: str | None = None
     results: str | None = None
+    sprt: tuple[float, float, float] | None = None  # compare's sequential test: points, alpha, beta
 
 
 class PublicDeals(NamedTuple):
@@ -37,7 +39,8 @@ class PublicDeals(NamedTuple):
 
 def plan_of(command: str, request: RunRequest) -> Plan:
     """The plan of the run (each player's name checked: PlayerError)."""
-    return Plan.of(command, request.players, request.settings, request.deals)
+    sprt = SprtSettings(*request.sprt) if request.sprt is not None else None
+    return Plan.of(command, request.players, request.settings, request.deals, sprt)
 
 
 def when_ready(plan: Plan, show: Callable[[object], None]) -> Callable[[], None]:

@@ -389,17 +389,39 @@ def compare_command(
     shard: str | None = SHARD_OPTION,
     cluster: str | None = CLUSTER_OPTION,
     sealed: bool = SEALED_OPTION,
+    sprt: bool = typer.Option(False, "--sprt", help="Stop as soon as a sequential test knows (two players)."),
+    sprt_points: float = typer.Option(
+        0.5, "--sprt-points", min=0.01, max=24.0, help="--sprt: the difference of mean score a deal worth finding."
+    ),  # fmt: skip
+    sprt_alpha: float = typer.Option(
+        0.05,
+        "--sprt-alpha",
+        min=0.001,
+        max=0.49,
+        help="--sprt: how often it may call a player stronger when neither is.",
+    ),  # fmt: skip
+    sprt_beta: float = typer.Option(
+        0.05,
+        "--sprt-beta",
+        min=0.001,
+        max=0.49,
+        help="--sprt: how often it may miss a true difference of --sprt-points.",
+    ),  # fmt: skip
 ) -> None:
     """Which player is better, and how sure: every player on the same deals, and paired tests.
 
     Wins are compared with the exact McNemar test, scores (a lost game counting 0)
-    with the Wilcoxon signed-rank test. Ctrl-C prints what was played so far.
+    with the Wilcoxon signed-rank test. With --sprt the deals are played in order
+    and the run stops as soon as a sequential probability ratio test on the paired
+    scores decides which of two players is stronger, or that neither is by
+    --sprt-points (-n is then the most it plays). Ctrl-C prints what was played so far.
     """
     from ..app.compare import comparisons
     from ..ui.output import progress_bar
 
+    test = (sprt_points, sprt_alpha, sprt_beta) if sprt else None
     request = _run_request(players, start, games, player_seed, playouts, think, move_time, protocol, shard, sealed,
-                           jobs, cluster, results)  # fmt: skip
+                           jobs, cluster, results, test)  # fmt: skip
     show = emitter(output_format, screen_of())
     with progress_bar("comparing") as bar:
         for comparison in comparisons(request, show, bar):
@@ -409,7 +431,7 @@ def compare_command(
 def _run_request(
     players: list[str], start: int, games: int, player_seed: int, playouts: int | None, think: float | None,
     move_time: float, protocol: int, shard: str | None, sealed: bool, jobs: int, cluster: str | None,
-    results: str | None,
+    results: str | None, sprt: tuple[float, float, float] | None = None,
 ) -> Any:  # fmt: skip
     """The request of a `stats` or `compare` run, from their options (the names checked by the app)."""
     from ..app.parsing import parse_shard
@@ -418,4 +440,4 @@ def _run_request(
 
     part = parse_shard(shard) if shard is not None else (1, 1)
     settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
-    return RunRequest(tuple(players), settings, DealRange(start, games, part, sealed), jobs, cluster, results)
+    return RunRequest(tuple(players), settings, DealRange(start, games, part, sealed), jobs, cluster, results, sprt)

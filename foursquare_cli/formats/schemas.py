@@ -23,6 +23,7 @@ from .source import RECORD_FORMAT_VERSION
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 RESULTS_VERSION = 2  # `foursquare_results` of a results file's first line (runs.plans.RESULTS_FORMAT_VERSION)
+SPRT_RESULTS_VERSION = 3  # ...of a run of `compare --sprt` (runs.plans.SPRT_FORMAT_VERSION)
 
 _CARD = "(A|[2-9]|10)[SHDC]"
 _MOVE = "[A-D][1-4]( top)?|shift (up|down|left|right)"
@@ -178,19 +179,26 @@ class SchemaEntry(NamedTuple):
         } | _with_shared(self.root)
 
 
-_PLAN = _object(
-    {
-        "foursquare_results": {"const": RESULTS_VERSION},
-        "command": {"enum": ["stats", "compare"]},
-        "players": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1, "maxItems": 16},
-        "start": _SEED,
-        "games": _whole(1),
-        "player_seed": _SEED,
-        "playouts": _whole(1),
-        "think": _or_null({"type": "number", "exclusiveMinimum": 0}),
-        "move_time": {"type": "number", "exclusiveMinimum": 0},
-        "shard": {"type": "array", "items": _whole(1), "minItems": 2, "maxItems": 2},
-        "sealed": {"type": "boolean"},
+_PLAN_PROPERTIES: dict[str, JsonSchema] = {
+    "foursquare_results": {"const": RESULTS_VERSION},
+    "command": {"enum": ["stats", "compare"]},
+    "players": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1, "maxItems": 16},
+    "start": _SEED,
+    "games": _whole(1),
+    "player_seed": _SEED,
+    "playouts": _whole(1),
+    "think": _or_null({"type": "number", "exclusiveMinimum": 0}),
+    "move_time": {"type": "number", "exclusiveMinimum": 0},
+    "shard": {"type": "array", "items": _whole(1), "minItems": 2, "maxItems": 2},
+    "sealed": {"type": "boolean"},
+}
+_PLAN = _object(_PLAN_PROPERTIES)
+_SPRT_PLAN = _object(
+    _PLAN_PROPERTIES
+    | {
+        "foursquare_results": {"const": SPRT_RESULTS_VERSION},
+        "command": {"const": "compare"},
+        "sprt": _object({"points": {"type": "number", "exclusiveMinimum": 0}, "alpha": _SHARE, "beta": _SHARE}),
     }
 )
 _ANALYSIS_PLAN = _object(
@@ -269,9 +277,10 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
     ),
     SchemaEntry(
         "results-plan",
-        RESULTS_VERSION,
-        "The first line of a results file: the plan of a run of `stats`, `compare` or `analyze`",
-        {"oneOf": [_PLAN, _ANALYSIS_PLAN]},
+        SPRT_RESULTS_VERSION,
+        "The first line of a results file: the plan of a run of `stats`, `compare` or `analyze` (version 3: of "
+        "`compare --sprt`, with its test)",
+        {"oneOf": [_PLAN, _SPRT_PLAN, _ANALYSIS_PLAN]},
     ),
     SchemaEntry(
         "results-game",

@@ -21,6 +21,7 @@ import enum
 import math
 from typing import Any, NamedTuple
 
+from .sprt import Sprt
 from .stats import GameResult, Summary
 
 SIGNIFICANT = 0.05
@@ -150,6 +151,8 @@ class Comparison(NamedTuple):
     summaries: list[Summary]
     pairs: list[Pair]
     complete: bool  # False when the run was stopped before every game was played
+    sprt: Sprt | None = None  # `compare --sprt`: the sequential test, where it stopped the run
+    names: dict[str, tuple[str, str]] = {}  # by each player's whole name: its short name, its name without it
 
     def to_json(self) -> dict[str, Any]:
         """`compare --format json` (and `summarize`'s)."""
@@ -157,4 +160,4 @@ class Comparison(NamedTuple):
             "complete": self.complete,
             "players": [summary.to_json() for summary in self.summaries],
             "pairs": [pair.to_json() for pair in self.pairs],
-        }
+        } | ({"sprt": self.sprt.to_json()} if self.sprt is not None else {})

@@ -12,8 +12,10 @@ from ..players import MOVE_LIMIT
 from ..players.registry import PlayerSpec, Strength
 from ..rules.cards import SEED_MAX
 from ..rules.playout import MAX_PLAYOUTS
+from .sprt import SprtSettings
 
 RESULTS_FORMAT_VERSION = 2
+SPRT_FORMAT_VERSION = 3  # the first line of a run of `compare --sprt`: version 2's, with the test's settings
 PLAN_KEYS = ("command", "players", "start", "games", "player_seed", "playouts", "think", "move_time")
 MAX_PLAYERS = 16
 MAX_MOVES = MOVE_LIMIT  # a line of more moves is not one of ours: no player may make more in a game
@@ -52,9 +54,17 @@ class Plan(NamedTuple):
     command: str
     players: tuple[PlayerSpec, ...]
     deals: DealRange
+    sprt: SprtSettings | None = None  # `compare --sprt`: the sequential test that stops the run when it knows
 
     @classmethod
-    def of(cls, command: str, names: Sequence[str], settings: PlayerSpec, deals: DealRange) -> Plan:
+    def of(
+        cls,
+        command: str,
+        names: Sequence[str],
+        settings: PlayerSpec,
+        deals: DealRange,
+        sprt: SprtSettings | None = None,
+    ) -> Plan:
         """The plan of `names` (each checked: PlayerError) with the run-wide defaults of `settings`; UsageError
         for a player named twice (by any spelling, under any short name) or two given one short name."""
         players = tuple(settings.named(name) for name in names)
@@ -65,7 +75,9 @@ class Plan(NamedTuple):
         clash = next((name for name in shown if shown.count(name) > 1), None)
         if clash is not None:
             raise UsageError(f"{clash} names two players; give each its own short name")
-        return cls(command, players, deals)
+        if sprt is not None and len(players) != 2:
+            raise UsageError("the sequential test (--sprt) compares two players; give two")
+        return cls(command, players, deals, sprt)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -81,7 +93,7 @@ class Plan(NamedTuple):
         """The plan as the first line of its results file."""
         settings, deals = self.settings, self.deals
         return {
-            "foursquare_results": RESULTS_FORMAT_VERSION,
+            "foursquare_results": RESULTS_FORMAT_VERSION if self.sprt is None else SPRT_FORMAT_VERSION,
             "command": self.command,
             "players": list(self.names),
             "start": deals.start,
@@ -92,17 +104,20 @@ class Plan(NamedTuple):
             "move_time": settings.move_time,
             "shard": list(deals.shard),
             "sealed": deals.sealed,
-        }
+        } | ({"sprt": self.sprt.to_json()} if self.sprt is not None else {})
 
     @classmethod
     def from_header(cls, header: dict[str, Any] | None, path: str) -> Plan:
         """The plan a results file's first line states, every field checked; ResultsError saying which."""
-        if header is None or header.get("foursquare_results") != RESULTS_FORMAT_VERSION or "command" not in header:
+        version = header.get("foursquare_results") if header is not None else None
+        if header is None or version not in (RESULTS_FORMAT_VERSION, SPRT_FORMAT_VERSION) or "command" not in header:
             old = header is not None and header.get("foursquare_results") == 1
             said = "written by an older version of the tool (its games cannot be checked); give another file"
             other = "not a results file of this version (docs/protocol.md, section 9)"
             raise ResultsError(said if old else other, path=path)
-        wanted = {"foursquare_results", *PLAN_KEYS, "shard", "sealed"}
+        wanted = {"foursquare_results", *PLAN_KEYS, "shard", "sealed"} | (
+            {"sprt"} if version == SPRT_FORMAT_VERSION else set()
+        )
         if set(header) != wanted:
             raise ResultsError(f"its plan has the keys {sorted(header)}, not {sorted(wanted)}", path=path)
         problem = _plan_problem(header)
@@ -120,7 +135,25 @@ class Plan(NamedTuple):
                 raise ResultsError(f"its plan is not one of a run: players ({written})", path=path)
             players.append(player)
         deals = DealRange(header["start"], header["games"], tuple(header["shard"]), header["sealed"])
-        return cls(header["command"], tuple(players), deals)
+        sprt = _sprt_settings(header.get("sprt"), header["command"]) if version == SPRT_FORMAT_VERSION else None
+        if version == SPRT_FORMAT_VERSION and sprt is None:
+            raise ResultsError("its plan is not one of a run: sprt", path=path)
+        return cls(header["command"], tuple(players), deals, sprt)
+
+
+def _sprt_settings(value: object, command: str) -> SprtSettings | None:
+    """A plan's sequential test, checked: a compare's, its difference above 0, its error rates between 0 and a half."""
+    if command != "compare" or not isinstance(value, dict) or set(value) != {"points", "alpha", "beta"}:
+        return None
+    points, alpha, beta = value["points"], value["alpha"], value["beta"]
+    if not (is_seconds(points) and points <= MAX_SCORE and all(is_share(rate) for rate in (alpha, beta))):
+        return None
+    return SprtSettings(float(points), float(alpha), float(beta))
+
+
+def is_share(value: object) -> bool:
+    """An error rate of a test: a number above 0 and below a half."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 0.5
 
 
 def is_whole(value: object, low: int, high: int) -> bool:

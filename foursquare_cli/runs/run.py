@@ -23,6 +23,7 @@ from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
 from .plans import Plan
 from .results import Merged, ResultsFile
+from .sprt import SequentialTest, SprtVerdict, decided_at
 from .stats import GameResult, Summary, check_range, play_deal_together, summary_of
 
 
@@ -140,6 +141,10 @@ def comparison_of(
     """The comparison of a `compare` plan over the deals every player has played."""
     played = sorted({deal for _, deal in games if plan.deals.holds(deal)})
     deals = [deal for deal in played if all((player, deal) in games for player in plan.names)]
+    test = None
+    if plan.sprt is not None:  # the deals up to where the test decided, in order: where the run stopped
+        test = decided_at(plan.sprt, _differences(plan, games, deals))
+        deals = deals[: test.deals]
     per_player = [[games[(player, deal)] for deal in deals] for player in plan.names]
     summaries = [
         summary_of(name, plan.deals.start, results, elapsed / len(plan.players))._replace(sealed=plan.deals.sealed)
@@ -151,7 +156,14 @@ def comparison_of(
         for i in range(len(players))
         for j in range(i + 1, len(players))
     ]
-    return Comparison(summaries, pairs, complete)
+    names = {player.text: (player.shown, player.name) for player in plan.players}
+    return Comparison(summaries, pairs, complete, test, names)
+
+
+def _differences(plan: Plan, games: dict[tuple[str, int], GameResult], deals: list[int]) -> list[float]:
+    """The paired differences of score (a lost game counting 0) of a plan's two players, deal by deal."""
+    first, second = plan.names
+    return [float((games[(first, deal)].score or 0) - (games[(second, deal)].score or 0)) for deal in deals]
 
 
 def run_stats(plan: Plan, *, jobs: int = 1, cluster: str | None = None, results: str | None = None,
@@ -171,9 +183,14 @@ def run_compare(plan: Plan, *, jobs: int = 1, cluster: str | None = None, result
     so far (the deals every player finished), marked incomplete, then the exception goes on."""
     began = time.perf_counter()
     games: dict[tuple[str, int], GameResult] = {}
+    test = SequentialTest(plan.sprt) if plan.sprt is not None else None
     try:
         for result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready):
             games[(result.player, result.seed)] = result
+            if test is not None and result.player == plan.names[-1]:  # a deal every player has played
+                (difference,) = _differences(plan, games, [result.seed])
+                if test.add(difference).verdict is not SprtVerdict.UNDECIDED:
+                    break  # the test knows: the deals left are not played
     except Interrupted:
         yield comparison_of(plan, games, time.perf_counter() - began, complete=False)
         raise

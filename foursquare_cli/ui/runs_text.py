@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from ..app.runs import PublicDeals
 from ..runs.compare import Comparison, Finding, Pair
+from ..runs.sprt import Sprt, SprtVerdict
 from ..runs.stats import Summary
+from .fit import fitted
 from .output import Screen, Text, text_of
 
 
@@ -48,7 +50,7 @@ def stats_text(summary: Summary) -> str:
         f"player {summary.player}, {_dealt(summary)}",
         f"won {summary.wins} of {summary.games}: {summary.win_rate:.1%} "
         f"(95% interval {summary.win_low:.1%} to {summary.win_high:.1%})",
-        f"mean score of wins: {score}; mean score, a lost game counting 0: {summary.mean_score_all:.2f}",
+        f"mean score of wins {score}; a lost game counting 0, {summary.mean_score_all:.2f}",
         f"time per move: mean {summary.seconds_per_move * 1000:.2f} ms, "
         f"median {summary.median_seconds_per_move * 1000:.2f} ms; {summary.games_per_second:.2f} games/s",
     ]
@@ -60,9 +62,23 @@ def stats_text(summary: Summary) -> str:
     return "\n".join(lines + ([gap] if gap else []))
 
 
+SHORT_NAME = 12  # a name a table shows in full; a longer one is shown as a letter, named in full below the table
+
+
+def short_names(comparison: Comparison) -> dict[str, str]:
+    """The name a table shows for each player (by its whole name): its short name when it has one, else its name
+    when short enough, else a letter (A, B, ...)."""
+    names = {}
+    letters = iter("ABCDEFGHIJKLMNOP")
+    for summary in comparison.summaries:
+        short, _ = comparison.names.get(summary.player, (summary.player, summary.player))
+        names[summary.player] = short if len(short) <= SHORT_NAME else next(letters)
+    return names
+
+
 def compare_text(comparison: Comparison, width: int | None = None) -> str:
-    """A table with a row a player (where it fits `width`; else a line or two a player), then a verdict line
-    for each pair."""
+    """A table with a row a player, by short names (the whole names, settings included, listed once below),
+    fitting 60 columns; then a verdict for each pair, and the sequential test's, in words."""
     summaries = comparison.summaries
     games = summaries[0].games if summaries else 0
     first = summaries[0].start if summaries else 0
@@ -78,54 +94,80 @@ def compare_text(comparison: Comparison, width: int | None = None) -> str:
         lines.append(f"{games} deals between {low} and {high}, played by every player:")
     else:
         lines.append(f"{games} deals, {first} to {first + games - 1}, played by every player:")
-    name = max([6] + [len(s.player) for s in summaries])
+    names = short_names(comparison)
     rows = []
     for s in summaries:
         mean = f"{s.mean_score:.2f}" if s.mean_score is not None else "-"
-        won = f"{s.wins}/{s.games} {s.win_rate:.1%}"
-        interval = f"{s.win_low:.1%}-{s.win_high:.1%}"
-        rows.append((s.player, won, interval, mean, f"{s.mean_score_all:.2f}", f"{s.seconds_per_move * 1000:.2f}",
-                     _forfeits_text(s.forfeits)))  # fmt: skip
-    header = (f"  {'player':<{name}}  {'won':>16}  {'95% interval':>15}  {'score of wins':>13}  {'score':>6}  "
-              f"{'ms/move':>8}  forfeits")  # fmt: skip
+        interval = f"{s.win_low * 100:.1f}-{s.win_high:.1%}"
+        rows.append((names[s.player], f"{s.wins}/{s.games}", interval, mean, f"{s.mean_score_all:.2f}",
+                     f"{s.seconds_per_move * 1000:.1f}"))  # fmt: skip
+    name = max([6] + [len(row[0]) for row in rows])
+    won = max([3] + [len(row[1]) for row in rows])
+    header = f"  {'player':<{name}}  {'won':>{won}}  {'95% interval':>12}  {'wins':>5}  {'score':>5}  {'ms/move':>7}"
     if width is None or len(header) <= width:
         lines.append(header)
-        lines += [f"  {player:<{name}}  {won:>16}  {interval:>15}  {mean:>13}  {score:>6}  {ms:>8}  {forfeits}"
-                  for player, won, interval, mean, score, ms, forfeits in rows]  # fmt: skip
-    else:  # a narrow terminal: a player's figures in words, a line or two each
-        lines += [f"  {player}: won {won} ({interval}); score of wins {mean}, score {score}; {ms} ms a move; "
-                  f"forfeits {forfeits}" for player, won, interval, mean, score, ms, forfeits in rows]  # fmt: skip
-    lines.append("(score: the mean score with a lost game counting 0)")
-    lines.extend(pair_verdict(pair) for pair in comparison.pairs)
+        lines += [f"  {row[0]:<{name}}  {row[1]:>{won}}  {row[2]:>12}  {row[3]:>5}  {row[4]:>5}  {row[5]:>7}"
+                  for row in rows]  # fmt: skip
+    else:  # narrower still: a player's figures in words, a line or two each
+        lines += [f"  {row[0]}: won {row[1]} ({row[2]}); score of wins {row[3]}, score {row[4]}; {row[5]} ms a move"
+                  for row in rows]  # fmt: skip
+    lines += [f"  {short} = {comparison.names.get(whole, (whole, whole))[1]}" for whole, short in names.items()
+              if short != whole]  # fmt: skip
+    lines.append("(wins: the mean score of the games won; score: the mean score, a lost game counting 0)")
+    lines += [f"forfeits of {names[s.player]}: {_forfeits_text(s.forfeits)}" for s in summaries if s.forfeits]
+    lines.extend(pair_verdict(pair, names) for pair in comparison.pairs)
+    if comparison.sprt is not None and len(summaries) == 2:
+        lines.append(sprt_verdict(comparison.sprt, names[summaries[0].player], names[summaries[1].player]))
     return "\n".join(lines)
+
+
+def sprt_verdict(test: Sprt, first: str, second: str) -> str:
+    """Where the sequential test stopped, and what it found, in one sentence."""
+    settings = test.settings
+    asked = (f"Sequential test (a difference of {settings.points:g} points a deal, alpha {settings.alpha:.0%}, "
+             f"beta {settings.beta:.0%}): after {test.deals} deals, ")  # fmt: skip
+    size = f"{abs(test.mean):.2f} points a deal (95% interval {test.low:+.2f} to {test.high:+.2f})"
+    if test.verdict is SprtVerdict.FIRST:
+        return asked + f"{first} is stronger than {second} by {size}."
+    if test.verdict is SprtVerdict.SECOND:
+        return asked + f"{second} is stronger than {first} by {size}."
+    if test.verdict is SprtVerdict.NEITHER:
+        return asked + f"neither is stronger by {settings.points:g} points ({first} less {second}: {test.mean:+.2f})."
+    return asked + f"not decided yet ({first} less {second}: {test.mean:+.2f}); more deals would tell (-n)."
 
 
 def _p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def pair_verdict(pair: Pair) -> str:
-    """The finding of a paired comparison in one sentence, with the size of the difference and its p-value."""
+def pair_verdict(pair: Pair, names: dict[str, str] | None = None) -> str:
+    """The finding of a paired comparison in one sentence, with the size of the difference and its p-value
+    (players by the names the table shows)."""
+    shown = names or {}
+    first, second = shown.get(pair.first, pair.first), shown.get(pair.second, pair.second)
+    better, worse = shown.get(pair.better or "", pair.better), shown.get(pair.worse or "", pair.worse)
     if pair.finding is Finding.WINS:
         verdict = (
-            f"{pair.better} is better than {pair.worse}: {abs(pair.win_difference):+.1f} points of win rate, "
-            f"{_p_text(pair.wins_p)}"
+            f"{better} wins more than {worse}: {abs(pair.win_difference):.1f} points of win rate, "
+            f"{_p_text(pair.wins_p)}."
         )
     elif pair.finding is Finding.SCORES:
         verdict = (
-            f"{pair.better} scores higher than {pair.worse}: {abs(pair.score_difference):+.2f} points of mean score, "
-            f"{_p_text(pair.scores_p)}"
+            f"{better} scores more than {worse}: {abs(pair.score_difference):.2f} points a deal, "
+            f"{_p_text(pair.scores_p)}."
         )
     else:
         verdict = (
-            f"no significant difference between {pair.first} and {pair.second} "
-            f"(win rate {pair.win_difference:+.1f} points, {_p_text(pair.wins_p)}; "
-            f"mean score {pair.score_difference:+.2f}, {_p_text(pair.scores_p)})"
+            f"{first} and {second}: no significant difference (win rate {pair.win_difference:+.1f} points, "
+            f"{_p_text(pair.wins_p)}; score {pair.score_difference:+.2f} a deal, {_p_text(pair.scores_p)})."
         )
     if pair.approximate:
         deals = "1 deal differs" if pair.differing == 1 else f"{pair.differing} deals differ"
-        verdict += f" (only {deals} in score: the scores test is approximate)"
+        verdict += f" Only {deals} in score: the scores test is approximate."
     return verdict
+
+
+NARROWEST = 60  # the columns compare's text keeps to where no terminal says its width (a pipe, a file)
 
 
 @text_of.register
@@ -135,7 +177,8 @@ def _summary(value: Summary, screen: Screen) -> Text:
 
 @text_of.register
 def _comparison(value: Comparison, screen: Screen) -> Text:
-    return Text(compare_text(value, screen.width) + "\n")
+    width = screen.width or NARROWEST
+    return Text(fitted(compare_text(value, width), width) + "\n")
 
 
 @text_of.register

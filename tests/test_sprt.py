@@ -1,0 +1,77 @@
+"""`compare --sprt` (issue 50): a sequential test that stops when it knows, with the error rates it promises, kept
+in the results file so that a resumed run and `summarize` stop where the run stopped."""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+
+import pytest
+from conftest import in_process
+
+from foursquare_cli.runs.sprt import FEWEST_DEALS, SprtSettings, SprtVerdict, decided_at, sprt_of
+
+
+@pytest.mark.parametrize("spread", [1.0, 3.0])
+def test_the_test_keeps_its_error_rates_on_simulated_deals(spread):
+    """Differences of score drawn from a normal law: with none, a player is called stronger at most alpha of the
+    time (with room for the simulation's own noise); with one of `points`, it is missed at most beta of it."""
+    settings = SprtSettings(points=0.5, alpha=0.05, beta=0.05)
+    rng = random.Random(2026)
+    for mean, wrong in (
+        (0.0, {SprtVerdict.FIRST, SprtVerdict.SECOND}),
+        (0.5, {SprtVerdict.NEITHER, SprtVerdict.SECOND}),
+    ):
+        found = collections.Counter(
+            decided_at(settings, [rng.gauss(mean, spread) for _ in range(3000)]).verdict for _ in range(300)
+        )
+        assert found[SprtVerdict.UNDECIDED] == 0 and sum(found[v] for v in wrong) <= 0.05 * 300 + 9, found
+
+
+def test_it_decides_nothing_before_its_fewest_deals_and_then_by_walds_bounds():
+    settings = SprtSettings(points=1.0, alpha=0.1, beta=0.1)
+    assert sprt_of(settings, [5.0] * (FEWEST_DEALS - 1)).verdict is SprtVerdict.UNDECIDED
+    strong = sprt_of(settings, [5.0] * FEWEST_DEALS)
+    assert strong.verdict is SprtVerdict.FIRST and strong.first_ratio >= settings.bounds[1]
+    assert sprt_of(settings, [-5.0] * FEWEST_DEALS).verdict is SprtVerdict.SECOND
+    alike = sprt_of(settings, [0.0, 1.0, -1.0, 0.0] * 20)
+    assert alike.verdict is SprtVerdict.NEITHER and max(alike.first_ratio, alike.second_ratio) <= settings.bounds[0]
+    assert decided_at(settings, [5.0] * 100).deals == FEWEST_DEALS, "where it first decides"
+
+
+def test_compare_sprt_stops_when_it_knows_and_its_results_file_stops_there_again(tmp_path):
+    """greedy against random: the test decides long before -n, says which way and by how much; the results file
+    holds the test and the games up to there, and a rerun and summarize give the same verdict."""
+    results = tmp_path / "r.jsonl"
+    ran = in_process("compare", "greedy", "random", "-n", "3000", "--sprt", "--results", str(results), "-f", "json")
+    assert ran.returncode == 0, ran.stderr
+    said = json.loads(ran.stdout)
+    test = said["sprt"]
+    assert test["verdict"] == "first" and FEWEST_DEALS <= test["deals"] < 3000
+    assert said["players"][0]["games"] == test["deals"], "the deals after the decision are not played"
+    header, *games = [json.loads(line) for line in results.read_text().splitlines()]
+    assert header["sprt"] == {"points": 0.5, "alpha": 0.05, "beta": 0.05} and header["foursquare_results"] == 3
+    import jsonschema
+
+    schema = json.loads(in_process("schema", "results-plan", "-f", "json").stdout)
+    assert jsonschema.Draft202012Validator(schema).is_valid(header)
+    assert len(games) == 2 * test["deals"]
+    again = in_process("compare", "greedy", "random", "-n", "3000", "--sprt", "--results", str(results), "-f", "json")
+    summed = in_process("summarize", str(results), "-f", "json")
+    assert json.loads(again.stdout)["sprt"] == test == json.loads(summed.stdout)["sprt"]
+    text = in_process("compare", "greedy", "random", "-n", "3000", "--sprt", COLUMNS="60")
+    assert f"after {test['deals']} deals, greedy is stronger than random by" in " ".join(text.stdout.split())
+
+
+def test_one_player_under_two_settings_and_a_table_of_short_names_within_60_columns():
+    """Issue 50: the same player twice under other settings; the table by short names (a letter for a long one),
+    each whole name once below it, every line within 60 columns."""
+    result = in_process("compare", "fast=expert:playouts=30", "expert:playouts=60,second_ply=0", "greedy", "-n", "2",
+                        COLUMNS="60")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 60
+    assert "  fast = expert:playouts=30" in lines and "  A = expert:playouts=60,second_ply=0" in lines
+    assert any(line.startswith("  A ") for line in lines) and any(line.startswith("  fast ") for line in lines)
+    assert in_process("compare", "expert", "expert:playouts=20", "--sprt", "greedy", "-n", "2").returncode == 2
