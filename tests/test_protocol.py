@@ -182,3 +182,34 @@ def test_a_bot_that_answers_ahead_forfeits_saying_so(tmp_path):
     result = in_process("stats", "-p", f"cmd:{sys.executable} {ahead}", "-n", "2", "-f", "json")
     forfeits = json.loads(result.stdout)["forfeits"]
     assert forfeits == {"answered before its state was sent (one line, one move, for each state)": 2}, forfeits
+
+
+def test_the_positions_of_the_page_run_as_printed():
+    """Issue 50: State.from_seed, state_from_protocol and legal_moves are promised in the API's `__all__` and shown
+    on docs/protocol.md, in an example that runs."""
+    from foursquare_cli import api
+
+    assert {"State", "legal_moves", "state_from_protocol"} <= set(api.__all__) and hasattr(api.State, "from_seed")
+    exec(compile(_page_block("<!-- example: positions -->"), "docs/protocol.md", "exec"), {})
+
+
+def test_a_position_rebuilt_from_a_version_2_state_is_the_position_a_player_sees():
+    """On random positions of every stage: the rebuilt position sends the very same state, counts the same
+    unseen cards and stands the same way; a state of version 1 is refused, saying why."""
+    from foursquare_cli.api import state_from_protocol
+    from foursquare_cli.rules.game import Step
+
+    chooser = random.Random(4)
+    for _ in range(150):
+        game = Game.from_seed(chooser.randrange(2**64))
+        for _ in range(chooser.randrange(0, 40)):
+            if game.state.is_over:
+                break
+            game.play(chooser.choice(game.state.legal_moves()))
+        sent = ProtocolState(game.step, 2, 10.0).to_json()
+        rebuilt = state_from_protocol(sent, seed=chooser.randrange(100))
+        step = game.step
+        assert ProtocolState(Step(step.ply, step.move, step.card, step.turned, rebuilt), 2, 10.0).to_json() == sent
+        assert rebuilt.unseen_by_rank() == game.state.unseen_by_rank() and rebuilt.status is game.state.status
+    with pytest.raises(ValueError, match="version 1 names no unseen cards"):
+        state_from_protocol(ProtocolState(game.step).to_json())
