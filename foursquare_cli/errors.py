@@ -7,45 +7,54 @@ the kinds below, and `exit_code_of` reads the code off the kind, through the cla
 ancestry, from `EXIT_CODE_OF_KIND`, the one table. The handler in `cli/app.py` is its
 only reader: one line on standard error, then that code. So hierarchy and code agree
 by construction: a usage error exits 2 because it is a `UsageError`, never because a
-raise site says so. `EXIT_CODES` says what each code means, for `foursquare --help`
-and docs/commands.md.
+raise site says so. What was said already (a file's problems, a game interrupted and
+where it is kept, `solve`'s no win) is no exception but a value, an `ExitStatus` the
+command returns, as httpie's. `EXIT_CODES` says what each code means, for `foursquare
+--help` and docs/commands.md.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 
-EXIT_OK = 0
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-EXIT_UNWINNABLE = 3
-EXIT_GAVE_UP = 4
-EXIT_INTERNAL = 70
-EXIT_IO = 74
-EXIT_WORKER_LOST = 75
-EXIT_INTERRUPTED = 130
-EXIT_BROKEN_PIPE = 141
-EXIT_TERMINATED = 143
+
+class ExitStatus(enum.IntEnum):
+    """How the tool ends, as httpie's `ExitStatus`: a value a command returns when what went wrong was said where
+    it happened (a file's problems, a game interrupted, a failed output), and the code of each kind of error."""
+
+    SUCCESS = 0
+    INVALID = 1
+    USAGE = 2
+    UNWINNABLE = 3
+    GAVE_UP = 4
+    INTERNAL = 70
+    IO = 74
+    WORKER_LOST = 75
+    INTERRUPTED = 130
+    BROKEN_PIPE = 141
+    TERMINATED = 143
+
 
 EXIT_CODES = {
-    EXIT_OK: "success (check: every file valid; solve: winnable)",
-    EXIT_INVALID: "invalid input (an illegal move, an invalid record, a forfeit)",
-    EXIT_USAGE: "usage error (a bad option, a file that cannot be read or written)",
-    EXIT_UNWINNABLE: "solve: unwinnable",
-    EXIT_GAVE_UP: "solve: gave up",
-    EXIT_INTERNAL: "internal error (a bug: details in a crash log)",
-    EXIT_IO: "output or a record could not be written",
-    EXIT_WORKER_LOST: "a worker process or a cluster failed mid-run",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
-    EXIT_BROKEN_PIPE: "the reader of the output went away",
-    EXIT_TERMINATED: "terminated",
+    ExitStatus.SUCCESS: "success (check: every file valid; solve: winnable)",
+    ExitStatus.INVALID: "invalid input (an illegal move, an invalid record, a forfeit)",
+    ExitStatus.USAGE: "usage error (a bad option, a file that cannot be read or written)",
+    ExitStatus.UNWINNABLE: "solve: unwinnable",
+    ExitStatus.GAVE_UP: "solve: gave up",
+    ExitStatus.INTERNAL: "internal error (a bug: details in a crash log)",
+    ExitStatus.IO: "output or a record could not be written",
+    ExitStatus.WORKER_LOST: "a worker process or a cluster failed mid-run",
+    ExitStatus.INTERRUPTED: "interrupted (Ctrl-C)",
+    ExitStatus.BROKEN_PIPE: "the reader of the output went away",
+    ExitStatus.TERMINATED: "terminated",
 }
 """Every exit code and what it means: `foursquare --help` and docs/commands.md are made from this table."""
 
 
 def exit_codes_text() -> str:
     """`Exit codes: 0 success ...; 1 ...`: the table above as one paragraph (the top-level help's last)."""
-    return "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
+    return "Exit codes: " + "; ".join(f"{int(code)} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
 
 
 def quoted(text: str, limit: int = 40) -> str:
@@ -134,14 +143,6 @@ class UsageError(FoursquareError, ValueError):
     """Options that cannot be carried out, or a file that cannot be used."""
 
 
-class Unwinnable(FoursquareError):
-    """`solve`: an exhaustive search found no win."""
-
-
-class GaveUp(FoursquareError):
-    """`solve`: the budget or the time ran out with no win found."""
-
-
 class WriteError(FoursquareError):
     """A file or the output could not be written (a full disk); the message names the path and says why."""
 
@@ -165,31 +166,24 @@ class Terminated(Interrupted):
         super().__init__(signum, "terminated")
 
 
-class BrokenPipe(FoursquareError):
-    """The reader of the output went away: nothing more can be said to it."""
-
-
-EXIT_CODE_OF_KIND: dict[type[BaseException], int] = {
-    InvalidInput: EXIT_INVALID,
-    UsageError: EXIT_USAGE,
-    Unwinnable: EXIT_UNWINNABLE,
-    GaveUp: EXIT_GAVE_UP,
-    WriteError: EXIT_IO,
-    RunFailed: EXIT_WORKER_LOST,
-    Terminated: EXIT_TERMINATED,
-    Interrupted: EXIT_INTERRUPTED,
-    BrokenPipe: EXIT_BROKEN_PIPE,
+EXIT_CODE_OF_KIND: dict[type[BaseException], ExitStatus] = {
+    InvalidInput: ExitStatus.INVALID,
+    UsageError: ExitStatus.USAGE,
+    WriteError: ExitStatus.IO,
+    RunFailed: ExitStatus.WORKER_LOST,
+    Terminated: ExitStatus.TERMINATED,
+    Interrupted: ExitStatus.INTERRUPTED,
 }
 """The one table: each kind of error and the code the tool exits with (the nearest kind in a class's ancestry
-decides; anything that is none of these is a bug of ours, `EXIT_INTERNAL`)."""
+decides; anything that is none of these is a bug of ours, `ExitStatus.INTERNAL`)."""
 
 
-def exit_code_of(error: BaseException) -> int:
+def exit_code_of(error: BaseException) -> ExitStatus:
     """The exit code `error` ends the tool with: its nearest kind's in `EXIT_CODE_OF_KIND`."""
     for kind in type(error).__mro__:
         if kind in EXIT_CODE_OF_KIND:
             return EXIT_CODE_OF_KIND[kind]
-    return EXIT_INTERNAL
+    return ExitStatus.INTERNAL
 
 
 def interrupted_by(signum: int) -> Interrupted:
@@ -199,52 +193,9 @@ def interrupted_by(signum: int) -> Interrupted:
     return Interrupted(signum) if signum == signal.SIGINT else Terminated(signum)
 
 
-# -- said already --------------------------------------------------------------------------------------
-
-
-class AlreadySaid(FoursquareError):
-    """What went wrong was said where it happened (a file's problems, a game interrupted, a failed output):
-    only the exit code is left to give, by its other kind, and the one handler says nothing more."""
-
-
-class ProblemsSaid(AlreadySaid, InvalidInput):
-    """Input with problems, each said as file:line (check, replay, analyze, a move refused from a pipe)."""
-
-
-class UnreadableSaid(AlreadySaid, UsageError):
-    """A file that could not be read, said (check goes on with the other files)."""
-
-
-class InterruptedSaid(AlreadySaid, Interrupted):
-    """Ctrl-C during a game, said with where the game is kept."""
-
-
-class TerminatedSaid(AlreadySaid, Terminated):
-    """SIGTERM or SIGHUP during a game, said with where the game is kept."""
-
-
-class WriteFailedSaid(AlreadySaid, WriteError):
-    """A write that failed (a record, the output), said with where the game is kept."""
-
-
-class BrokenPipeSaid(AlreadySaid, BrokenPipe):
-    """The reader of the output went away: nothing is said but where the game is kept."""
-
-
-class UnwinnableSaid(AlreadySaid, Unwinnable):
-    """`solve`: no win, its result printed."""
-
-
-class GaveUpSaid(AlreadySaid, GaveUp):
-    """`solve`: gave up, its result printed."""
-
-
-def raise_worst(failures: Iterable[AlreadySaid | None]) -> None:
-    """Of a command's failures (one a file, None for a file that was fine), raise the one with the highest
-    exit code; nothing when there is none."""
-    found = [failure for failure in failures if failure is not None]
-    if found:
-        raise max(found, key=exit_code_of)
+def worst(statuses: Iterable[ExitStatus | None]) -> ExitStatus:
+    """Of a command's statuses (one a file; None for a file that was fine), the one it ends with: the highest."""
+    return max((status for status in statuses if status is not None), default=ExitStatus.SUCCESS)
 
 
 class Forfeit(InvalidInput):

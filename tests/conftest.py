@@ -313,7 +313,6 @@ def at_the_table(session, *lines, style=None, cards_to_come=False, meter=False, 
     import io
 
     from foursquare_cli.app.table import Table
-    from foursquare_cli.errors import AlreadySaid, exit_code_of
     from foursquare_cli.players import PlayerSpec, Strength
     from foursquare_cli.ui.board import PLAIN
     from foursquare_cli.ui.output import Screen
@@ -336,11 +335,7 @@ def at_the_table(session, *lines, style=None, cards_to_come=False, meter=False, 
     screen = Screen(style or PLAIN, out=out, prompt=True, width=(lambda: width) if width else None)
     table = Table(session, PromptScreen(screen, read_line), player or PlayerSpec(strength=Strength(200)),
                   reopen=reopen, cards_to_come=cards_to_come, meter=meter, looking_back=looking_back)  # fmt: skip
-    try:
-        table.run()
-    except AlreadySaid as ended:  # Ctrl-C, a failed write: said already, only the exit code is left
-        return exit_code_of(ended), out.getvalue()
-    return 0, out.getvalue()
+    return int(table.run()), out.getvalue()
 
 
 def in_process(*arguments: str, input: str | bytes = "", cwd=None, **env: str) -> subprocess.CompletedProcess:

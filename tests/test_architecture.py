@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 import foursquare_cli
 from foursquare_cli.cli import app
-from foursquare_cli.errors import EXIT_INTERNAL, FoursquareError
+from foursquare_cli.errors import ExitStatus, FoursquareError
 from foursquare_cli.rules import Card, Cell, Move
 
 PACKAGE = pathlib.Path(foursquare_cli.__file__).parent
@@ -328,11 +328,11 @@ def test_every_exception_class_of_the_package_is_a_foursquare_error():
                 classes.append(value)
     assert len(classes) > 15
     assert [c.__qualname__ for c in classes if not issubclass(c, FoursquareError)] == []
-    from foursquare_cli.errors import AlreadySaid, exit_code_of
+    from foursquare_cli.errors import exit_code_of
 
-    abstract = {FoursquareError, AlreadySaid}
+    abstract = {FoursquareError}
     unmapped = [kind.__qualname__ for kind in classes if kind not in abstract and not kind.__name__.startswith("_")
-                and exit_code_of(kind.__new__(kind)) == EXIT_INTERNAL]  # fmt: skip
+                and exit_code_of(kind.__new__(kind)) == ExitStatus.INTERNAL]  # fmt: skip
     assert unmapped == []
     assert [kind.__qualname__ for kind in classes if "exit_code" in vars(kind)] == []  # the table alone decides
 
@@ -367,7 +367,7 @@ def test_a_bug_is_one_line_a_crash_log_and_exit_70(monkeypatch, tmp_path):
     monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path))
     monkeypatch.setattr("foursquare_cli.app.deal.deal", broken)
     result = CliRunner().invoke(app, ["deal", "--seed", "3"])
-    assert result.exit_code == EXIT_INTERNAL
+    assert result.exit_code == ExitStatus.INTERNAL
     lines = result.stderr.splitlines()
     assert len(lines) == 1, lines
     assert lines[0].startswith("foursquare: internal error: RuntimeError: a bug of ours; details in ")
@@ -378,16 +378,16 @@ def test_a_bug_is_one_line_a_crash_log_and_exit_70(monkeypatch, tmp_path):
 
 
 def test_an_error_of_the_core_is_one_line_with_its_own_exit_code(tmp_path):
-    from foursquare_cli.errors import EXIT_USAGE
+    from foursquare_cli.errors import ExitStatus
 
     result = CliRunner().invoke(app, ["replay", str(tmp_path / "missing.yaml")])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitStatus.USAGE
     assert result.stderr == f"{tmp_path / 'missing.yaml'}: cannot read: No such file or directory\n"
 
 
 def test_a_player_name_is_parsed_without_building_it_and_building_reports_one_line(tmp_path, monkeypatch):
     from foursquare_cli.app.players import canonical_player as parse_player
-    from foursquare_cli.errors import EXIT_USAGE, PlayerError
+    from foursquare_cli.errors import ExitStatus, PlayerError
 
     (tmp_path / "brokenbots.py").write_text(
         "class Raises:\n    def __init__(self):\n        raise RuntimeError('no luck')\n"
@@ -404,7 +404,7 @@ def test_a_player_name_is_parsed_without_building_it_and_building_reports_one_li
         ("nosuchmodule:Bot", "nosuchmodule:Bot: cannot import 'nosuchmodule'"),
     ):
         result = CliRunner().invoke(app, ["stats", "--games", "2", "--player", player])
-        assert result.exit_code == EXIT_USAGE, result.stderr
+        assert result.exit_code == ExitStatus.USAGE, result.stderr
         assert result.stderr.splitlines() == [result.stderr.rstrip("\n")]
         assert result.stderr.startswith(f"foursquare stats: {said}")
 
@@ -428,10 +428,9 @@ def test_the_help_lists_every_exit_code_from_the_one_table():
     assert " ".join(exit_codes_text().split()) in help_text
     for code, meaning in EXIT_CODES.items():
         assert f"{code} {meaning}" in exit_codes_text()
-    import foursquare_cli.errors as errors
+    from foursquare_cli.errors import ExitStatus
 
-    named = {value for key, value in vars(errors).items() if key.startswith("EXIT_") and isinstance(value, int)}
-    assert named == set(EXIT_CODES)
+    assert set(ExitStatus) == set(EXIT_CODES)
 
 
 def test_every_command_body_is_a_handful_of_lines():
@@ -450,16 +449,20 @@ def test_every_command_body_is_a_handful_of_lines():
     assert long == {}
 
 
-def test_ui_raises_and_never_hands_back_an_exit_code():
-    """The exit code is the error's class's: ui raises (an AlreadySaid kind when it said what went wrong), and
-    the one handler in cli/app.py maps every error to its code; no ui module names an exit code."""
-    named = [
-        f"{name}: {node.id}"
+def test_an_exit_code_is_an_error_kind_or_a_status_and_nothing_else():
+    """The exit code is the error's class's (the one handler in cli/app.py maps every error to its code), or the
+    `ExitStatus` a command returns when it said what went wrong where it happened; no module writes a number
+    for one, and only `exit_with` turns a status into an exit."""
+    numbers = [
+        f"{name}: {ast.unparse(node)}"
         for name, path in MODULES.items()
-        if name.startswith("foursquare_cli.ui.")
         for node in ast.walk(_tree(path))
-        if isinstance(node, ast.Name) and node.id.startswith("EXIT_")
+        if isinstance(node, ast.Call)
+        and ast.unparse(node.func) in {"sys.exit", "typer.Exit", "SystemExit"}
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value not in (0, None)
     ]
-    assert named == []
+    assert numbers == []
     commands = (PACKAGE / "cli" / "commands.py").read_text() + (PACKAGE / "cli" / "more.py").read_text()
     assert "typer.Exit(" not in commands

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.errors import EXIT_USAGE
+from foursquare_cli.errors import ExitStatus
 
 runner = CliRunner()
 
@@ -24,7 +24,7 @@ def test_a_fifo_as_the_settings_file_is_refused_at_once(tmp_path, monkeypatch):
     began = time.monotonic()
     result = runner.invoke(app, ["deal", "--seed", "1"])
     assert time.monotonic() - began < 5
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitStatus.USAGE
     assert "not a regular file (a FIFO)" in result.stderr and str(fifo) in result.stderr
     assert result.stderr.count("\n") == 1
 
@@ -33,7 +33,7 @@ def test_a_fifo_as_the_settings_file_is_refused_at_once(tmp_path, monkeypatch):
 def test_a_device_as_the_settings_file_is_refused(monkeypatch):
     monkeypatch.setenv("FOURSQUARE_CONFIG", "/dev/zero")
     result = runner.invoke(app, ["deal", "--seed", "1"])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitStatus.USAGE
     assert result.stderr.endswith(
         "/dev/zero: not a regular file (a device); a settings file is a TOML file of a few lines\n"
     )
@@ -45,7 +45,7 @@ def test_a_settings_file_nested_thousands_deep_is_one_line_not_a_crash(tmp_path,
     settings.write_text(nested + "\n")
     monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
     result = runner.invoke(app, ["deal", "--seed", "1"])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitStatus.USAGE
     assert result.stderr == f"foursquare deal: {settings}: not TOML of ours: nested too deep\n"
 
 
@@ -54,7 +54,7 @@ def test_a_byte_order_mark_is_named_as_such(tmp_path, monkeypatch):
     settings.write_bytes(b"\xef\xbb\xbfunicode = true\n")
     monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
     result = runner.invoke(app, ["deal", "--seed", "1"])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitStatus.USAGE
     assert result.stderr == (
         f"foursquare deal: {settings}:1: starts with a byte-order mark, which TOML does not allow; "
         "save it as UTF-8 without one\n"

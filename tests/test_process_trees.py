@@ -16,7 +16,7 @@ from conftest import processes_running
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.errors import EXIT_USAGE
+from foursquare_cli.errors import ExitStatus
 from foursquare_cli.players.outside import ProgramPlayer, close_programs
 from foursquare_cli.players.processes import split_command
 from foursquare_cli.rules.engine import State
@@ -105,7 +105,7 @@ def test_a_program_that_is_not_there_is_refused_before_anything_is_played():
         player = "cmd:/no/such/bot --fast"
         command = arguments + (["-p", player] if arguments[0] == "stats" else [player])
         result = runner.invoke(app, command)
-        assert result.exit_code == EXIT_USAGE
+        assert result.exit_code == ExitStatus.USAGE
         assert result.stdout == ""
         said = f"{player}: no program '/no/such/bot', neither a file that runs nor on the PATH"
         assert result.stderr == f"foursquare {arguments[0]}: {said}\n"

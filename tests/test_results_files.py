@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.errors import EXIT_INVALID, EXIT_USAGE
+from foursquare_cli.errors import ExitStatus
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.moves import Move
@@ -80,7 +80,7 @@ def test_a_line_edited_by_hand_is_refused_with_its_file_and_line(greedy_file, tm
     path = _copy(greedy_file, tmp_path, edit)
     for command in (["summarize", str(path)], ["stats", "-n", "12", "-p", "greedy", "--results", str(path)]):
         result = runner.invoke(app, command)
-        assert result.exit_code == EXIT_INVALID, result.stderr
+        assert result.exit_code == ExitStatus.INVALID, result.stderr
         assert result.stderr.startswith(f"{path}:4: "), result.stderr  # as check says a problem: file:line
         assert said in result.stderr and result.stderr.count("\n") == 1
         assert result.stdout == ""
@@ -95,7 +95,7 @@ def test_a_won_game_claimed_for_a_lost_one_is_caught_by_its_moves(greedy_file, t
 
     path = _copy(greedy_file, tmp_path, edit)
     result = runner.invoke(app, ["summarize", str(path)])
-    assert result.exit_code == EXIT_INVALID
+    assert result.exit_code == ExitStatus.INVALID
     assert (
         f"{path}:{lost + 1}: deal" in result.stderr and "its moves give lost, not what the line says" in result.stderr
     )
@@ -106,20 +106,20 @@ def test_moves_that_are_not_the_deals_game_are_refused(greedy_file, tmp_path):
         lines[2] = _edited(lines[2], played="B2,B2," + ",".join(json.loads(lines[2])["played"].split(",")[2:]))
 
     result = runner.invoke(app, ["summarize", str(_copy(greedy_file, tmp_path, edit))])
-    assert result.exit_code == EXIT_INVALID and "move 2, B2: not legal there" in result.stderr
+    assert result.exit_code == ExitStatus.INVALID and "move 2, B2: not legal there" in result.stderr
 
 
 def test_a_player_named_twice_is_refused_by_compare_and_in_a_files_plan(greedy_file, tmp_path):
     twice = "greedy is named twice; name each player once (settings make another player)"
     for players in (["greedy", "random", "greedy"], ["greedy", "GREEDY"], ["greedy", "mine=greedy"]):
         said = runner.invoke(app, ["compare", *players, "-n", "2", "--results", str(tmp_path / "r")])
-        assert said.exit_code == EXIT_USAGE and said.stderr == f"foursquare compare: {twice}\n", (
+        assert said.exit_code == ExitStatus.USAGE and said.stderr == f"foursquare compare: {twice}\n", (
             "issue 49: any spelling"
         )
         assert not (tmp_path / "r").exists()
     said = runner.invoke(app, ["compare", "a=greedy", "a=random", "-n", "2"])
     assert (
-        said.exit_code == EXIT_USAGE
+        said.exit_code == ExitStatus.USAGE
         and said.stderr == "foursquare compare: a names two players; give each its own short name\n"
     )
 
@@ -130,7 +130,7 @@ def test_a_player_named_twice_is_refused_by_compare_and_in_a_files_plan(greedy_f
 
     copied = _copy(greedy_file, tmp_path, edit)
     result = runner.invoke(app, ["summarize", str(copied)])
-    assert result.exit_code == EXIT_USAGE and "its plan is not one of a run: players" in result.stderr
+    assert result.exit_code == ExitStatus.USAGE and "its plan is not one of a run: players" in result.stderr
 
 
 def test_a_huge_claimed_plan_is_summed_at_once_with_what_is_missing(greedy_file, tmp_path):
@@ -174,7 +174,7 @@ def test_fifos_devices_and_directories_are_refused_at_once(tmp_path):
     for path, kind in ((str(fifo), "a FIFO"), ("/dev/zero", "a device"), (str(tmp_path), "a directory")):
         for command in (["stats", "-n", "2", "-p", "random", "--results", path], ["summarize", path]):
             result = runner.invoke(app, command)
-            assert result.exit_code == EXIT_USAGE
+            assert result.exit_code == ExitStatus.USAGE
             assert result.stderr == f"{path}: not a regular file ({kind}); give a results file\n"
 
 
@@ -182,7 +182,7 @@ def test_a_second_run_on_the_same_file_is_refused_while_the_first_writes(tmp_pat
     path = tmp_path / "busy.jsonl"
     with JsonLinesLog(str(path)):
         result = runner.invoke(app, ["stats", "-n", "2", "-p", "random", "--results", str(path)])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitStatus.USAGE
     assert result.stderr == f"{path}: another run is writing to this file; wait for it, or give another file\n"
     assert runner.invoke(app, ["stats", "-n", "2", "-p", "random", "--results", str(path)]).exit_code == 0
 
@@ -191,7 +191,7 @@ def test_a_read_only_results_file_is_named(greedy_file, tmp_path):
     path = _copy(greedy_file, tmp_path)
     path.chmod(stat.S_IRUSR)  # refused by its mode, as a record is, even for root (who could write it)
     result = runner.invoke(app, ["stats", "-n", "12", "-p", "greedy", "--results", str(path)])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitStatus.USAGE
     assert result.stderr == f"{path}: is read-only; give a file this run can write to\n"
     assert runner.invoke(app, ["summarize", str(path)]).exit_code == 0, "reading it is fine"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid, UsageError
+from ..errors import ExitStatus, UsageError
 from ..players import PlayerSpec
 from ..players.solver import SOLVE_BUDGET
 from ..runs.analysis import FileAnalysis, Request, analyze_files
@@ -56,11 +56,11 @@ class FileProblems(NamedTuple):
     analysis: FileAnalysis
 
     @property
-    def failure(self) -> AlreadySaid | None:
+    def exit_status(self) -> ExitStatus:
         analysis = self.analysis
         if analysis.error is not None:
-            return UnreadableSaid() if isinstance(analysis.error, UsageError) else ProblemsSaid()
-        return ProblemsSaid() if analysis.problems or analysis.summary is None else None
+            return ExitStatus.USAGE if isinstance(analysis.error, UsageError) else ExitStatus.INVALID
+        return ExitStatus.INVALID if analysis.problems or analysis.summary is None else ExitStatus.SUCCESS
 
 
 def analyses(

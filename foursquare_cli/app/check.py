@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from ..errors import AlreadySaid, ProblemsSaid, UnreadableSaid
+from ..errors import ExitStatus
 from ..formats.lines import ReadError, files_within
 from ..formats.records import Verdict, check_path
 from .loading import Problems, files_or_last
@@ -19,10 +19,10 @@ class CheckedFile(NamedTuple):
     unreadable: ReadError | None = None
 
     @property
-    def failure(self) -> AlreadySaid | None:
+    def exit_status(self) -> ExitStatus:
         if self.unreadable is not None:
-            return UnreadableSaid()
-        return None if self.verdict is None or self.verdict.valid else ProblemsSaid()
+            return ExitStatus.USAGE
+        return ExitStatus.SUCCESS if self.verdict is None or self.verdict.valid else ExitStatus.INVALID
 
     def to_json(self) -> dict[str, Any]:
         if self.verdict is not None:

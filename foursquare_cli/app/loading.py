@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..errors import InvalidInput, ProblemsSaid
+from ..errors import ExitStatus, InvalidInput
 from ..formats.records import Verdict, load
 from ..rules.cards import Card
 from ..rules.game import Game, Step
@@ -25,8 +25,8 @@ class Problems(NamedTuple):
     verdict: Verdict
 
     @property
-    def failure(self) -> ProblemsSaid | None:
-        return ProblemsSaid() if self.verdict.problems else None
+    def exit_status(self) -> ExitStatus:
+        return ExitStatus.INVALID if self.verdict.problems else ExitStatus.SUCCESS
 
 
 def last_game_path() -> str:

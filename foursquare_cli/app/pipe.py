@@ -16,15 +16,7 @@ from __future__ import annotations
 
 from typing import IO, Protocol
 
-from ..errors import (
-    BrokenPipeSaid,
-    InterruptedSaid,
-    ProblemsSaid,
-    Terminated,
-    TerminatedSaid,
-    WriteError,
-    WriteFailedSaid,
-)
+from ..errors import ExitStatus, Terminated, WriteError
 from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text
 from ..rules.game import NothingToUndo
 from ..rules.moves import IllegalMoveError, InvalidMoveError, moves_of_line
@@ -45,14 +37,14 @@ class PipeView(Protocol):
     def show(self, value: object) -> None: ...
 
 
-def play_from_pipe(session: Session, view: PipeView) -> None:
-    """The loop described in the module's docstring; an AlreadySaid error when it ends otherwise than well."""
+def play_from_pipe(session: Session, view: PipeView) -> ExitStatus:
+    """The loop described in the module's docstring; how it ended, each way said where it happened."""
     game = session.game
 
-    def refuse(refused: PipeRefused) -> ProblemsSaid:
+    def refuse(refused: PipeRefused) -> ExitStatus:
         view.show(refused)
         view.show(Left(session.where_kept()))  # where the game is kept, as every other end of a pipe says
-        return ProblemsSaid()
+        return ExitStatus.INVALID
 
     interrupts = Interrupts()
     name = view.source_name
@@ -66,41 +58,42 @@ def play_from_pipe(session: Session, view: PipeView) -> None:
                         number, line = next(reader)
                 except StopIteration:
                     view.show(Stopped(Stop.END_OF_INPUT, session.saved()))
-                    return
+                    return ExitStatus.SUCCESS
                 except (LineTooLong, NotUtf8) as error:
-                    raise refuse(PipeRefused(name, error.number, None, "", error.message)) from None
+                    return refuse(PipeRefused(name, error.number, None, "", error.message))
                 text = move_text(line)
                 command = text.lower()
                 if not text:
                     continue
                 if command == "quit":
                     view.show(Left(session.where_kept()))
-                    return
+                    return ExitStatus.SUCCESS
                 ply = game.ply + 1
                 try:
                     steps = [session.undo()] if command == "undo" else session.play_line(moves_of_line(text))
                 except IllegalMoveError as error:  # one line, as scripts expect; a kept record is already saved
-                    raise refuse(PipeRefused(name, number, ply, text, error.reason)) from None
+                    return refuse(PipeRefused(name, number, ply, text, error.reason))
                 except InvalidMoveError as error:
-                    raise refuse(PipeRefused(name, number, ply, text, error.reason, not_a_move=True)) from None
+                    return refuse(PipeRefused(name, number, ply, text, error.reason, not_a_move=True))
                 except (NothingToUndo, RecordRefused) as error:
-                    raise refuse(PipeRefused(name, number, None, text, str(error))) from None
+                    return refuse(PipeRefused(name, number, None, text, str(error)))
                 for step in steps:
                     view.show(step)
+            return ExitStatus.SUCCESS
         except KeyboardInterrupt:
             view.show(Stopped(Stop.INTERRUPTED, session.saved()))
-            raise InterruptedSaid() from None
+            return ExitStatus.INTERRUPTED
         except Terminated:
             view.show(Stopped(Stop.TERMINATED, session.saved()))
-            raise TerminatedSaid() from None
+            return ExitStatus.TERMINATED
         except WriteError as error:
             view.show(Stopped(Stop.WRITE_FAILED, Saved(None, session.where_kept()), str(error)))
-            raise WriteFailedSaid() from None
+            return ExitStatus.IO
         except OSError as error:
             session.save_quietly()
             broken = _broken_pipe(error)
             view.show(OutputFailed(broken, str(error.strerror or error), session.where_kept()))
-            raise (BrokenPipeSaid() if broken else WriteFailedSaid()) from None
+            return ExitStatus.BROKEN_PIPE if broken else ExitStatus.IO
 
 
 def _broken_pipe(error: OSError) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
-from ..errors import UsageError
+from ..errors import ExitStatus, UsageError
 from ..players import PlayerSpec
 from ..rules.game import Game
 from .events import Opening, Openings
@@ -52,9 +52,9 @@ class PlayViews(Protocol):
     def show(self, value: object) -> None: ...
 
 
-def play_as_asked(request: PlayRequest, views: PlayViews) -> None:
-    """`play` (see the module's docstring). An AlreadySaid error when it ends otherwise than well (a move
-    refused from the pipe, Ctrl-C, a failed write): its exit code is all that is left."""
+def play_as_asked(request: PlayRequest, views: PlayViews) -> ExitStatus:
+    """`play` (see the module's docstring): how the game ended (a move refused from the pipe, Ctrl-C, a
+    failed write), said already where it happened, so its exit code is all that is left."""
     if views.input_closed:
         raise UsageError("standard input is closed; pipe moves in, or play at a terminal")
     keep = not (views.machine or request.game.no_record)
@@ -71,9 +71,8 @@ def play_as_asked(request: PlayRequest, views: PlayViews) -> None:
         if views.at_prompt:
             table = Table(session, views.table, request.player, reopen=reopen, cards_to_come=request.cards_to_come,
                           meter=request.meter, looking_back=True)  # fmt: skip
-            table.run()
-        else:
-            play_from_pipe(session, views.pipe)
+            return table.run()
+        return play_from_pipe(session, views.pipe)
 
 
 def _said_as_they_come(session: Session, views: PlayViews) -> Session:

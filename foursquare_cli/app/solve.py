@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..errors import AlreadySaid, GaveUpSaid, UnwinnableSaid, UsageError
+from ..errors import ExitStatus, UsageError
 from ..players.solver import SOLVE_BUDGET as SOLVE_BUDGET  # the default of `solve --budget`
 from ..players.solver import Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card, deal
@@ -29,11 +29,11 @@ class Solved(NamedTuple):
     timeout: float | None
 
     @property
-    def failure(self) -> AlreadySaid | None:
+    def exit_status(self) -> ExitStatus:
         """No win is an exit code of its own: 3 when none exists, 4 when the search gave up."""
         if self.solution.status is SolveStatus.UNWINNABLE:
-            return UnwinnableSaid()
-        return GaveUpSaid() if self.solution.status is SolveStatus.GAVE_UP else None
+            return ExitStatus.UNWINNABLE
+        return ExitStatus.GAVE_UP if self.solution.status is SolveStatus.GAVE_UP else ExitStatus.SUCCESS
 
     def to_json(self) -> dict[str, Any]:
         """`solve --format json` for the deal `seed` (None for a deck)."""

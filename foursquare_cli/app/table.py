@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from ..errors import InterruptedSaid, Terminated, TerminatedSaid, WriteError, WriteFailedSaid
+from ..errors import ExitStatus, Terminated, WriteError
 from ..players import PlayerSpec
 from ..players.evaluation import Evaluation
 from ..rules.game import Game, NothingToUndo, Step
@@ -110,8 +110,8 @@ class Table:
             self.view.show(Refused(Refusal.NOT_UTF8))
             return ""
 
-    def run(self) -> None:
-        """The loop (see the module's docstring); InterruptedSaid or WriteFailedSaid when it ends so."""
+    def run(self) -> ExitStatus:
+        """The loop (see the module's docstring); how it ended (Ctrl-C, a failed write), each way said already."""
         with self.interrupts.installed():
             try:
                 self.view.show(Welcome(self.game.step, self.cards_to_come))
@@ -123,18 +123,18 @@ class Table:
                         if self.session.record is not None and self.session.record.written:
                             self.session.save()  # the time played since the last move
                         self.say_where_kept()
-                        return
+                        return ExitStatus.SUCCESS
                     if text:
                         self.answer(text)
             except KeyboardInterrupt:
                 self.view.show(Stopped(Stop.INTERRUPTED, self.session.saved()))
-                raise InterruptedSaid() from None
+                return ExitStatus.INTERRUPTED
             except Terminated:
                 self.view.show(Stopped(Stop.TERMINATED, self.session.saved()))
-                raise TerminatedSaid() from None
+                return ExitStatus.TERMINATED
             except WriteError as error:
                 self.view.show(Stopped(Stop.WRITE_FAILED, Saved(None, self.session.where_kept()), str(error)))
-                raise WriteFailedSaid() from None
+                return ExitStatus.IO
             finally:
                 if self.session is not self.opened:
                     self.session.__exit__(None, None, None)

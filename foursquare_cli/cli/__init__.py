@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import EXIT_IO
+from ..errors import ExitStatus
 from . import commands, more  # noqa: F401  (registers the commands on the app)
 from .app import COMMAND_ORDER, app, say
 from .options import COMPLETE_VAR
@@ -37,7 +37,7 @@ def _guard_standard_streams() -> None:
                 pass
             if fd == 1:
                 say(f"{_command_named(sys.argv[1:])}: standard output is closed; nothing could be shown")
-                sys.exit(EXIT_IO)
+                sys.exit(ExitStatus.IO)
 
 
 def _command_named(arguments: list[str]) -> str:

@@ -17,18 +17,7 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from ..errors import (
-    EXIT_BROKEN_PIPE,
-    EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
-    EXIT_IO,
-    EXIT_USAGE,
-    AlreadySaid,
-    FoursquareError,
-    clipped,
-    exit_code_of,
-    exit_codes_text,
-)
+from ..errors import ExitStatus, FoursquareError, clipped, exit_code_of, exit_codes_text
 from ..ui.output import Screen, broken_pipe
 
 say = Screen().say
@@ -69,11 +58,9 @@ class _OneLineErrors(TyperGroup):
             context = getattr(error, "ctx", None)
             where = context.command_path if context is not None else "foursquare"
             say(f"{where}: {clipped(error.format_message())} (see '{where} --help')")
-            code = EXIT_USAGE
+            code = ExitStatus.USAGE
         except typer.Exit as exit_:
             code = exit_.exit_code
-        except AlreadySaid as error:  # said where it happened: only its exit code is left
-            code = exit_code_of(error)
         except FoursquareError as error:
             for line in error.before:
                 say(line)
@@ -81,12 +68,12 @@ class _OneLineErrors(TyperGroup):
             code = exit_code_of(error)
         except (typer.Abort, KeyboardInterrupt):  # before a command is invoked
             say(f"{_command[0]}: interrupted")
-            code = EXIT_INTERRUPTED
+            code = ExitStatus.INTERRUPTED
         except OSError as error:
             code = _output_failed(error)
         except Exception as error:  # a bug of ours: one line and a crash log, never a traceback on the screen
             say(f"foursquare: internal error: {type(error).__name__}: {str(error)[:200]}; details in {_crash_log()}")
-            code = EXIT_INTERNAL
+            code = ExitStatus.INTERNAL
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
@@ -95,7 +82,7 @@ class _OneLineErrors(TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             say(f"{_command[0]}: interrupted")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            raise typer.Exit(ExitStatus.INTERRUPTED) from None
         except OSError as error:
             if broken_pipe(error):
                 raise typer.Exit(_output_failed(error)) from None
@@ -154,9 +141,9 @@ def _output_failed(error: OSError) -> int:
     except OSError:
         pass
     if broken_pipe(error):
-        return EXIT_BROKEN_PIPE
+        return ExitStatus.BROKEN_PIPE
     say(f"{_command[0]}: cannot write the output: {error.strerror or error}")
-    return EXIT_IO
+    return ExitStatus.IO
 
 
 app = typer.Typer(

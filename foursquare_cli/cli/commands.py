@@ -8,7 +8,6 @@ from typing import Any
 import typer
 
 from ..app.solve import SOLVE_BUDGET
-from ..errors import raise_worst
 from .app import app
 from .options import (
     CLUSTER_OPTION,
@@ -37,6 +36,7 @@ from .options import (
     Level,
     complete_player,
     emitter,
+    exit_with,
     format_of,
     format_option,
     player_option,
@@ -80,7 +80,7 @@ def replay_command(
     from ..app.replay import ReplayRequest, replayed
 
     show = emitter(output_format, screen_of(reveal, unicode, color))
-    raise_worst([show(replayed(ReplayRequest(file, DealGiven(seed, deck), last), show))])
+    exit_with([show(replayed(ReplayRequest(file, DealGiven(seed, deck), last), show))])
 
 
 @app.command("check", short_help="Validate game records: every problem as file:line.")
@@ -99,7 +99,7 @@ def check_command(
     from ..app.check import check_files
 
     show = emitter(output_format, screen_of())
-    raise_worst([show(checked) for checked in check_files(files or [], last)])
+    exit_with([show(checked) for checked in check_files(files or [], last)])
 
 
 @app.command("play", short_help="Play a game, at the prompt or with moves piped in.")
@@ -152,7 +152,7 @@ def play_command(
 
     choice = GameChoice(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
     request = PlayRequest(choice, player_spec(playouts=playouts, think=think), count, meter)
-    play_as_asked(request, PlayScreens(style(reveal, unicode, color.value), format_of(output_format)))
+    exit_with([play_as_asked(request, PlayScreens(style(reveal, unicode, color.value), format_of(output_format)))])
 
 
 @app.command("history", short_help="Your games, wins, best score and streaks.")
@@ -213,7 +213,7 @@ def hint_command(
     show = emitter(output_format, screen_of())
     with progress_bar(f"{spec.name} thinking"):  # on standard error at a terminal: a slow hint says so
         hinted = hint_for(HintRequest(file, DealGiven(seed, deck), spec, detail, last))
-    raise_worst([show(hinted)])
+    exit_with([show(hinted)])
 
 
 @app.command("solve", short_help="The best score a search knowing the stock finds.")
@@ -243,7 +243,7 @@ def solve_command(
     show = emitter(output_format, screen_of())
     with progress_bar("searching"):  # on standard error at a terminal: a long search says so
         solved = solve_deal(SolveRequest(seed, deck, budget, timeout, record, force))
-    raise_worst([show(solved)])
+    exit_with([show(solved)])
 
 
 @app.command("stats", short_help="A player over many deals, summed up.")
@@ -362,7 +362,7 @@ def analyze_command(
                              think=think), solve_budget, jobs, results, solution, force, boards, last)  # fmt: skip
     show = emitter(output_format, screen_of())
     with progress_bar("analysing") as bar:
-        raise_worst([show(report) for report in analyses(request, show, bar)])
+        exit_with([show(report) for report in analyses(request, show, bar)])
 
 
 @app.command("compare", short_help="Which player is better, and how sure.")

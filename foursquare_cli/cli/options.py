@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import typer
 
 from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYER, DEFAULT_PLAYOUTS, MAX_PLAYOUTS
-from ..errors import FoursquareError, quoted
+from ..errors import ExitStatus, FoursquareError, quoted, worst
 
 
 def _parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -224,6 +224,13 @@ def format_of(output_format: Format | HistoryFormat) -> Any:
     from ..ui.output import OutputFormat
 
     return OutputFormat(output_format.value)
+
+
+def exit_with(statuses: Iterable[ExitStatus | None]) -> None:
+    """End the command with the worst of its statuses (each said already where it happened), when one failed."""
+    status = worst(statuses)
+    if status is not ExitStatus.SUCCESS:
+        raise typer.Exit(int(status))
 
 
 def emitter(output_format: Format | HistoryFormat, screen: Any) -> Any:

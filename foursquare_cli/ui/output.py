@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any, NamedTuple, cast
 
-from ..errors import AlreadySaid
+from ..errors import ExitStatus
 from ..formats.jsonl import json_line
 from .board import PLAIN, Style
 
@@ -143,8 +143,9 @@ def words(value: object, screen: Screen) -> Text:
     return text_of(value, screen)
 
 
-def emit(value: object, output_format: OutputFormat, screen: Screen) -> AlreadySaid | None:
-    """Write `value` as `output_format` asks (see the module's docstring); what it failed with, once said."""
+def emit(value: object, output_format: OutputFormat, screen: Screen) -> ExitStatus:
+    """Write `value` as `output_format` asks (see the module's docstring); the status it ends its command with
+    (its `exit_status`, said by what was written: a file's problems, solve's no win)."""
     to_json, to_rows = getattr(value, "to_json", None), getattr(value, "to_rows", None)
     if output_format is OutputFormat.CSV and to_rows is not None:
         import csv
@@ -158,8 +159,8 @@ def emit(value: object, output_format: OutputFormat, screen: Screen) -> AlreadyS
         screen.write("".join(json_line(item) for item in (data if isinstance(data, list) else [data])), fit=False)
     else:
         screen.show(words(value, screen))
-    failure = getattr(value, "failure", None)
-    return failure if isinstance(failure, AlreadySaid) else None
+    status = getattr(value, "exit_status", None)
+    return status if isinstance(status, ExitStatus) else ExitStatus.SUCCESS
 
 
 def broken_pipe(error: OSError) -> bool:
