@@ -97,8 +97,8 @@ class FoursquareError(Exception):
     number), each None when it does not.
 
     `str` is the message, after the path when there is one (`game.yaml: cannot read: ...`). `before` are
-    lines to say ahead of the message (a file's problems, each `file:line: ...`). Its kind, and so its exit
-    code, is its class's ancestry (`exit_code_of`).
+    lines to say ahead of the message (a record's problems, each `file:line: ...`, before `cannot resume`).
+    Its kind, and so its exit code, is its class's ancestry (`exit_code_of`).
     """
 
     before: tuple[str, ...] = ()
@@ -110,9 +110,11 @@ class FoursquareError(Exception):
         path: str | None = None,
         line: int | None = None,
         move_number: int | None = None,
+        before: tuple[str, ...] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.before = before
         self.path = path
         self.line = line
         self.move_number = move_number

@@ -633,6 +633,6 @@ def test_messages_resuming_a_move_log_names_options_play_has(tmp_path):
     log.write_text("B2\n")
     result = runner.invoke(app, ["play", "--resume", str(log)], input="")
     assert result.exit_code == 2
-    assert result.stderr == f"{log}: a move log carries no deal; give --seed N or --deck CARDS with --resume\n"
+    assert result.stderr == f"{log}: a move log carries no deal; give --seed N or --deck CARDS\n"
     resumed = runner.invoke(app, ["play", "--resume", str(log), "--seed", "1", "--no-record", "-f", "json"], input="")
     assert resumed.exit_code == 0, resumed.stderr

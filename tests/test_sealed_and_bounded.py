@@ -250,7 +250,7 @@ def test_one_writer_per_results_file_whatever_path_names_it(tmp_path):
 
 @pytest.mark.posix
 def test_a_record_held_by_a_game_is_refused_through_a_hard_link_too(tmp_path):
-    from foursquare_cli.store.files import PathRefused, RecordFile
+    from foursquare_cli.store.files import RecordFile, UsageError
 
     record = tmp_path / "g.yaml"
     record.write_text("foursquare: 1\nseed: 3\nmoves:\n  - B2\n")
@@ -258,10 +258,10 @@ def test_a_record_held_by_a_game_is_refused_through_a_hard_link_too(tmp_path):
     (tmp_path / "link.yaml").symlink_to(record)
     with RecordFile(str(record), replace=True) as held:
         for other in ("hard.yaml", "link.yaml", "g.yaml"):
-            with pytest.raises(PathRefused, match="another game holds this record"):
+            with pytest.raises(UsageError, match="another game holds this record"):
                 RecordFile(str(tmp_path / other), replace=True)
         held.write("foursquare: 1\nseed: 3\nmoves:\n  - B2\n  - B2 top\n")
-        with pytest.raises(PathRefused, match="another game holds this record"):
+        with pytest.raises(UsageError, match="another game holds this record"):
             RecordFile(str(tmp_path / "hard.yaml"), replace=True)
     with RecordFile(str(tmp_path / "hard.yaml"), replace=True):  # the game is over: free again
         pass

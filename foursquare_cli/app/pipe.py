@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import IO, Protocol
 
 from ..errors import ExitStatus, Terminated, WriteError
-from ..formats.lines import LineTooLong, NotUtf8, iter_lines, move_text
+from ..formats.lines import UnreadableLine, iter_lines, move_text
 from ..rules.game import NothingToUndo
 from ..rules.moves import IllegalMoveError, InvalidMoveError, moves_of_line
 from .events import Left, OutputFailed, PipeRefused, Saved, Stop, Stopped
@@ -59,7 +59,7 @@ def play_from_pipe(session: Session, view: PipeView) -> ExitStatus:
                 except StopIteration:
                     view.show(Stopped(Stop.END_OF_INPUT, session.saved()))
                     return ExitStatus.SUCCESS
-                except (LineTooLong, NotUtf8) as error:
+                except UnreadableLine as error:
                     return refuse(PipeRefused(name, error.number, None, "", error.message))
                 text = move_text(line)
                 command = text.lower()

@@ -29,7 +29,6 @@ from ..store.files import RecordFile
 from .events import Opening, OpeningKind, ProblemKind, Saved, SessionProblem, WhereKept
 
 if TYPE_CHECKING:
-    from ..formats.records import Verdict
     from ..store.history import History
 
 
@@ -176,19 +175,6 @@ class Session:
         return Saved(self.save_quietly(), self.where_kept())
 
 
-class PlayRequestError(UsageError):
-    """`play` options that cannot be carried out together, or a record that cannot be resumed."""
-
-
-class UnresumableRecord(InvalidInput):
-    """A record to resume that is not valid: its problems are said first, each file:line (exit 1)."""
-
-    def __init__(self, message: str, verdict: Verdict, path: str | None = None) -> None:
-        super().__init__(message, path=path)
-        self.verdict = verdict
-        self.before = tuple(problem.located(verdict.source.display_name) for problem in verdict.problems)
-
-
 def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
     """The deal of the day: the UTC date's digits as a number (20261130 for 2026-11-30), the same for everyone."""
     day = today or datetime.datetime.now(datetime.UTC).date()
@@ -238,18 +224,18 @@ def open_session(
     `mention_waiting`, a new game first says when an unfinished one is waiting. A game
     `piped` (its moves from a pipe) says so in its meta (`piped: true`): it is kept,
     but never offered for resume; a piped game resumed at a prompt loses the mark.
-    PlayRequestError for contradictory options or a record that cannot be resumed
-    (with the verdict's problems in `.verdict`); ReadError, WriteError, DealConflict,
-    NoDeal from reading and opening the files.
+    UsageError for contradictory options, a record that cannot be read or resumed;
+    InvalidInput for an invalid record to resume (its problems said before it);
+    WriteError when a file cannot be opened for writing.
     """
     if no_record and record is not None:
-        raise PlayRequestError("--no-record and --record contradict each other; give one")
+        raise UsageError("--no-record and --record contradict each other; give one")
     if daily and (seed is not None or deck is not None or resume is not None):
-        raise PlayRequestError("--daily picks the deal; give it without --seed, --deck or --resume")
+        raise UsageError("--daily picks the deal; give it without --seed, --deck or --resume")
     if seed is not None and deck is not None:
-        raise PlayRequestError("give --seed or --deck, not both")
+        raise UsageError("give --seed or --deck, not both")
     if level is not None and (seed is not None or deck is not None or daily or resume is not None):
-        raise PlayRequestError("--level picks the deal; give it without --seed, --deck, --daily or --resume")
+        raise UsageError("--level picks the deal; give it without --seed, --deck, --daily or --resume")
     said: list[Opening] = []
     if history is not None and mention_waiting and resume is None and record is None:
         said.extend(_waiting(history))
@@ -368,7 +354,7 @@ def _resumed_session(
     history: History | None,
     piped: bool = False,
 ) -> tuple[Session, list[Opening]]:
-    from ..formats.records import NoDeal, load
+    from ..formats.records import load
     from ..formats.source import keepable_meta
     from ..store.history import HistoryError
 
@@ -378,22 +364,18 @@ def _resumed_session(
             try:
                 waiting = history.last_unfinished()
             except HistoryError as error:
-                raise PlayRequestError(f"{error}; give the record to resume: --resume FILE") from None
+                raise UsageError(f"{error}; give the record to resume: --resume FILE") from None
         if waiting is None:
-            raise PlayRequestError("no unfinished game is waiting; start one with play, or give --resume FILE")
+            raise UsageError("no unfinished game is waiting; start one with play, or give --resume FILE")
         resume = waiting.path
-    try:
-        verdict = load(resume, seed=seed, deck=deck)
-    except NoDeal:
-        raise PlayRequestError(
-            "a move log carries no deal; give --seed N or --deck CARDS with --resume", path=resume
-        ) from None
+    verdict = load(resume, seed=seed, deck=deck)
     if verdict.problems:
-        raise UnresumableRecord("cannot resume an invalid record", verdict, path=resume)
+        problems = tuple(problem.located(verdict.source.display_name) for problem in verdict.problems)
+        raise InvalidInput("cannot resume an invalid record", path=resume, before=problems)
     resumed = verdict.game
     assert resumed is not None
     if resumed.state.is_over:
-        raise PlayRequestError("this game is over; there is nothing to resume", path=resume)
+        raise UsageError("this game is over; there is nothing to resume", path=resume)
     ours = isinstance(verdict.source.meta_value, dict) and "started" in verdict.source.meta_value
     if ours:  # a game this tool started: its meta is written afresh, so the time played goes on counting
         resumed.meta = dict(verdict.source.meta_value)
@@ -403,7 +385,7 @@ def _resumed_session(
     elif verdict.source.meta_value is not None:
         resumed.meta = keepable_meta(verdict.source)
         if resumed.meta is None:
-            raise PlayRequestError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
+            raise UsageError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
     target = None if no_record else (record or resume)
     file = RecordFile(target, replace=force or target == resume) if target is not None else None
     session = Session(resumed, file, history if target is not None else None, resumed=target == resume)

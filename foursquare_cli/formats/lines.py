@@ -101,15 +101,12 @@ def files_within(path: str) -> list[str]:
     return found
 
 
-class LineTooLong(InvalidInput):
-    def __init__(self, number: int) -> None:
-        super().__init__(f"line {number} is longer than {MAX_MOVE_LINE_BYTES:,} bytes; refused", line=number)
-        self.number = number
+class UnreadableLine(InvalidInput):
+    """A line that is not read as text: longer than MAX_MOVE_LINE_BYTES, or not UTF-8; `number` is its line."""
 
-
-class NotUtf8(InvalidInput):
-    def __init__(self, number: int) -> None:
-        super().__init__("not UTF-8 text", line=number)
+    def __init__(self, number: int, too_long: bool = False) -> None:
+        said = f"line {number} is longer than {MAX_MOVE_LINE_BYTES:,} bytes; refused" if too_long else "not UTF-8 text"
+        super().__init__(said, line=number)
         self.number = number
 
 
@@ -118,8 +115,8 @@ def iter_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
 
     The one way moves are read, by `play` from a pipe and `replay` from a log: lines
     end in LF, CRLF or CR; a byte-order mark at the start is dropped; a line longer
-    than MAX_MOVE_LINE_BYTES raises LineTooLong without being read whole; bytes that are
-    not UTF-8 raise NotUtf8 with their line.
+    than MAX_MOVE_LINE_BYTES raises UnreadableLine without being read whole, as do bytes
+    that are not UTF-8, with their line.
     """
     read = getattr(stream, "read1", stream.read)
     pending = b""
@@ -152,7 +149,7 @@ def iter_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
             yield number, _decode(line, number, first)
             first = False
         if len(pending) > MAX_MOVE_LINE_BYTES:
-            raise LineTooLong(number + 1)
+            raise UnreadableLine(number + 1, too_long=True)
 
 
 def _line_end(data: bytes) -> int:
@@ -166,11 +163,11 @@ def _line_end(data: bytes) -> int:
 
 def _decode(line: bytes, number: int, first: bool) -> str:
     if len(line) > MAX_MOVE_LINE_BYTES:
-        raise LineTooLong(number)
+        raise UnreadableLine(number, too_long=True)
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        raise NotUtf8(number) from None
+        raise UnreadableLine(number) from None
     return text[1:] if first and text.startswith("\ufeff") else text
 
 

@@ -83,23 +83,19 @@ class Verdict:
         }
 
 
-class DealConflict(UsageError):
-    """A --seed or --deck given on the command line that the record contradicts."""
-
-
 StepListener = Callable[[Step], None]
 
 
 def resolve_deck(
     source: Source, seed: int | None = None, deck: tuple[Card, ...] | None = None
 ) -> tuple[Card, ...] | None:
-    """The deal to play `source` on: the record's own, or the one given; DealConflict if they disagree."""
+    """The deal to play `source` on: the record's own, or the one given; a UsageError if they disagree."""
     given = deck if deck is not None else (deal(seed) if seed is not None else None)
     own = source.deck if source.deck is not None else (deal(source.seed) if source.seed is not None else None)
     if given is not None and own is not None and given != own:
         if seed is not None and source.seed is not None:
-            raise DealConflict(f"--seed {seed} disagrees with the record's seed {source.seed}")
-        raise DealConflict("the deal given on the command line disagrees with the record's")
+            raise UsageError(f"--seed {seed} disagrees with the record's seed {source.seed}")
+        raise UsageError("the deal given on the command line disagrees with the record's")
     return own if own is not None else given
 
 
@@ -112,7 +108,7 @@ def judge(
     """Play the moves of `source` on its deal and collect every problem, in file order.
 
     `on_step(step)` is called with the start (ply 0) and after every legal move.
-    DealConflict if `seed`/`deck` contradict the record.
+    A UsageError if `seed`/`deck` contradict the record.
     """
     problems = list(source.problems)
     cards = resolve_deck(source, seed, deck)
@@ -268,10 +264,6 @@ def unreadable_reason(text: str, moves: int, meta: int, hints: int = 0) -> str |
     return None
 
 
-class NoDeal(UsageError):
-    """A move log given with no deal to play it on."""
-
-
 def load(
     path: str,
     seed: int | None = None,
@@ -282,16 +274,17 @@ def load(
     """Read a record or a move log and play it on its deal: the one call of `replay`, `hint`, `play --resume`.
 
     `data`, when given, is the file's bytes, already read (standard input read by a parent process).
-    ReadError, DealConflict and NoDeal are the caller's usage errors; problems of the file are in the verdict.
+    A UsageError (a file that cannot be read, a deal given twice or not at all) is the
+    caller's; problems of the file are in the verdict.
     """
     if seed is not None and deck is not None:
-        raise DealConflict("give --seed or --deck, not both")
+        raise UsageError("give --seed or --deck, not both")
     try:
         source = read_source(path, data)
         if source.kind is SourceKind.LOG and seed is None and deck is None:
-            raise NoDeal("a move log carries no deal; give --seed N or --deck CARDS")
+            raise UsageError("a move log carries no deal; give --seed N or --deck CARDS")
         return judge(source, seed=seed, deck=deck, on_step=on_step)
-    except (ReadError, DealConflict, NoDeal) as error:
+    except UsageError as error:
         if error.path is None:
             error.path = path  # the error is about this file: it is named first
         raise

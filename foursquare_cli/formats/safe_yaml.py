@@ -42,12 +42,12 @@ class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
         for key_node, _ in node.value:
             line = key_node.start_mark.line + 1
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise YamlRefused(line, "merge keys ('<<') are not allowed in a record; write the keys out")
+                raise _refused(line, "merge keys ('<<') are not allowed in a record; write the keys out")
             if not isinstance(key_node, yaml.ScalarNode):
-                raise YamlRefused(line, "a key must be a plain word, not a list or a mapping")
+                raise _refused(line, "a key must be a plain word, not a list or a mapping")
             key = self.construct_object(key_node)
             if key in seen:
-                raise YamlRefused(
+                raise _refused(
                     line, f"duplicate key {quoted(str(key))} (first at line {seen[key]}); a key may appear once"
                 )
             seen[key] = line
@@ -55,11 +55,9 @@ class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
         return mapping
 
 
-class YamlRefused(InvalidInput):
+def _refused(line: int | None, message: str) -> InvalidInput:
     """A document refused before it is built (or a key the loader will not take), with its line."""
-
-    def __init__(self, line: int | None, message: str) -> None:
-        super().__init__(message, line=line)
+    return InvalidInput(message, line=line)
 
 
 def _line_of(event: yaml.Event) -> int:
@@ -69,7 +67,7 @@ def _line_of(event: yaml.Event) -> int:
 def prescan(text: str) -> int:
     """Count what the document would build, from the parser's events, before building any of it.
 
-    Raises YamlRefused (with the line where a limit is passed) for a document of more
+    Raises InvalidInput (with the line where a limit is passed) for a document of more
     than MAX_NODES nodes as written, more than MAX_ALIAS_NODES nodes added by its
     aliases, nested deeper than MAX_DEPTH, an alias inside the node it names, or a
     number longer than MAX_NUMBER_LENGTH. Events come one at a time, so this
@@ -82,7 +80,7 @@ def prescan(text: str) -> int:
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.CollectionStartEvent):
             if len(stack) >= MAX_DEPTH:
-                raise YamlRefused(_line_of(event), f"nested deeper than {MAX_DEPTH} levels; refused")
+                raise _refused(_line_of(event), f"nested deeper than {MAX_DEPTH} levels; refused")
             stack.append([event.anchor, 1])
             if event.anchor:
                 open_anchors.add(event.anchor)
@@ -96,7 +94,7 @@ def prescan(text: str) -> int:
         elif isinstance(event, yaml.ScalarEvent):
             value = event.value
             if event.implicit[0] and len(value) > MAX_NUMBER_LENGTH and _INT_LIKE.fullmatch(value):
-                raise YamlRefused(
+                raise _refused(
                     _line_of(event), f"a number of {len(value):,} characters; refused (a deal number has at most 20)"
                 )
             size = 1
@@ -105,18 +103,18 @@ def prescan(text: str) -> int:
                 sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor in open_anchors:
-                raise YamlRefused(_line_of(event), "an alias refers to the node that contains it; refused")
+                raise _refused(_line_of(event), "an alias refers to the node that contains it; refused")
             size = sizes.get(event.anchor or "", 1)  # an undefined alias is the composer's to report
             aliased += size
             if aliased > MAX_ALIAS_NODES:
-                raise YamlRefused(
+                raise _refused(
                     _line_of(event),
                     f"its aliases expand to more than {MAX_ALIAS_NODES:,} nodes; refused (a 'billion laughs' file?)",
                 )
         else:
             continue
         if written > MAX_NODES:
-            raise YamlRefused(
+            raise _refused(
                 _line_of(event),
                 f"more than {MAX_NODES:,} YAML nodes; refused (a record of a whole game has a few dozen)",
             )
@@ -126,7 +124,7 @@ def prescan(text: str) -> int:
 
 
 def parse(text: str) -> tuple[Any, yaml.Node | None]:
-    """The document (and its root node) of `text`; YamlRefused over a limit, YAMLError for a syntax error."""
+    """The document (and its root node) of `text`: InvalidInput over a limit, YAMLError for a syntax error."""
     prescan(text)
     loader = _StrictLoader(text)
     try:

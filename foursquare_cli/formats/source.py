@@ -20,11 +20,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import display_name, quoted
+from ..errors import InvalidInput, display_name, quoted
 from ..rules.cards import SEED_MAX, Card, InvalidCardError, check_deck, deal
 from . import safe_yaml
-from .lines import MAX_INPUT_BYTES, LineTooLong, NotUtf8, iter_lines, move_text, read_bytes
-from .safe_yaml import MappingNode, Node, ScalarNode, SequenceNode, YAMLError, YamlRefused
+from .lines import MAX_INPUT_BYTES, UnreadableLine, iter_lines, move_text, read_bytes
+from .safe_yaml import MappingNode, Node, ScalarNode, SequenceNode, YAMLError
 
 RECORD_FORMAT_VERSION = 1
 KEYS = ("foursquare", "seed", "deck", "moves", "result", "score", "undos", "hints", "meta")
@@ -159,7 +159,7 @@ def read_source(path: str, data: bytes | None = None) -> Source:
         return source
     try:
         value, node = safe_yaml.parse(text)
-    except YamlRefused as error:
+    except InvalidInput as error:
         source.problems.append(Problem(error.line, error.message))
         return source
     except RecursionError:
@@ -191,7 +191,7 @@ def _read_move_log(source: Source, data: bytes) -> Source:
             text = move_text(line)
             if text:
                 source.moves.append(MoveLine(text, number))
-    except (LineTooLong, NotUtf8) as error:
+    except UnreadableLine as error:
         source.problems.append(Problem(error.number, str(error)))
     return source
 

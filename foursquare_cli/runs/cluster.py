@@ -67,10 +67,6 @@ class ClusterError(UsageError):
     """The cluster cannot be used: the extra is missing, it cannot be reached, its workers differ."""
 
 
-class ClusterLost(RunFailed):
-    """The cluster failed in the middle of a run: the scheduler lost, no worker left, workers killed."""
-
-
 def build_identity() -> str:
     """What a worker must share with the tool to play its games: a hash of the package's own files (every .py
     and the C source, by their paths in the package) and whether the C playouts are built here."""
@@ -222,12 +218,12 @@ class ClusterExecutor:
         return fit
 
     def _workers_now(self) -> list[str]:
-        """The checked workers still there, after checking any that joined since (ClusterLost when the
+        """The checked workers still there, after checking any that joined since (RunFailed when the
         scheduler does not answer)."""
         try:
             present = set(self.client.nthreads())
         except (OSError, TimeoutError):
-            raise ClusterLost(f"lost the scheduler at {self.address}") from None
+            raise RunFailed(f"lost the scheduler at {self.address}") from None
         new = sorted(present - self.checked - self.refused)
         if new:
             with _no_dask_warnings(), contextlib.suppress(ClusterError):
@@ -304,7 +300,7 @@ class ClusterExecutor:
                     self.client.cancel([future for future, _ in window])
 
     def _result(self, future: Any, done: int, total: int) -> tuple[list[Any], float]:
-        """The batch's results, waiting in slices: ClusterLost when the scheduler goes, no worker is left for
+        """The batch's results, waiting in slices: RunFailed when the scheduler goes, no worker is left for
         NO_WORKER_SECONDS, or the batch's workers keep dying."""
         from distributed import KilledWorker
         from distributed import TimeoutError as DaskTimeout
@@ -320,26 +316,26 @@ class ClusterExecutor:
             except (DaskTimeout, TimeoutError):
                 pass
             except KilledWorker:
-                raise ClusterLost(f"workers died playing the same games three times; {played}") from None
+                raise RunFailed(f"workers died playing the same games three times; {played}") from None
             except (OSError, ConnectionError, DaskCancelled) as error:
                 said = str(error).splitlines()[0][:80] if str(error) else type(error).__name__
-                raise ClusterLost(f"lost the scheduler at {self.address} ({said}); {played}") from None
+                raise RunFailed(f"lost the scheduler at {self.address} ({said}); {played}") from None
             if self.client.status != "running":
                 unanswered = unanswered if unanswered is not None else time.monotonic()
                 if self.client.status != "connecting" or time.monotonic() - unanswered > CONNECT_SECONDS:
-                    raise ClusterLost(f"lost the scheduler at {self.address}; {played}")
+                    raise RunFailed(f"lost the scheduler at {self.address}; {played}")
                 continue
             unanswered = None
             try:
                 workers = self._workers_now()
-            except ClusterLost:
-                raise ClusterLost(f"lost the scheduler at {self.address}; {played}") from None
+            except RunFailed:
+                raise RunFailed(f"lost the scheduler at {self.address}; {played}") from None
             if workers:
                 without_workers = None
             elif without_workers is None:
                 without_workers = time.monotonic()
             elif time.monotonic() - without_workers > NO_WORKER_SECONDS:
-                raise ClusterLost(f"no worker left on the cluster for {NO_WORKER_SECONDS:g} s; {played}")
+                raise RunFailed(f"no worker left on the cluster for {NO_WORKER_SECONDS:g} s; {played}")
 
     def close(self) -> None:
         """The outside programs the workers started are closed, then the client."""
@@ -352,7 +348,7 @@ class ClusterExecutor:
 @contextlib.contextmanager
 def _no_dask_warnings() -> Iterator[None]:
     """Dask's warnings (its table of mismatched versions, among others) are not shown: the tool says in its
-    one line what stops a run (`ClusterError`, `ClusterLost`), and a difference that matters is a build."""
+    one line what stops a run (`ClusterError`, `RunFailed`), and a difference that matters is a build."""
     import warnings
 
     with warnings.catch_warnings():

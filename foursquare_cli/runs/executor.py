@@ -4,7 +4,7 @@ One place for what every long run (`stats`, `analyze`, `compare`) needs: at most
 one worker per task; results in task order, so `--jobs` changes the speed and never
 the figures; a bounded window of tasks in flight. It is the standard library's
 `concurrent.futures.ProcessPoolExecutor`, so a worker that dies (`kill -9`, a
-player's `os._exit`) is seen at once: `WorkerLost`, one line and an exit code,
+player's `os._exit`) is seen at once: `RunFailed`, one line and an exit code,
 never a hang. Workers are started with `spawn` on every platform (a fresh
 interpreter: no fork of a process whose threads, rich's progress among them, hold
 locks). Workers ignore Ctrl-C, die quietly on SIGTERM and SIGHUP, and on
@@ -26,20 +26,12 @@ from typing import Protocol, TypeVar
 
 from ..errors import Interrupted, RunFailed, UsageError, interrupted_by
 
-__all__ = ["Interrupted", "WorkerLost", "WorkersError", "run_in_order", "workers_for"]
+__all__ = ["Interrupted", "run_in_order", "workers_for"]
 
 _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """The signals that stop a run: SIGHUP is POSIX's (a closed terminal); Windows has the other two."""
-
-
-class WorkersError(UsageError):
-    """Worker processes could not be started."""
-
-
-class WorkerLost(RunFailed):
-    """A worker process died in the middle of a run (killed, or ended by a player's own code)."""
 
 
 def workers_for(jobs: int, count: int) -> int:
@@ -99,7 +91,7 @@ def run_in_order(
     are taken (a run of 10^11 games is never listed); `count`, how many there are, when they have no `len`;
     `worker_setup`, a module-level function each worker process runs as it starts, before any task.
 
-    WorkersError when worker processes cannot be started; WorkerLost when one dies;
+    UsageError when worker processes cannot be started; RunFailed when one dies;
     Interrupted on SIGINT, SIGTERM or SIGHUP.
     """
     count = len(tasks) if isinstance(tasks, Sized) else count if count is not None else jobs
@@ -139,7 +131,7 @@ def _in_workers(
             jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker, initargs=(setup,)
         )
     except OSError as error:
-        raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
+        raise UsageError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
     window: collections.deque[Future[_Result]] = collections.deque()
     pending = iter(tasks)
     done = 0
@@ -149,7 +141,7 @@ def _in_workers(
         try:
             window.append(executor.submit(function, task))
         except OSError as error:
-            raise WorkersError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
+            raise UsageError(f"cannot start {jobs} worker processes: {error.strerror or error}") from None
 
     try:
         for task in pending:
@@ -160,7 +152,7 @@ def _in_workers(
             try:
                 result = window.popleft().result()
             except BrokenProcessPool:
-                raise WorkerLost(
+                raise RunFailed(
                     f"a worker process died in the middle of the run; {done} of {count} tasks had finished"
                 ) from None
             done += 1

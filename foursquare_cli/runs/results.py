@@ -31,11 +31,11 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import UsageError, display_name
+from ..errors import InvalidInput, UsageError, display_name
 from ..rules.cards import SEED_MAX
 from ..rules.engine import WON, State
 from ..rules.moves import InvalidMoveError, Move
-from ..store.logs import JsonLinesLog, LogError, LogLineError, read_log
+from ..store.logs import JsonLinesLog, LogError, read_log
 from .plans import (
     MAX_MOVES,
     MAX_SCORE,
@@ -57,11 +57,11 @@ _LINE_KEYS = {"player", "deal", "seed", "won", "score", "moves", "played", "move
 
 
 def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
-    """The game of a results file's line, its fields checked and its moves replayed from its seed: LogLineError
+    """The game of a results file's line, its fields checked and its moves replayed from its seed: InvalidInput
     (`where` is file:line) for a line whose fields are not of their kind, or whose moves do not give it."""
 
-    def refused(message: str) -> LogLineError:
-        return LogLineError(message, path=where)
+    def refused(message: str) -> InvalidInput:
+        return InvalidInput(message, path=where)
 
     if set(line) != _LINE_KEYS:
         raise refused(f"a game line has the keys {sorted(_LINE_KEYS)}, not {sorted(line)}")
@@ -116,10 +116,10 @@ def _games_of(path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]]) 
         where = f"{path}:{number}"
         result = checked_result(line, plan, where)
         if (result.player, result.seed) in games:
-            raise LogLineError(f"deal {result.seed} of {result.player} is in the file twice", path=where)
+            raise InvalidInput(f"deal {result.seed} of {result.player} is in the file twice", path=where)
         problem = sealing_problem(seeds, result)
         if problem is not None:
-            raise LogLineError(problem, path=where)
+            raise InvalidInput(problem, path=where)
         games[(result.player, result.seed)] = result
     return games
 
@@ -193,7 +193,7 @@ class ResultsFile:
                 self._write(finished)
 
     def _write(self, result: GameResult) -> None:
-        self._log.append(result.to_json())  # LogWriteError (exit 74) when the write fails
+        self._log.append(result.to_json())  # WriteError (exit 74) when the write fails
         self.done[(result.player, result.seed)] = result
 
     def close(self) -> None:
@@ -301,7 +301,7 @@ class AnalysisResults:
             self.done: dict[str, dict[str, Any]] = {}
             for number, line in self._log.entries:
                 if not isinstance(line.get("path"), str):
-                    raise LogLineError("an analysis line names the file it analysed", path=f"{path}:{number}")
+                    raise InvalidInput("an analysis line names the file it analysed", path=f"{path}:{number}")
                 self.done[line["path"]] = line
             self._log.begin(settings.to_json())
         except BaseException:  # whatever stops the opening, the file or client is let go; it goes on up
@@ -309,7 +309,7 @@ class AnalysisResults:
             raise
 
     def add(self, summary: AnalysisSummary) -> None:
-        self._log.append(summary.to_json())  # LogWriteError (exit 74) when the write fails
+        self._log.append(summary.to_json())  # WriteError (exit 74) when the write fails
         self.done[summary.path] = summary.to_json()
 
     def close(self) -> None:

@@ -81,7 +81,8 @@ def play_plan(
     """Every game of the plan, deal by deal, every player in turn: those already in the results file from it,
     the others played (in `jobs` processes, or on the Dask cluster at `cluster`) and appended to it.
 
-    PlayerError, RangeError, ResultsError, ClusterError before anything is played; Interrupted on a signal.
+    PlayerError, ResultsError, UsageError (a range past the deal numbers, a cluster that cannot be used)
+    before anything is played; Interrupted on a signal.
     `ready()` is called once the players are known to be there, before the first game.
     """
     check_range(plan.deals.start, plan.deals.games)

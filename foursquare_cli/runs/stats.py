@@ -122,18 +122,14 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-class RangeError(UsageError):
-    """A range of deals that runs past the deal numbers."""
-
-
 def check_range(start: int, count: int) -> None:
-    """RangeError unless deals start .. start+count-1 are all deal numbers."""
+    """UsageError unless deals start .. start+count-1 are all deal numbers."""
     if count < 1:
-        raise RangeError(f"{count}: the number of games must be at least 1")
+        raise UsageError(f"{count}: the number of games must be at least 1")
     if not 0 <= start <= SEED_MAX:
-        raise RangeError(f"--start {start}: deal numbers are 0 to {SEED_MAX}")
+        raise UsageError(f"--start {start}: deal numbers are 0 to {SEED_MAX}")
     if start + count - 1 > SEED_MAX:
-        raise RangeError(
+        raise UsageError(
             f"--start {start} with --games {count} runs past the last deal number {SEED_MAX}; "
             f"at most {SEED_MAX - start + 1} game{'s' if SEED_MAX - start else ''} start there"
         )

@@ -38,12 +38,7 @@ from collections.abc import Callable, Iterator
 from ..errors import UsageError, WriteError
 from .locking import ExclusiveLock
 
-__all__ = ["PathRefused", "RecordFile", "WriteError", "opened_record"]
-
-
-class PathRefused(UsageError):
-    """A path refused before anything is written: it exists, it is not a regular file, it is locked, its
-    folder refuses a file (a usage error, exit 2; a write that fails later is a `WriteError`, exit 74)."""
+__all__ = ["RecordFile", "WriteError", "opened_record"]
 
 
 def _umask() -> int:
@@ -72,8 +67,8 @@ class RecordFile:
     """The file a game is recorded to, checked, locked and ready for atomic writes."""
 
     def __init__(self, path: str, *, replace: bool = False) -> None:
-        """PathRefused (a usage error, exit 2) unless `path` can hold a record; `replace` allows an existing
-        non-empty file."""
+        """A UsageError (exit 2; a write that fails later is a `WriteError`, exit 74) unless `path` can hold
+        a record; `replace` allows an existing non-empty file."""
         self.path = path
         self.target = os.path.realpath(path)
         self.written = False  # whether this session has written the record yet
@@ -84,19 +79,19 @@ class RecordFile:
         except FileNotFoundError:
             info = None
         except OSError as error:
-            raise PathRefused(f"cannot write: {error.strerror}", path=path) from None
+            raise UsageError(f"cannot write: {error.strerror}", path=path) from None
         if info is not None:
             if not stat.S_ISREG(info.st_mode):
-                raise PathRefused("not a regular file; a record is written only to a regular file", path=path)
+                raise UsageError("not a regular file; a record is written only to a regular file", path=path)
             if info.st_size > 0 and not replace:
-                raise PathRefused(
+                raise UsageError(
                     f"already exists; continue it with --resume {path}, or give --force to replace it", path=path
                 )
             own_user = getattr(os, "geteuid", None)  # POSIX only
             if own_user is not None and info.st_uid != own_user():
-                raise PathRefused("belongs to another user; record to a file of your own", path=path)
+                raise UsageError("belongs to another user; record to a file of your own", path=path)
             if not info.st_mode & stat.S_IWUSR:
-                raise PathRefused("is read-only; record to another file", path=path)
+                raise UsageError("is read-only; record to another file", path=path)
             self.mode = stat.S_IMODE(info.st_mode)
         else:
             self.mode = 0o666 & ~_umask()
@@ -112,7 +107,7 @@ class RecordFile:
         try:
             handle, temporary = tempfile.mkstemp(prefix=f".{self._name}.foursquare-", suffix=".tmp", dir=self.directory)
         except OSError as error:
-            raise PathRefused(f"cannot write in {self.directory or '.'}: {error.strerror}", path=self.path) from None
+            raise UsageError(f"cannot write in {self.directory or '.'}: {error.strerror}", path=self.path) from None
         os.close(handle)
         os.unlink(temporary)
 
@@ -126,11 +121,11 @@ class RecordFile:
                 ExclusiveLock.on_file(self.target) if lock is not None and exists and os.name == "posix" else lock
             )
         except OSError as error:
-            raise PathRefused(f"cannot lock: {error.strerror}", path=self.path) from None
+            raise UsageError(f"cannot lock: {error.strerror}", path=self.path) from None
         if lock is None or in_place is None:
             if lock is not None:
                 lock.release()
-            raise PathRefused("another game holds this record; finish or quit that one first", path=self.path)
+            raise UsageError("another game holds this record; finish or quit that one first", path=self.path)
         self._lock = lock
         self._held_in_place = in_place if in_place is not lock else None
 

@@ -33,21 +33,13 @@ from ..formats.jsonl import json_line
 from ..formats.lines import file_kind
 from .locking import ExclusiveLock
 
-__all__ = ["MAX_LOG_LINE_BYTES", "JsonLinesLog", "LogError", "LogLineError", "LogWriteError", "read_log"]
+__all__ = ["MAX_LOG_LINE_BYTES", "JsonLinesLog", "LogError", "read_log"]
 
 MAX_LOG_LINE_BYTES = 1 << 20
 
 
 class LogError(UsageError):
     """A log file that cannot be used (not a regular file, held by another run, unreadable, read-only)."""
-
-
-class LogWriteError(WriteError):
-    """A line could not be appended (a full disk): the work done so far is in the file (exit 74)."""
-
-
-class LogLineError(InvalidInput):
-    """A line of a log that is not what it must be; the message names the file and the line (exit 1)."""
 
 
 class JsonLinesLog:
@@ -104,13 +96,13 @@ class JsonLinesLog:
             self.header = header
 
     def append(self, value: dict[str, Any]) -> None:
-        """One line, written and flushed now; LogWriteError naming the file when the write fails."""
+        """One line, written and flushed now; WriteError naming the file when the write fails."""
         assert self._stream is not None
         try:
             self._stream.write(json_line(value))
             self._stream.flush()
         except OSError as error:
-            raise LogWriteError(f"cannot write: {error.strerror or error}", path=self.path) from None
+            raise WriteError(f"cannot write: {error.strerror or error}", path=self.path) from None
 
     def close(self) -> None:
         stream, self._stream = self._stream, None
@@ -130,7 +122,7 @@ class JsonLinesLog:
 
 def read_log(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str, Any]]]]:
     """The header and the complete lines (line number, object) of a log, read only (`summarize`): LogError for
-    what is not a regular file, LogLineError for a line that is not a JSON object."""
+    what is not a regular file, InvalidInput for a line that is not a JSON object."""
     _refuse_what_is_not_a_file(path)
     header: dict[str, Any] | None = None
     entries: list[tuple[int, dict[str, Any]]] = []
@@ -143,11 +135,11 @@ def read_log(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str
             try:
                 value = json.loads(line)
             except ValueError:
-                raise LogLineError("not a JSON object", path=f"{path}:{number}") from None
+                raise InvalidInput("not a JSON object", path=f"{path}:{number}") from None
             except RecursionError:  # `[[[[...` a hundred thousand deep: no line of ours nests so
-                raise LogLineError("not a line of ours: nested too deep", path=f"{path}:{number}") from None
+                raise InvalidInput("not a line of ours: nested too deep", path=f"{path}:{number}") from None
             if not isinstance(value, dict):
-                raise LogLineError("not a JSON object", path=f"{path}:{number}")
+                raise InvalidInput("not a JSON object", path=f"{path}:{number}")
             if header is None:
                 header = value
             else:
@@ -183,7 +175,7 @@ def _last_newline_end(stream: IO[bytes], size: int) -> int:
 
 
 def _complete_lines(path: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) of every line that ends in a newline; LogLineError for one too long or not UTF-8."""
+    """(line number, text) of every line that ends in a newline; InvalidInput for one too long or not UTF-8."""
     with open(path, "rb") as stream:
         number = 0
         while True:
@@ -193,9 +185,9 @@ def _complete_lines(path: str) -> Iterator[tuple[int, str]]:
             number += 1
             if not raw.endswith(b"\n"):
                 if len(raw) > MAX_LOG_LINE_BYTES:
-                    raise LogLineError(f"longer than {MAX_LOG_LINE_BYTES:,} bytes", path=f"{path}:{number}")
+                    raise InvalidInput(f"longer than {MAX_LOG_LINE_BYTES:,} bytes", path=f"{path}:{number}")
                 return  # cut short by a kill: not a line
             try:
                 yield number, raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise LogLineError("not UTF-8 text", path=f"{path}:{number}") from None
+                raise InvalidInput("not UTF-8 text", path=f"{path}:{number}") from None
