@@ -25,7 +25,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
-from foursquare_cli.players.expert import ExpertPlayer, Valuation
+from foursquare_cli.players.expert import ExpertPlayer
+from foursquare_cli.players.futures import Valuation
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 

@@ -209,7 +209,7 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_
 
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():
-    from foursquare_cli.players.expert import LOSS_DECAY, NEAR_CARDS, NEAR_LOSS_PENALTY, SCORE_WEIGHT
+    from foursquare_cli.players.futures import LOSS_DECAY, NEAR_CARDS, NEAR_LOSS_PENALTY, SCORE_WEIGHT
     from foursquare_cli.ui.hint_text import HINT_EXPLAINED
 
     # board does not import players (check's start-up), so the sentence spells the constants out

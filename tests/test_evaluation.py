@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare_cli.players.evaluation import Evaluation, score_ceiling
-from foursquare_cli.players.expert import ExpertPlayer, candidates_of, position_key
+from foursquare_cli.players.expert import ExpertPlayer
+from foursquare_cli.players.futures import candidates_of, position_key
 from foursquare_cli.players.greedy import GreedyPlayer
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State, cornered, state_after

@@ -10,7 +10,8 @@ from conftest import deck_starting, played, redealt
 
 from foursquare_cli.players import PlayerSpec, Strength
 from foursquare_cli.players import expert as expert_module
-from foursquare_cli.players.expert import Candidate, ExpertPlayer, candidates_of, future_worth
+from foursquare_cli.players.expert import ExpertPlayer
+from foursquare_cli.players.futures import Candidate, candidates_of, future_worth
 from foursquare_cli.players.greedy import GreedyPlayer, greedy_move
 from foursquare_cli.players.random_player import RandomPlayer
 from foursquare_cli.rules import playout
@@ -197,7 +198,7 @@ def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
 
 
 def test_a_near_loss_penalty_prices_only_the_losses_within_its_cards():
-    from foursquare_cli.players.expert import Valuation
+    from foursquare_cli.players.futures import Valuation
 
     priced = Valuation(score_weight=0.05, loss_decay=0.8, near_loss_penalty=1.0, near_cards=2)
     assert priced.worth(10, 5) == pytest.approx(1.5)
@@ -354,10 +355,12 @@ def test_the_settings_default_budget_is_the_experts():
 def test_a_second_ply_never_reads_the_order_of_the_stock_and_reranks_only_the_best():
     state = played(deal(11), "B2", "C2", "B3")
     other = redealt(state, random.Random(7))
-    looking = ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60)
+    looking = ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60, reply_second_ply=0)
     plain = ExpertPlayer(seed=3, playouts=QUICK, second_ply=0).rate(state)
     ratings = looking.rate(state)
-    assert ratings == ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60).rate(other)
+    assert ratings == ExpertPlayer(seed=3, playouts=QUICK, second_ply=3, reply_playouts=60, reply_second_ply=0).rate(
+        other
+    )
     survivors = sorted(plain, key=lambda r: (-r.samples, -r.value))[:3]  # the halving's best three
     assert {(r.move, r.then) for r in ratings if r.looked_again} == {(r.move, r.then) for r in survivors}
     looked = {(r.move, r.then) for r in survivors}

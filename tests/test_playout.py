@@ -168,6 +168,7 @@ def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python():
     """The second ply's replies are searched all in C (`reply_in_c`): the same best move's figures as the
     one-ply expert's evaluation in Python, on positions of every kind (placements, piles, shifts, ends)."""
     from foursquare_cli.players import expert
+    from foursquare_cli.players.futures import Futures
 
     if playout.reply_in_c is None:
         pytest.fail("the C module was not built (this machine has a compiler)")
@@ -178,7 +179,7 @@ def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python():
         state = _position(30000 + seed, rng.randint(0, 24), seed)
         if state.is_over:
             continue
-        futures = expert._Futures(state)
+        futures = Futures(state)
         for group, supposed in futures.replies(list(range(min(2, len(futures.groups)))))[:5]:
             in_c = looker._reply(group, supposed)
             reply_in_c, playout.reply_in_c = playout.reply_in_c, None

@@ -88,7 +88,7 @@ def test_a_grade_is_a_deterministic_measure_of_the_deal_cut_at_documented_thresh
 
 
 def test_the_quick_expert_of_a_grade_is_pinned_so_tuning_the_expert_does_not_regrade_deals():
-    from foursquare_cli.players.expert import Valuation
+    from foursquare_cli.players.futures import Valuation
 
     assert tuple(grading.QUICK_VALUATION) == (0.01, 0.8, 0.0, 2)  # spelled out: the expert's own may move
     assert isinstance(grading.QUICK_VALUATION, Valuation)

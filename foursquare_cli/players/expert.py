@@ -14,52 +14,33 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter, OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict
 from typing import NamedTuple
 
 from ..errors import UsageError
 from ..rules import playout
-from ..rules.engine import State, cornered, state_after
+from ..rules.engine import State, state_after
 from ..rules.moves import Move
 from .evaluation import Evaluation, Rating, features_of, figures_of
+from .futures import (
+    WORTH_UNITS,
+    Candidate,
+    Futures,
+    Valuation,
+    after_key,
+    candidates_of,
+    playout_threads,
+    position_key,
+    worth_tables,
+)
 from .registry import DEFAULT_PLAYOUTS, PlayerSpec
 
-
-class Candidate(NamedTuple):
-    """A move the expert weighs: `move` now, and `placement`, the card's cell (after a shift: the next move)."""
-
-    move: Move
-    placement: Move
-
-
-SCORE_WEIGHT = 0.12  # a won future is worth 1 + 0.12 x score (`future_worth`)
-LOSS_DECAY = 0.8  # a lost future is worth 1 - 0.8 ** (cards placed until the loss)...
-NEAR_LOSS_PENALTY = 2.0  # ...less 2 when the loss comes within NEAR_CARDS cards
-NEAR_CARDS = 2
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
-SECOND_PLY = 3  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
+SECOND_PLY = 10  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
 REPLY_SHARE = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
+REPLY_SECOND_PLY = 2 if playout.reply_in_c is not None else 0  # a reply's own best looked at again (at 50 futures)
+THINK_BATCH = 16  # futures played at a time under a time cap, the clock looked at between
 KEPT_EVALUATIONS = 4096  # evaluations remembered in a process (a game's positions, its replies, many times over)
-
-
-class Valuation(NamedTuple):
-    """What a future is worth (`future_worth`): the expert's, unless a caller pins its own (a deal's grade
-    must not move when the expert is tuned).
-
-    `near_loss_penalty` is taken off a loss within `near_cards` cards, so that the score weight, large
-    enough to make the score count, cannot buy such a danger (docs/figures.md: what each bought)."""
-
-    score_weight: float = SCORE_WEIGHT
-    loss_decay: float = LOSS_DECAY
-    near_loss_penalty: float = NEAR_LOSS_PENALTY
-    near_cards: int = NEAR_CARDS
-
-    def worth(self, score: int, placed: int) -> float:
-        if score >= 0:
-            return 1.0 + self.score_weight * score
-        lost = 1.0 - self.loss_decay**placed
-        return lost - self.near_loss_penalty if placed <= self.near_cards else lost
 
 
 class ExpertPlayer:
@@ -95,7 +76,7 @@ class ExpertPlayer:
 
     name = "expert"
     summary = "Monte Carlo over the unseen cards; the hint and the meter are its"
-    SETTINGS = {"playouts": int, "think": float, "second_ply": int, "reply_playouts": int}
+    SETTINGS = {"playouts": int, "think": float, "second_ply": int, "reply_playouts": int, "reply_second_ply": int}
 
     def __init__(
         self,
@@ -106,13 +87,16 @@ class ExpertPlayer:
         fill_first: bool = True,
         second_ply: int = SECOND_PLY,
         reply_playouts: int | None = None,
+        reply_second_ply: int = REPLY_SECOND_PLY,
     ) -> None:
         if not 1 <= playouts <= playout.MAX_PLAYOUTS:
             raise ValueError(f"playouts {playouts}: the expert takes 1 to {playout.MAX_PLAYOUTS:,} futures a move")
         if think is not None and not (math.isfinite(think) and think > 0):
             raise ValueError(f"think {think}: the seconds a move may take are a number above 0")
-        if second_ply < 0 or (reply_playouts is not None and not 1 <= reply_playouts <= playout.MAX_PLAYOUTS):
-            raise ValueError("second_ply is 0 or more, reply_playouts 1 or more")
+        if min(second_ply, reply_second_ply) < 0:
+            raise ValueError("second_ply and reply_second_ply are 0 or more")
+        if reply_playouts is not None and not 1 <= reply_playouts <= playout.MAX_PLAYOUTS:
+            raise ValueError(f"reply_playouts {reply_playouts}: 1 to {playout.MAX_PLAYOUTS:,} futures a reply")
         self.seed = seed
         self.playouts = playouts
         self.think = think
@@ -120,12 +104,14 @@ class ExpertPlayer:
         self.fill_first = fill_first
         self.second_ply = second_ply
         self.reply_playouts = reply_playouts if reply_playouts is not None else max(1, playouts // REPLY_SHARE)
+        self.reply_second_ply = reply_second_ply
         self._plan: tuple[object, Move] | None = None
 
     @property
     def settings(self) -> tuple[object, ...]:
         """What decides its evaluations besides the position: the key of its cache."""
-        return (self.playouts, self.think, self.valuation, self.fill_first, self.second_ply, self.reply_playouts)
+        return (self.playouts, self.think, self.valuation, self.fill_first, self.second_ply, self.reply_playouts,
+                self.reply_second_ply)  # fmt: skip
 
     def choose(self, state: State) -> Move:
         key = position_key(state)
@@ -134,7 +120,7 @@ class ExpertPlayer:
             self._plan = None
             return move
         candidates = candidates_of(state)
-        if len({_after_key(state, candidate) for candidate in candidates}) == 1:  # a lone move is played unweighed
+        if len({after_key(state, candidate) for candidate in candidates}) == 1:  # a lone move is played unweighed
             best = Rating(
                 candidates[0].move, candidates[0].placement if candidates[0].move.is_shift else None, 0, 0, None
             )
@@ -163,7 +149,7 @@ class ExpertPlayer:
 
     def _search(self, state: State) -> _Ranked:
         """Successive halving over the positions the candidates lead to, then the second ply over the best."""
-        futures = _Futures(state, self.fill_first, self.valuation)
+        futures = Futures(state, self.fill_first, self.valuation)
         count = len(futures.groups)
         deadline = None if self.think is None else time.perf_counter() + self.think
         wins, scores, samples, worth = [0] * count, [0] * count, [0] * count, [0] * count
@@ -198,8 +184,10 @@ class ExpertPlayer:
         looked: list[int] = []
         if self.second_ply > 1 and count > 1 and not out_of_time:
             looked = order[: self.second_ply]
-            if deadline is None:  # every reply at once, on two threads where they are played in C
-                replies = list(_threads().map(lambda task: self._reply(*task), futures.replies(looked)))
+            if deadline is None and playout.reply_in_c is not None:  # every reply at once, two threads, in C
+                replies = list(playout_threads().map(lambda task: self._reply(*task), futures.replies(looked)))
+            elif deadline is None:  # in Python, one after the other (a reply's own replies are too)
+                replies = [self._reply(*task) for task in futures.replies(looked)]
             else:  # under a time cap, move by move, until the time runs out
                 replies = []
                 for index in looked:
@@ -217,7 +205,7 @@ class ExpertPlayer:
         order = [choice, *looked[1:], *rest]
         return tuple((futures.positions[index].key(), rated[index]) for index in order)
 
-    def _over_next_card(self, futures: _Futures, index: int, rating: Rating, replies: list[_Reply]) -> Rating:
+    def _over_next_card(self, futures: Futures, index: int, rating: Rating, replies: list[_Reply]) -> Rating:
         """`rating` looked at again over the next card: for each rank the next card may have, weighted by how many
         unseen cards have it, what a second expert (one ply, `reply_playouts`) makes of the position with a card of
         that rank in hand (`replies`, those of every group looked at, in `futures.replies`' order): its best move's
@@ -236,21 +224,28 @@ class ExpertPlayer:
         return rating._replace(value=worth, chance=chance, expected=expected, looked_again=True, features=features)
 
     def _reply(self, group: int, supposed: State) -> _Reply:
-        """What the one-ply expert of the replies makes of `supposed` (a looked-at move's position with a card of a
+        """What the expert of the replies (`reply_playouts`, its own best `reply_second_ply` looked at again over
+        the card after, their replies on one ply) makes of `supposed` (a looked-at move's position with a card of a
         rank in hand): its best move's worth, share of futures won and their score (a loss counting 0). In C when
         it was built (`playout.reply_in_c`, the interpreter's lock let go), else by `evaluate`: the same figures."""
         reply = ExpertPlayer(
-            playouts=self.reply_playouts, valuation=self.valuation, fill_first=self.fill_first, second_ply=0
+            playouts=self.reply_playouts,
+            valuation=self.valuation,
+            fill_first=self.fill_first,
+            second_ply=self.reply_second_ply,
+            reply_second_ply=0,
         )
         if playout.reply_in_c is None:
             best = reply.evaluate(supposed).best
+            if best.looked_again and best.features is not None:
+                return _Reply(group, best.value, best.features.share, best.features.expected)
             scores = round((best.mean_score or 0.0) * best.wins)
             return _Reply(group, best.value, best.wins / best.samples, scores / best.samples)
         _, occupied, down, ranks, heights = playout.start_of(supposed)
         card = supposed.next_card
         assert card is not None
         unseen = bytes(sorted(other.rank for other in supposed.unseen_cards()))
-        worth, wins, samples, scores, *_ = playout.reply_in_c(
+        value, won, scored = playout.reply_in_c(
             occupied,
             down,
             supposed.drawn,
@@ -260,9 +255,11 @@ class ExpertPlayer:
             unseen,
             self.reply_playouts,
             self.fill_first,
-            *_worth_tables(self.valuation),
+            *worth_tables(self.valuation),
+            reply.second_ply,
+            reply.reply_playouts,
         )
-        return _Reply(group, worth / samples / WORTH_UNITS, wins / samples, scores / samples)
+        return _Reply(group, value, won, scored)
 
 
 class _Reply(NamedTuple):
@@ -286,7 +283,7 @@ def _framed(state: State, ranked: _Ranked) -> Evaluation:
     of the position it leads to, in the order of those positions (moves alike side by side, their first first)."""
     grouped: dict[tuple[object, ...], list[Candidate]] = {}
     for candidate in candidates_of(state):
-        grouped.setdefault(_after_key(state, candidate), []).append(candidate)
+        grouped.setdefault(after_key(state, candidate), []).append(candidate)
     ratings = []
     for index, (key, rating) in enumerate(ranked):
         group = grouped[key]
@@ -297,196 +294,9 @@ def _framed(state: State, ranked: _Ranked) -> Evaluation:
     return Evaluation(tuple(ratings), tuple(key for key, _ in ranked))
 
 
-def position_key(state: State) -> tuple[object, ...]:
-    """The position as a player sees it, up to where the layout sits (shifts are free) and the cards' suits
-    (the rules never look at them): the grid slid to its corner, the rank in hand, the unseen cards by rank."""
-    card = state.next_card
-    return (cornered(state).key(), 0 if card is None else card.rank, state.unseen_by_rank())
-
-
-def _after_key(state: State, candidate: Candidate) -> tuple[object, ...]:
-    return cornered(_played(state, candidate)).key()
-
-
-def _played(state: State, candidate: Candidate) -> State:
-    after = state_after(state, candidate.move)
-    if candidate.move.is_shift:
-        after.apply(candidate.placement)
-    return after
-
-
 def _means(totals: list[int], samples: list[int]) -> list[float]:
     """The mean worth of each candidate's futures (their worth counted in millionths)."""
     return [total / n / WORTH_UNITS if n else 0.0 for total, n in zip(totals, samples, strict=True)]
-
-
-def future_worth(score: int, placed: int) -> float:
-    """What one future is worth to the expert: 1 + SCORE_WEIGHT x score when won; when lost,
-    1 - LOSS_DECAY ** placed, less NEAR_LOSS_PENALTY when `placed` is at most NEAR_CARDS.
-
-    `placed` counts the cards the playout placed after the move, the one it could
-    not place included. A won future is worth at least 1 and a lost one less, so
-    among equal chances the better score leads; the score weight is large enough
-    for a few points of score to outweigh a loss far ahead. A loss counts more the
-    later it comes: a playout loses games the expert would win (filling first, it
-    wins about 69% of new deals; the expert nearly all), so a loss far ahead says
-    more about the playout than about the position, while a card that cannot be
-    placed one or two draws away is a danger the expert cannot play around either,
-    and no score may pay for it: that is the penalty (docs/figures.md: what each
-    part bought).
-    """
-    return _EXPERTS.worth(score, placed)
-
-
-_EXPERTS = Valuation()
-
-
-class _Futures:
-    """The candidates of a position, grouped by the position each leads to (slid to its corner: shifts are free),
-    and the futures to play them in: each future is only a new order of the unseen cards' ranks (suits never
-    matter to a playout), the ranks in their own order first, drawn from a seed the position gives, so that the
-    futures depend on the position alone (`playout.futures`, which plays them all in C, two threads at once).
-    """
-
-    def __init__(self, state: State, fill_first: bool = True, valuation: Valuation = Valuation()) -> None:
-        self.state = state
-        self._fill_first = fill_first
-        self._worth = _worth_tables(valuation)
-        self.unseen = state.unseen_cards()
-        self.to_come = dict(Counter(card.rank for card in self.unseen))  # after the move, the cards to come
-        self._prefix = playout.stock_of(state)[: state.drawn + 1]
-        self._unseen = bytes(sorted(card.rank for card in self.unseen))
-        self._seed = playout.position_seed(state)
-        grouped: dict[tuple[object, ...], list[Candidate]] = {}
-        positions: dict[tuple[object, ...], State] = {}
-        for candidate in candidates_of(state):
-            after = cornered(_played(state, candidate))
-            grouped.setdefault(after.key(), []).append(candidate)
-            positions.setdefault(after.key(), after)
-        keys = sorted(grouped)  # the groups in an order of their own, whatever the frame
-        self.groups = [grouped[key] for key in keys]
-        self.positions = [positions[key] for key in keys]
-        self._records = [playout.candidate_record(after) for after in self.positions]
-
-    def replies(self, groups: list[int]) -> list[tuple[int, State]]:
-        """The positions the second ply supposes for each of `groups` (not over): its position with a card of each
-        rank to come in hand, ranks in order. The position supposed for a rank is the real one with its unseen cards
-        in the deck's order, the supposed card first: only what a player sees, never the stock's order."""
-        tasks = []
-        for index in groups:
-            after = self.positions[index]
-            if after.is_over:
-                continue
-            placed = after.deck[: after.drawn]
-            for rank in sorted(self.to_come):
-                card = next(card for card in self.unseen if card.rank == rank)  # the first of a rank stands for it
-                supposed = after.copy()
-                supposed.deck = (*placed, card, *(other for other in self.unseen if other != card))
-                tasks.append((index, supposed))
-        return tasks
-
-    def play(self, groups: list[int], first: int, count: int) -> list[tuple[int, int, int]]:
-        """Futures `first` to `first + count - 1` played by each of `groups`: for each, (futures won, their scores
-        summed, their worth summed in millionths). Enough work is split between two threads; the sums are exact,
-        so they are the same however it is split."""
-        starts = b"".join(self._records[index] for index in groups)
-        won, lost = self._worth
-
-        def totals_of(start: int, futures: int) -> list[int]:
-            position = (self._prefix, self._unseen, self._seed)
-            return _unpacked(playout.futures(*position, start, futures, starts, self._fill_first, won, lost))
-
-        if playout.ACCELERATED and count > 1 and count * len(groups) >= PARALLEL_PLAYOUTS:
-            half = count // 2
-            parts = [
-                _threads().submit(totals_of, first, half),
-                _threads().submit(totals_of, first + half, count - half),
-            ]
-            totals = [a + b for a, b in zip(parts[0].result(), parts[1].result(), strict=True)]
-        else:
-            totals = totals_of(first, count)
-        return [(totals[3 * i], totals[3 * i + 1], totals[3 * i + 2]) for i in range(len(groups))]
-
-    def rated(self, index: int, wins: int, samples: int, scores: int, value: float) -> Rating:
-        """Group `index`'s rating from its futures: the figures calibrated, then held to what the cards allow."""
-        after, first = self.positions[index], self.groups[index][0]
-        then = first.placement if first.move.is_shift else None
-        mean = scores / wins if wins else None
-        drawn = self.state.drawn
-        if after.is_over:
-            won = after.outcome.score is not None
-            score = after.outcome.score or 0
-            return Rating(first.move, then, wins, samples, mean, value, float(won), float(score), drawn, final=True)
-        share = wins / samples if samples else 0.0
-        features = features_of(after, share, share * (mean or 0.0), self.to_come, looked_again=False)
-        chance, expected = figures_of(features)
-        unsafe = round((1 - features.safe) * len(self.unseen))
-        return Rating(
-            first.move,
-            then,
-            wins,
-            samples,
-            mean,
-            value,
-            chance,
-            expected,
-            drawn,
-            False,
-            False,
-            unsafe,
-            len(self.unseen),
-            features=features,
-        )
-
-
-WORTH_UNITS = 1_000_000  # a future's worth is counted in millionths: sums exact in any order, on any thread
-THINK_BATCH = 16  # futures played at a time under a time cap, the clock looked at between
-PARALLEL_PLAYOUTS = 2_000  # a batch of at least this many playouts is split between two threads
-
-
-def _worth_tables(valuation: Valuation) -> tuple[bytes, bytes]:
-    """`valuation`'s worth of a won future by its score and of a lost one by the cards placed until the loss, in
-    millionths, as `playout.futures` takes them."""
-    found = _TABLES.get(valuation)
-    if found is None:
-        won = [round(valuation.worth(score, 0) * WORTH_UNITS) for score in range(25)]
-        lost = [round(valuation.worth(-1, placed) * WORTH_UNITS) for placed in range(41)]
-        found = _TABLES[valuation] = (_packed(won), _packed(lost))
-    return found
-
-
-def _packed(values: list[int]) -> bytes:
-    return b"".join(value.to_bytes(8, "little", signed=True) for value in values)
-
-
-_TABLES: dict[Valuation, tuple[bytes, bytes]] = {}
-
-
-def _unpacked(totals: bytes) -> list[int]:
-    return [int.from_bytes(totals[i : i + 8], "little", signed=True) for i in range(0, len(totals), 8)]
-
-
-_POOL: list[ThreadPoolExecutor] = []
-
-
-def _threads() -> ThreadPoolExecutor:
-    """Two threads to play futures on (the C playouts let the interpreter's lock go), made when first needed."""
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(max_workers=2, thread_name_prefix="foursquare-futures"))
-    return _POOL[0]
-
-
-def candidates_of(state: State) -> list[Candidate]:
-    """Every placement, and every shift with each placement on the edge it opens."""
-    placements = state.legal_placements()
-    candidates = [Candidate(move, move) for move in placements]
-    for shift in state.legal_moves()[len(placements) :]:
-        shifted = state_after(state, shift)
-        opened = shift.opened_cells
-        candidates.extend(
-            Candidate(shift, move) for move in shifted.legal_placements() if not move.on_top and move.cell in opened
-        )
-    return candidates
 
 
 def evaluator_of(spec: PlayerSpec) -> ExpertPlayer:

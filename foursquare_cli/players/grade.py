@@ -34,7 +34,7 @@ from ..rules import playout
 from ..rules.cards import deal
 from ..rules.engine import State, state_after
 from ..rules.moves import Move
-from .expert import Valuation, candidates_of
+from .futures import Valuation, candidates_of
 
 GAMES = 200  # games of each greedy policy a deal is played with
 OPENING_PLACEMENTS = 4  # game k opens with k % OPENING_PLACEMENTS random placements

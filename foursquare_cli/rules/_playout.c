@@ -470,7 +470,7 @@ static uint64_t position_seed(const Position *corner, int hand, const int *unsee
 #define MOST_CANDIDATES 64
 
 /* The positions a card of `hand` may lead to from `p` (every placement, and every shift with a placement on the
- * edge it opens: `expert.candidates_of`), each slid to its corner, one for each key, in the order of their keys;
+ * edge it opens: `futures.candidates_of`), each slid to its corner, one for each key, in the order of their keys;
  * `ends`: 0 still being played, 1 lost, 2 won. Returns how many. */
 static int positions_after(const Position *p, int hand, Position *groups, int *ends) {
     Position found[MOST_CANDIDATES];
@@ -520,52 +520,67 @@ static int positions_after(const Position *p, int hand, Position *groups, int *e
     return count;
 }
 
-/* reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth)
- *   -> (worth, wins, samples, scores, end, score, drawn, face_down, empty, safe)
- * The one-ply expert's search of the position with a card of rank `hand` in hand (`unseen`: the ranks not
- * seen, in their order) at a budget of `playouts`, as `ExpertPlayer.evaluate` makes it with `second_ply=0`:
- * its best move's futures (the worth summed in millionths, the futures won, dealt and their scores), and the
- * position that move leads to (how it ended: 0 not, 1 lost, 2 won with `score`; its cards placed, face-down
- * cards, empty cells, and the ranks with a safe place there, `safe_ranks`). */
-static PyObject *reply(PyObject *self, PyObject *args) {
-    const uint8_t *ranks_in, *heights_in, *unseen;
-    const char *won_bytes, *lost_bytes;
-    Py_ssize_t ranks_length, heights_length, unseen_length, won_length, lost_length;
-    int occupied_in, down_in, drawn, hand, fill_first;
+/* What a search makes of a position: its best move's mean worth, share of futures won and score (a loss 0). */
+typedef struct {
+    double value, won, scored;
+} Figures;
+
+typedef struct {
     long long playouts;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "iiiy#y#iy#Lpy#y#", &occupied_in, &down_in, &drawn, &ranks_in, &ranks_length,
-                          &heights_in, &heights_length, &hand, &unseen, &unseen_length, &playouts, &fill_first,
-                          &won_bytes, &won_length, &lost_bytes, &lost_length))
-        return NULL;
-    int bad = ranks_length != 16 || heights_length != 16 || occupied_in < 0 || occupied_in > (int)FULL ||
-              down_in < 0 || (down_in & ~occupied_in) || hand < 1 || hand > 10 || drawn < 0 ||
-              drawn + 1 + unseen_length != 40 || playouts < 1 || won_length != 25 * 8 || lost_length != 41 * 8;
-    for (int cell = 0; cell < 16 && !bad; cell++) bad = ranks_in[cell] > 10 || heights_in[cell] > 40;
-    for (Py_ssize_t i = 0; i < unseen_length && !bad; i++) bad = unseen[i] < 1 || unseen[i] > 10;
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "reply: not a position being played");
-        return NULL;
+    int fill_first, second;
+    long long second_playouts;
+    const int64_t *won_worth, *lost_worth;
+} SearchSettings;
+
+static Figures search(const Position *p, int hand, const uint8_t *unseen, int unseen_length,
+                      const SearchSettings *settings);
+
+/* The second ply of `search` for the position `after` (not over): for each rank to come, weighted by how many
+ * unseen cards have it, what a search of one ply at `second_playouts` makes of `after` with a card of that rank
+ * in hand, its unseen cards in rank order (`ExpertPlayer._over_next_card`). */
+static Figures over_next_card(const Position *after, const int *counts, int unseen_length,
+                              const SearchSettings *settings) {
+    SearchSettings reply_settings = {settings->second_playouts, settings->fill_first, 0, 0, settings->won_worth,
+                                     settings->lost_worth};
+    Figures looked = {0.0, 0.0, 0.0};
+    uint8_t rest[40];
+    for (int rank = 1; rank <= 10; rank++) {
+        if (!counts[rank]) continue;
+        int length = 0, skipped = 0;
+        for (int other = 1; other <= 10; other++)
+            for (int k = 0; k < counts[other]; k++) {
+                if (other == rank && !skipped) {
+                    skipped = 1;
+                    continue;
+                }
+                rest[length++] = (uint8_t)other;
+            }
+        Figures reply = search(after, rank, rest, length, &reply_settings);
+        double share = (double)counts[rank] / (double)unseen_length;
+        looked.value += share * reply.value, looked.won += share * reply.won, looked.scored += share * reply.scored;
     }
-    int64_t won_worth[25], lost_worth[41];
-    memcpy(won_worth, won_bytes, sizeof won_worth), memcpy(lost_worth, lost_bytes, sizeof lost_worth);
-    Position p = {(uint32_t)occupied_in, (uint32_t)down_in, drawn, {0}, {0}};
-    memcpy(p.ranks, ranks_in, 16), memcpy(p.heights, heights_in, 16);
-    Position groups[MOST_CANDIDATES], corner = p;
+    return looked;
+}
+
+/* The expert's search of `p` with a card of rank `hand` in hand (`unseen`: the ranks not seen, in their order), as
+ * `ExpertPlayer.evaluate` makes it: successive halving over the positions the moves lead to, then, when
+ * `second` is 2 or more, its best `second` looked at again over the next card; the best one's figures. */
+static Figures search(const Position *p, int hand, const uint8_t *unseen, int unseen_length,
+                      const SearchSettings *settings) {
+    Position groups[MOST_CANDIDATES], corner = *p;
     int ends[MOST_CANDIDATES], counts[11] = {0}, count;
     int64_t wins[MOST_CANDIDATES] = {0}, scores[MOST_CANDIDATES] = {0}, worth[MOST_CANDIDATES] = {0};
     int64_t samples[MOST_CANDIDATES] = {0};
     double value[MOST_CANDIDATES] = {0};
     int alive[MOST_CANDIDATES], order[MOST_CANDIDATES];
-    int best;
-    for (Py_ssize_t i = 0; i < unseen_length; i++) counts[unseen[i]]++;
-    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < unseen_length; i++) counts[unseen[i]]++;
     cornered(&corner);
     uint64_t seed = position_seed(&corner, hand, counts);
-    count = positions_after(&p, hand, groups, ends);
+    count = positions_after(p, hand, groups, ends);
     int rounds = 0;
     while ((1 << rounds) < count) rounds++; /* (count - 1).bit_length() */
     if (rounds < 1) rounds = 1;
+    long long playouts = settings->playouts;
     double per_round = count > 1 ? (double)playouts / rounds : (double)(playouts < 1000 ? playouts : 1000);
     int living = count;
     for (int g = 0; g < count; g++) alive[g] = g;
@@ -576,7 +591,7 @@ static PyObject *reply(PyObject *self, PyObject *args) {
         if (futures < 1) futures = 1;
         for (long long f = 0; f < futures; f++, dealt++) {
             uint64_t key_state = seed + (uint64_t)dealt * 0x9E3779B97F4A7C15ull;
-            shuffled(stock, seen, drawn + 1, unseen, unseen_length, next_random(&key_state));
+            shuffled(stock, seen, p->drawn + 1, unseen, unseen_length, next_random(&key_state));
             for (int a = 0; a < living; a++) {
                 int g = alive[a], score, placed = 0;
                 if (ends[g] == 0) {
@@ -584,13 +599,13 @@ static PyObject *reply(PyObject *self, PyObject *args) {
                     uint32_t end_occupied, end_down;
                     memcpy(ranks, groups[g].ranks, 16), memcpy(heights, groups[g].heights, 16);
                     score = play_to_end(stock, groups[g].drawn, groups[g].occupied, groups[g].down, ranks, heights,
-                                        fill_first, &end_drawn, &end_occupied, &end_down);
+                                        settings->fill_first, &end_drawn, &end_occupied, &end_down);
                     placed = end_drawn - groups[g].drawn;
                 } else {
                     score = ends[g] == 2 ? 40 - groups[g].drawn : -1;
                 }
-                if (score >= 0) wins[g]++, scores[g] += score, worth[g] += won_worth[score];
-                else worth[g] += lost_worth[placed];
+                if (score >= 0) wins[g]++, scores[g] += score, worth[g] += settings->won_worth[score];
+                else worth[g] += settings->lost_worth[placed];
                 samples[g]++;
             }
         }
@@ -612,24 +627,66 @@ static PyObject *reply(PyObject *self, PyObject *args) {
             order[j] = order[j - 1], j--;
         order[j] = moving;
     }
-    best = alive[0] != order[0] ? alive[0] : order[0];
-    Py_END_ALLOW_THREADS
-    const Position *after = &groups[best];
-    long safe = 0;
-    if (ends[best] == 0) {
-        uint64_t lines[8];
-        uint32_t unused;
-        count_lines(after->occupied & ~after->down, after->ranks, lines);
-        for (int rank = 1; rank <= 10; rank++) {
-            int cell, direction;
-            if (pick(rank, after->occupied, after->down, after->ranks, after->heights, lines, 0, &cell, &unused,
-                     &direction) <= MAX_FACE_DOWN)
-                safe |= 1L << rank;
-        }
+    if (alive[0] != order[0]) { /* the halving's winner leads */
+        int j = 0;
+        while (order[j] != alive[0]) j++;
+        for (; j > 0; j--) order[j] = order[j - 1];
+        order[0] = alive[0];
     }
-    return Py_BuildValue("(LLLLiiiiil)", (long long)worth[best], (long long)wins[best], (long long)samples[best],
-                         (long long)scores[best], ends[best], ends[best] == 2 ? 40 - after->drawn : 0, after->drawn,
-                         bit_count(after->down), bit_count(FULL & ~after->occupied), safe);
+    Figures figures[MOST_CANDIDATES];
+    for (int g = 0; g < count; g++) {
+        figures[g].value = value[g];
+        figures[g].won = samples[g] ? (double)wins[g] / (double)samples[g] : 0.0;
+        figures[g].scored = samples[g] ? (double)scores[g] / (double)samples[g] : 0.0;
+    }
+    int looked = settings->second > 1 && count > 1 ? (settings->second < count ? settings->second : count) : 1;
+    for (int i = 0; i < looked && looked > 1; i++)
+        if (ends[order[i]] == 0) figures[order[i]] = over_next_card(&groups[order[i]], counts, unseen_length, settings);
+    for (int i = 1; i < looked; i++) { /* the looked-at moves by their new worth, stable */
+        int moving = order[i], j = i;
+        while (j > 0 && figures[order[j - 1]].value < figures[moving].value) order[j] = order[j - 1], j--;
+        order[j] = moving;
+    }
+    return figures[order[0]];
+}
+
+/* reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth, second,
+ *       second_playouts) -> (value, won, scored)
+ * The expert's search (`search`) of the position with a card of rank `hand` in hand (`unseen`: the ranks not
+ * seen, in their order) at a budget of `playouts`, its best `second` moves looked at again over the next card at
+ * `second_playouts` (`second` below 2: not at all), as `ExpertPlayer.evaluate` makes it: its best move's mean
+ * worth, share of futures won and score (a loss counting 0). */
+static PyObject *reply(PyObject *self, PyObject *args) {
+    const uint8_t *ranks_in, *heights_in, *unseen;
+    const char *won_bytes, *lost_bytes;
+    Py_ssize_t ranks_length, heights_length, unseen_length, won_length, lost_length;
+    int occupied_in, down_in, drawn, hand, fill_first, second;
+    long long playouts, second_playouts;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiiy#y#iy#Lpy#y#iL", &occupied_in, &down_in, &drawn, &ranks_in, &ranks_length,
+                          &heights_in, &heights_length, &hand, &unseen, &unseen_length, &playouts, &fill_first,
+                          &won_bytes, &won_length, &lost_bytes, &lost_length, &second, &second_playouts))
+        return NULL;
+    int bad = ranks_length != 16 || heights_length != 16 || occupied_in < 0 || occupied_in > (int)FULL ||
+              down_in < 0 || (down_in & ~occupied_in) || hand < 1 || hand > 10 || drawn < 0 ||
+              drawn + 1 + unseen_length != 40 || playouts < 1 || won_length != 25 * 8 || lost_length != 41 * 8 ||
+              second < 0 || second_playouts < 1;
+    for (int cell = 0; cell < 16 && !bad; cell++) bad = ranks_in[cell] > 10 || heights_in[cell] > 40;
+    for (Py_ssize_t i = 0; i < unseen_length && !bad; i++) bad = unseen[i] < 1 || unseen[i] > 10;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "reply: not a position being played");
+        return NULL;
+    }
+    int64_t won_worth[25], lost_worth[41];
+    memcpy(won_worth, won_bytes, sizeof won_worth), memcpy(lost_worth, lost_bytes, sizeof lost_worth);
+    Position p = {(uint32_t)occupied_in, (uint32_t)down_in, drawn, {0}, {0}};
+    memcpy(p.ranks, ranks_in, 16), memcpy(p.heights, heights_in, 16);
+    SearchSettings settings = {playouts, fill_first, second, second_playouts, won_worth, lost_worth};
+    Figures best;
+    Py_BEGIN_ALLOW_THREADS
+    best = search(&p, hand, unseen, (int)unseen_length, &settings);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(ddd)", best.value, best.won, best.scored);
 }
 
 static PyMethodDef methods[] = {
@@ -641,8 +698,8 @@ static PyMethodDef methods[] = {
      "futures(seen, unseen, seed, first, count, starts, fill_first, won_worth, lost_worth) -> totals: a position's "
      "futures played by its candidates."},
     {"reply", reply, METH_VARARGS,
-     "reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth) -> the "
-     "one-ply expert's best move's futures and the position it leads to."},
+     "reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth, second, "
+     "second_playouts) -> (value, won, scored): the expert's best move's figures."},
     {"safe_ranks", safe_ranks, METH_VARARGS,
      "safe_ranks(occupied, down, ranks, heights) -> mask: the ranks (bits 1-10) with a placement leaving at most four "
      "face down."},

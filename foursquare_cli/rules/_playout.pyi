@@ -27,5 +27,7 @@ def reply(
     fill_first: bool,
     won_worth: bytes,
     lost_worth: bytes,
+    second: int,
+    second_playouts: int,
     /,
-) -> tuple[int, int, int, int, int, int, int, int, int, int]: ...
+) -> tuple[float, float, float]: ...

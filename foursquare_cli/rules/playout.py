@@ -312,10 +312,11 @@ three int64 a candidate, little-endian: the futures won, their scores summed, th
 the interpreter's lock: two threads play at once."""
 
 reply_in_c = _reply_c
-"""`reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth) ->
-(worth, wins, samples, scores, end, score, drawn, face_down, empty, safe)`: the one-ply expert's search of a position
-whose card in hand has rank `hand`, all in C (its twin in Python is `ExpertPlayer.evaluate` with `second_ply=0`: a
-test holds the two to the same figures); None without the C module."""
+"""`reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth, second,
+second_playouts) -> (value, won, scored)`: the expert's search of a position whose card in hand has rank `hand`,
+its best `second` looked at again over the next card on one ply of `second_playouts`, all in C: its best move's
+mean worth, share won and score (its twin in Python is `ExpertPlayer.evaluate`: a test holds the two to the same
+figures); None without the C module."""
 
 safe_ranks = _safe_ranks_c if _safe_ranks_c is not None else _safe_ranks_python
 """`safe_ranks(occupied, down, top_ranks, top_heights) -> int`: bit r (1-10) set when a card of rank r has a
