@@ -39,7 +39,7 @@ def main() -> None:
             str(args.expert),
             "-f",
             "json",
-        ],  # fmt: skip
+        ],
     }
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster:
         for name, arguments in runs.items():

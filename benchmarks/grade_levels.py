@@ -75,8 +75,13 @@ def main() -> None:
         with open(args.save, "w", encoding="utf-8") as saved:
             for number, (won, score) in sorted(results.items()):
                 found = grades[number]
-                row = {"seed": number, "level": found.level, "greedy_won": found.greedy_won,
-                       "filling_won": found.filling_won, "quick_score": found.quick_score}  # fmt: skip
+                row = {
+                    "seed": number,
+                    "level": found.level,
+                    "greedy_won": found.greedy_won,
+                    "filling_won": found.filling_won,
+                    "quick_score": found.quick_score,
+                }
                 saved.write(json.dumps(row | {"greedy_player_won": won, "expert_score": score}) + "\n")
     print(f"deals {args.start} to {graded_until - 1} graded; {args.count} of each level; expert at {args.playouts}")
     everything = sum(graded.values())

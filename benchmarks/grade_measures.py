@@ -67,10 +67,16 @@ def measured(seed: int) -> dict[str, Any]:
         results[name] = state.outcome.score
     graded = grade(seed)
     return {
-        "seed": seed, "ease": graded.ease, "quick": graded.quick_score, "fill_won": fill_won, "fill_mean": fill_mean,
-        "plain_won": plain_won, "plain_mean": plain_mean,
-        "greedy_won": results["greedy"] is not None, "strong_score": results["strong"] or 0,
-    }  # fmt: skip
+        "seed": seed,
+        "ease": graded.ease,
+        "quick": graded.quick_score,
+        "fill_won": fill_won,
+        "fill_mean": fill_mean,
+        "plain_won": plain_won,
+        "plain_mean": plain_mean,
+        "greedy_won": results["greedy"] is not None,
+        "strong_score": results["strong"] or 0,
+    }
 
 
 def collect(start: int, count: int, save: str, jobs: int) -> None:

@@ -87,8 +87,14 @@ def observed_deal(seed: int) -> dict[str, Any]:
         if best.then is not None:
             state.apply(best.then)
     outcome = state.outcome
-    return {"seed": seed, "prefix": kind, "length": length, "positions": positions,
-            "won": outcome.score is not None, "score": outcome.score or 0}  # fmt: skip
+    return {
+        "seed": seed,
+        "prefix": kind,
+        "length": length,
+        "positions": positions,
+        "won": outcome.score is not None,
+        "score": outcome.score or 0,
+    }
 
 
 def collect(start: int, count: int, save: str, jobs: int) -> None:
@@ -252,9 +258,11 @@ def check(path: str) -> None:
                 print(f"| {low} to {high} | {n} | {chance:.1%} | {seen:.1%} | {score:.2f} | {got:.2f} |")
         brier = sum((row[0] - row[2]) ** 2 for row in predicted) / len(predicted)
         share = sum(row[4].share for row in predicted) / len(predicted)
-        print(f"\nBrier score {brier:.4f}; the futures' raw share averages {share:.1%}, the chance "
-              f"{sum(r[0] for r in predicted) / len(predicted):.1%}, the expert won from "
-              f"{sum(r[2] for r in predicted) / len(predicted):.1%} of the positions")  # fmt: skip
+        print(
+            f"\nBrier score {brier:.4f}; the futures' raw share averages {share:.1%}, the chance "
+            f"{sum(r[0] for r in predicted) / len(predicted):.1%}, the expert won from "
+            f"{sum(r[2] for r in predicted) / len(predicted):.1%} of the positions"
+        )
 
 
 def main() -> None:

@@ -260,7 +260,7 @@ def dask_scheduler(tmp_path):
             "--no-dashboard",
             "--scheduler-file",
             str(file),
-        ],  # fmt: skip
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -291,7 +291,7 @@ def dask_worker(address, nanny=False, **env):
             "127.0.0.1",
             "--no-dashboard",
             "--nanny" if nanny else "--no-nanny",
-        ],  # fmt: skip
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=dict(os.environ, **env),
@@ -305,8 +305,18 @@ def dask_worker(address, nanny=False, **env):
         process.wait(timeout=30)
 
 
-def at_the_table(session, *lines, style=None, cards_to_come=False, meter=False, player=None, looking_back=False,
-                 reopen=None, width=None, echo=False) -> tuple[int, str]:  # fmt: skip
+def at_the_table(
+    session,
+    *lines,
+    style=None,
+    cards_to_come=False,
+    meter=False,
+    player=None,
+    looking_back=False,
+    reopen=None,
+    width=None,
+    echo=False,
+) -> tuple[int, str]:
     """Play `lines` at the prompt (an exception class is raised there, as Ctrl-C is), then the end of input: the
     exit code the game ended with (0 when it ended well) and all it printed, the prompts included (and what
     was typed after each, as a terminal echoes it, with `echo`)."""
@@ -333,8 +343,15 @@ def at_the_table(session, *lines, style=None, cards_to_come=False, meter=False, 
         return answer
 
     screen = Screen(style or PLAIN, out=out, prompt=True, width=(lambda: width) if width else None)
-    table = Table(session, PromptScreen(screen, read_line), player or PlayerSpec(strength=Strength(200)),
-                  reopen=reopen, cards_to_come=cards_to_come, meter=meter, looking_back=looking_back)  # fmt: skip
+    table = Table(
+        session,
+        PromptScreen(screen, read_line),
+        player or PlayerSpec(strength=Strength(200)),
+        reopen=reopen,
+        cards_to_come=cards_to_come,
+        meter=meter,
+        looking_back=looking_back,
+    )
     return int(table.run()), out.getvalue()
 
 

@@ -335,8 +335,9 @@ def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
     from foursquare_cli.app.hint import expert_hint
     from foursquare_cli.players import PlayerSpec, Strength
 
-    analysed = runner.invoke(app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "--solve-budget", "1000",
-                                   "-f", "json"])  # fmt: skip
+    analysed = runner.invoke(
+        app, ["analyze", str(SAMPLES / "won.yaml"), "--playouts", "200", "--solve-budget", "1000", "-f", "json"]
+    )
     lines = [json.loads(line) for line in analysed.stdout.splitlines()][:-1]
     moves = [line["move"] for line in lines]
     for ply in (3, 12):
@@ -348,8 +349,9 @@ def test_analyze_hint_and_the_meter_give_a_position_the_same_figures(tmp_path):
         for figures in (best, played):
             rated = by_move[figures["move"], figures["then"]]
             assert (figures["win_rate"], figures["expected_score"]) == (
-                round(rated["win_rate"], 4), round(rated["expected_score"], 3)
-            )  # fmt: skip
+                round(rated["win_rate"], 4),
+                round(rated["expected_score"], 3),
+            )
         game = Game.from_seed(92)
         for move in moves[:ply]:
             game.play(Move.from_str(move))

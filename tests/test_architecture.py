@@ -90,8 +90,13 @@ def test_the_layer_test_sees_imports_inside_functions_and_under_type_checking():
 
 
 def test_nothing_imports_the_agents():
-    reaching = [f"{name} imports {target}" for name, targets in GRAPH.items() if not name.startswith(
-        "foursquare_cli.agents") for target in targets if target.startswith("foursquare_cli.agents")]  # fmt: skip
+    reaching = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if not name.startswith("foursquare_cli.agents")
+        for target in targets
+        if target.startswith("foursquare_cli.agents")
+    ]
     assert reaching == []
 
 
@@ -99,8 +104,13 @@ def test_cli_reaches_only_the_application_layer_and_the_ui():
     """cli parses, calls `app`, and emits through `ui`: it never reaches the core below `app` (the handler
     reads the exit codes' table of `errors`)."""
     allowed = ("foursquare_cli.app", "foursquare_cli.ui", "foursquare_cli.cli", "foursquare_cli.errors")
-    reaching = [f"{name} imports {target}" for name, targets in GRAPH.items() if name.startswith("foursquare_cli.cli")
-                for target in targets if target != "foursquare_cli" and not target.startswith(allowed)]  # fmt: skip
+    reaching = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if name.startswith("foursquare_cli.cli")
+        for target in targets
+        if target != "foursquare_cli" and not target.startswith(allowed)
+    ]
     assert reaching == []
 
 
@@ -112,8 +122,9 @@ def test_no_private_name_is_taken_from_another_module():
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("foursquare_cli")):
                 base = package[: len(package) - node.level + 1] if node.level else []
                 source = ".".join(base + ([node.module] if node.module else []))
-                private = [alias.name for alias in node.names if alias.name.startswith("_")
-                           and not alias.name.endswith("__")]  # fmt: skip
+                private = [
+                    alias.name for alias in node.names if alias.name.startswith("_") and not alias.name.endswith("__")
+                ]
                 taken += [f"{name} takes {source}.{alias}" for alias in private if source != name]
     assert taken == []
 
@@ -143,15 +154,26 @@ def test_every_name_is_defined_once_in_the_package():
 def test_json_is_made_only_by_a_values_to_json():
     """JSON is written by `formats.jsonl.json_line` alone, and what reaches it is a value's own `to_json()`:
     `emit` and the results log take values' JSON and write it; every other caller hands a `to_json()` over."""
-    dumps = [name for name, path in MODULES.items() if name != "foursquare_cli.formats.jsonl"
-             and any(isinstance(node, ast.Attribute) and node.attr in ("dump", "dumps")
-                     and isinstance(node.value, ast.Name) and node.value.id == "json"
-                     for node in ast.walk(_tree(path)))]  # fmt: skip
+    dumps = [
+        name
+        for name, path in MODULES.items()
+        if name != "foursquare_cli.formats.jsonl"
+        and any(
+            isinstance(node, ast.Attribute)
+            and node.attr in ("dump", "dumps")
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "json"
+            for node in ast.walk(_tree(path))
+        )
+    ]
     assert dumps == []
     # emit and the results log write what values' to_json() made; the history's `elsewhere.txt` keeps a path a
     # line as a JSON string (no value's JSON, a file of its own)
-    carriers = {"foursquare_cli.ui.output": "emit", "foursquare_cli.store.logs": "append",
-                "foursquare_cli.store.history": "remember"}  # fmt: skip
+    carriers = {
+        "foursquare_cli.ui.output": "emit",
+        "foursquare_cli.store.logs": "append",
+        "foursquare_cli.store.history": "remember",
+    }
     loose = []
     for name, path in MODULES.items():
         tree = _tree(path)
@@ -159,16 +181,22 @@ def test_json_is_made_only_by_a_values_to_json():
             if not isinstance(function, ast.FunctionDef) or carriers.get(name) == function.name:
                 continue
             for node in ast.walk(function):
-                if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
-                    "json_line", "append", "begin") and name != "foursquare_cli.formats.jsonl":  # fmt: skip
+                if (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "id", getattr(node.func, "attr", "")) in ("json_line", "append", "begin")
+                    and name != "foursquare_cli.formats.jsonl"
+                ):
                     if getattr(node.func, "id", None) == "json_line" or _is_a_log(node):
                         argument = node.args[0] if node.args else None
                         if not (isinstance(argument, ast.Call) and getattr(argument.func, "attr", "") == "to_json"):
                             loose.append(f"{name}:{node.lineno}")
     assert loose == []
-    named = [f"{name}: {node.name}" for name, path in MODULES.items()
-             for node in ast.walk(_tree(path)) if isinstance(node, ast.FunctionDef)
-             and node.name.endswith("_json") and node.name != "to_json"]  # fmt: skip
+    named = [
+        f"{name}: {node.name}"
+        for name, path in MODULES.items()
+        for node in ast.walk(_tree(path))
+        if isinstance(node, ast.FunctionDef) and node.name.endswith("_json") and node.name != "to_json"
+    ]
     assert named == []
 
 
@@ -215,8 +243,9 @@ def test_a_new_player_is_one_module_and_one_line_even_in_another_package(tmp_pat
     import subprocess
     import sys
 
-    folder = installed_beside(tmp_path, "patient-bots", "[foursquare.players]\npatient = patientbot:PatientPlayer\n",
-                              "patientbot", PATIENT)  # fmt: skip
+    folder = installed_beside(
+        tmp_path, "patient-bots", "[foursquare.players]\npatient = patientbot:PatientPlayer\n", "patientbot", PATIENT
+    )
     program = (
         "import sys\n"
         "from foursquare_cli.players import registry\n"
@@ -255,14 +284,22 @@ def test_a_new_player_is_one_module_and_one_line_even_in_another_package(tmp_pat
 def test_no_module_or_test_lists_the_registered_players_by_hand():
     """The registry is the one list: no source of the package, nor any test, spells the three out."""
     spelled = re.compile(r"random.{0,4}greedy.{0,4}expert|expert.{0,4}greedy.{0,4}random")
-    found = [str(path) for path in [*PACKAGE.rglob("*.py"), *pathlib.Path(__file__).parent.glob("*.py")]
-             if spelled.search(path.read_text(encoding="utf-8"))]  # fmt: skip
+    found = [
+        str(path)
+        for path in [*PACKAGE.rglob("*.py"), *pathlib.Path(__file__).parent.glob("*.py")]
+        if spelled.search(path.read_text(encoding="utf-8"))
+    ]
     assert found == []
 
 
 def test_ui_reaches_the_store_only_through_the_application_layer():
-    reaching = [f"{name} imports {target}" for name, targets in GRAPH.items() if name.startswith("foursquare_cli.ui.")
-                for target in targets if target.startswith("foursquare_cli.store")]  # fmt: skip
+    reaching = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if name.startswith("foursquare_cli.ui.")
+        for target in targets
+        if target.startswith("foursquare_cli.store")
+    ]
     assert reaching == []
 
 
@@ -331,8 +368,13 @@ def test_every_exception_class_of_the_package_is_a_foursquare_error():
     from foursquare_cli.errors import exit_code_of
 
     abstract = {FoursquareError}
-    unmapped = [kind.__qualname__ for kind in classes if kind not in abstract and not kind.__name__.startswith("_")
-                and exit_code_of(kind.__new__(kind)) == ExitStatus.INTERNAL]  # fmt: skip
+    unmapped = [
+        kind.__qualname__
+        for kind in classes
+        if kind not in abstract
+        and not kind.__name__.startswith("_")
+        and exit_code_of(kind.__new__(kind)) == ExitStatus.INTERNAL
+    ]
     assert unmapped == []
     assert [kind.__qualname__ for kind in classes if "exit_code" in vars(kind)] == []  # the table alone decides
 

@@ -178,7 +178,7 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_
             looked_again=True,
             unsafe=6,
             to_come=20,
-        ),  # fmt: skip
+        ),
         Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0, 0.0, 0.0, unsafe=20, to_come=20),
     ]
     figures = (

@@ -14,8 +14,17 @@ from foursquare_cli.players.calibration import Features, calibrated_figures, cha
 from foursquare_cli.players.evaluation import held_to_the_cards
 
 
-def features(share: float, drawn: int = 10, *, safe: float = 1.0, looked: bool = True, mean: float = 18.0,
-             face_down: int = 1, empty: int = 8, ceiling: int = 20) -> Features:  # fmt: skip
+def features(
+    share: float,
+    drawn: int = 10,
+    *,
+    safe: float = 1.0,
+    looked: bool = True,
+    mean: float = 18.0,
+    face_down: int = 1,
+    empty: int = 8,
+    ceiling: int = 20,
+) -> Features:
     return Features(looked, share, share * mean, drawn, face_down, empty, safe, ceiling)
 
 
@@ -51,11 +60,18 @@ def test_at_no_stage_is_the_chance_a_constant_it_moves_with_the_futures(drawn, l
 
 
 @given(
-    st.floats(0, 1), st.integers(1, 39), st.floats(0, 1), st.booleans(), st.floats(0, 24), st.integers(0, 4),
-    st.integers(0, 15), st.integers(0, 24),
-)  # fmt: skip
+    st.floats(0, 1),
+    st.integers(1, 39),
+    st.floats(0, 1),
+    st.booleans(),
+    st.floats(0, 24),
+    st.integers(0, 4),
+    st.integers(0, 15),
+    st.integers(0, 24),
+)
 def test_no_calibrated_figure_goes_beyond_the_cards(share, drawn, safe, looked, mean, face_down, empty, ceiling):
-    figures = features(share, drawn, safe=safe, looked=looked, mean=mean, face_down=face_down, empty=empty,
-                       ceiling=ceiling)  # fmt: skip
+    figures = features(
+        share, drawn, safe=safe, looked=looked, mean=mean, face_down=face_down, empty=empty, ceiling=ceiling
+    )
     chance, expected = held_to_the_cards(*calibrated_figures(figures), figures)
     assert 0.0 <= chance <= safe and 0.0 <= expected <= chance * ceiling + 1e-9

@@ -104,8 +104,11 @@ def test_every_help_is_written_for_someone_who_installed_the_tool():
     and what analyze's marks mean is in its own help, with the thresholds the analysis uses."""
     from foursquare_cli.runs.analysis import CHANCE_MARKS, SAFE, SCORE_MARKS
 
-    names = [line.split()[0] for line in runner.invoke(app, ["--help"]).stdout.split("Commands:")[1].splitlines()
-             if line.startswith("  ") and line.split()]  # fmt: skip
+    names = [
+        line.split()[0]
+        for line in runner.invoke(app, ["--help"]).stdout.split("Commands:")[1].splitlines()
+        if line.startswith("  ") and line.split()
+    ]
     for name in names:
         said = " ".join(runner.invoke(app, [name, "--help"]).stdout.split())
         for word in ("README", "docs/", "specification", "SPEC"):

@@ -37,8 +37,19 @@ def test_hint_for_the_end_of_a_record():
     detail = detailed.stdout.splitlines()
     table = detail.index("")  # the figures follow the plain words after a blank line
     assert detail[table + 1].split() == [
-        "move", "chance", "to", "win", "expected", "score", "futures", "won", "their", "score", "futures", "worth"
-    ]  # fmt: skip
+        "move",
+        "chance",
+        "to",
+        "win",
+        "expected",
+        "score",
+        "futures",
+        "won",
+        "their",
+        "score",
+        "futures",
+        "worth",
+    ]
     assert detail[-1].startswith("Each figure is from futures: the unseen cards shuffled anew")
 
 

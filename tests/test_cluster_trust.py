@@ -109,7 +109,7 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_games_played_are_kept(tmp_
                 address,
                 "--results",
                 str(results),
-            ],  # fmt: skip
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -161,8 +161,18 @@ class Killer:
 def test_a_player_that_kills_its_worker_is_one_line_exit_75(tmp_path):
     (tmp_path / "killer.py").write_text(KILLER)
     with dask_scheduler(tmp_path) as (_, address), dask_worker(address, nanny=True, PYTHONPATH=str(tmp_path)):
-        result = _tool("stats", "-n", "2", "-p", "killer:Killer", "--cluster", address, "--sealed", timeout=240,
-                       PYTHONPATH=str(tmp_path))  # fmt: skip
+        result = _tool(
+            "stats",
+            "-n",
+            "2",
+            "-p",
+            "killer:Killer",
+            "--cluster",
+            address,
+            "--sealed",
+            timeout=240,
+            PYTHONPATH=str(tmp_path),
+        )
     assert result.returncode == 75, result.stderr
     line = _one_line(result)
     assert "workers died playing the same games three times" in line or "no worker left" in line
@@ -194,14 +204,21 @@ def test_a_worker_that_joins_mid_run_is_checked_and_one_of_another_build_plays_n
     shutil.copytree(ROOT / "foursquare_cli", other / "foursquare_cli", ignore=shutil.ignore_patterns("__pycache__"))
     played_there = tmp_path / "played-there.txt"
     with open(other / "foursquare_cli" / "runs" / "stats.py", "a") as changed:  # another build, which says so
-        changed.write(f"\n_real = play_deal_together\n\ndef play_deal_together(*args, **kwargs):\n"
-                      f"    open({str(played_there)!r}, 'a').write('played\\n')\n"
-                      f"    return _real(*args, **kwargs)\n")  # fmt: skip
+        changed.write(
+            f"\n_real = play_deal_together\n\ndef play_deal_together(*args, **kwargs):\n"
+            f"    open({str(played_there)!r}, 'a').write('played\\n')\n"
+            f"    return _real(*args, **kwargs)\n"
+        )
     arguments = ["stats", "-n", "20", "-p", "slow:Slow", "-f", "json"]
     with dask_scheduler(tmp_path) as (_, address), dask_worker(address, PYTHONPATH=str(tmp_path)):
         environment = dict(os.environ, PYTHONPATH=str(tmp_path))
-        run = subprocess.Popen([*TOOL, *arguments, "--cluster", address], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=environment)  # fmt: skip
+        run = subprocess.Popen(
+            [*TOOL, *arguments, "--cluster", address],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
         time.sleep(3)
         with dask_worker(address, PYTHONPATH=f"{other}{os.pathsep}{tmp_path}"):
             out, err = run.communicate(timeout=300)

@@ -30,8 +30,18 @@ def test_gymnasiums_checker_passes_and_make_works_by_name():
 
 def test_the_action_table_is_public_and_independent_of_the_engine():
     assert [str(ACTIONS[i]) for i in (0, 1, 3, 4, 15, 16, 31, 32, 33, 34, 35)] == [
-        "A1", "B1", "D1", "A2", "D4", "A1 top", "D4 top", "shift up", "shift down", "shift left", "shift right",
-    ]  # fmt: skip
+        "A1",
+        "B1",
+        "D1",
+        "A2",
+        "D4",
+        "A1 top",
+        "D4 top",
+        "shift up",
+        "shift down",
+        "shift left",
+        "shift right",
+    ]
 
 
 def test_the_mask_is_the_legal_moves_and_an_episode_is_a_record_check_accepts():

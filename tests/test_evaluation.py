@@ -32,8 +32,9 @@ def _safe_share(after: State) -> float:
     frames = [after] + [state_after(after, move) for move in after.legal_moves() if move.is_shift]
     safe = 0
     for card in to_come:
-        safe += any(frame.down_after(move, card).bit_count() <= 4 for frame in frames for move in
-                    frame.legal_placements())  # fmt: skip
+        safe += any(
+            frame.down_after(move, card).bit_count() <= 4 for frame in frames for move in frame.legal_placements()
+        )
     return safe / len(to_come)
 
 

@@ -34,8 +34,25 @@ PIPED_TO_THE_END = (
 )
 
 INVALID = sorted(path.name for path in (SAMPLES / "invalid").glob("*.yaml"))
-COMMANDS = ("play", "rules", "hint", "history", "replay", "analyze", "check", "solve", "deal", "auto", "stats",
-            "compare", "summarize", "schema", "config", "completion", "help")  # fmt: skip
+COMMANDS = (
+    "play",
+    "rules",
+    "hint",
+    "history",
+    "replay",
+    "analyze",
+    "check",
+    "solve",
+    "deal",
+    "auto",
+    "stats",
+    "compare",
+    "summarize",
+    "schema",
+    "config",
+    "completion",
+    "help",
+)
 
 # name: (arguments, standard input); `{tmp}` is the case's own folder
 CASES: dict[str, tuple[list[str], str]] = {
@@ -52,7 +69,7 @@ CASES: dict[str, tuple[list[str], str]] = {
     **{
         f"replay-{name}-json": (["replay", f"samples/{name}.yaml", "--format", "json"], "")
         for name in ("won", "lost", "unfinished")
-    },  # fmt: skip
+    },
     "replay-lost-reveal-unicode": (["replay", "samples/lost.yaml", "--reveal", "--unicode"], ""),
     "replay-log": (["replay", "samples/opening.moves", "--seed", "5"], ""),
     "replay-log-no-deal": (["replay", "samples/opening.moves"], ""),
@@ -75,7 +92,7 @@ CASES: dict[str, tuple[list[str], str]] = {
     **{
         f"auto-greedy-{seed}": (["auto", "--seed", str(seed), "--player", "greedy", "--format", "json"], "")
         for seed in range(20)
-    },  # fmt: skip
+    },
     "auto-random": (["auto", "--seed", "4", "--player", "random", "--player-seed", "3"], ""),
     "auto-expert": (["auto", "--seed", "3", "--player", "expert", "--playouts", "100"], ""),
     "stats": (["stats", "--games", "20", "--player", "greedy"], ""),

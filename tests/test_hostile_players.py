@@ -424,8 +424,10 @@ def test_a_player_that_shifts_for_ever_forfeits_at_the_move_limit(tmp_path):
     from foursquare_cli.players import MOVE_LIMIT
 
     bot = tmp_path / "shifter.py"
-    bot.write_text("import json, sys\nfor line in sys.stdin:\n    state = json.loads(line)\n"
-                   "    if state['status'] == 'playing':\n        print(state['legal'][-1], flush=True)\n")  # fmt: skip
+    bot.write_text(
+        "import json, sys\nfor line in sys.stdin:\n    state = json.loads(line)\n"
+        "    if state['status'] == 'playing':\n        print(state['legal'][-1], flush=True)\n"
+    )
     started = time.monotonic()
     result = runner.invoke(app, ["stats", "-n", "2", "-p", f"cmd:{sys.executable} {bot}", "-f", "json"])
     assert result.exit_code == 0, result.stderr

@@ -74,8 +74,10 @@ def test_14_someone_elses_database_is_never_deleted_or_changed(home):
     before = (home / "history.sqlite").read_bytes()
     listed = runner.invoke(app, ["history", "--wide"])  # the paths
     assert listed.exit_code == 2
-    assert listed.stderr.endswith("is not foursquare's history index (another program's database); it is left alone, "
-                                  "and the history is not kept\n")  # fmt: skip
+    assert listed.stderr.endswith(
+        "is not foursquare's history index (another program's database); it is left alone, "
+        "and the history is not kept\n"
+    )
     played = play()
     assert played.exit_code == 0 and "left alone" in played.stderr
     assert list((home / "games").glob("*.yaml")), "the game is still saved"

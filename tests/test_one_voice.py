@@ -52,8 +52,12 @@ def test_one_game_gives_the_same_numbers_on_every_screen(tmp_path, monkeypatch):
     assert re.findall(r"^Move (\d+):", replayed, re.M)[-1] == "20" and replayed.count("(free: no card drawn)") == 2
     states = [json.loads(line) for line in in_process("replay", record, "-f", "json").stdout.splitlines()]
     assert states[-1]["ply"] == 20
-    analysed = [json.loads(line) for line in in_process("analyze", record, "--playouts", "100", "--solve-budget",
-                                                         "2000", "-f", "json").stdout.splitlines()]  # fmt: skip
+    analysed = [
+        json.loads(line)
+        for line in in_process(
+            "analyze", record, "--playouts", "100", "--solve-budget", "2000", "-f", "json"
+        ).stdout.splitlines()
+    ]
     assert [line["ply"] for line in analysed if line["type"] == "move"] == list(range(1, 21))
     assert analysed[-1]["moves"] == 20
     checked = in_process("check", record).stdout
@@ -88,8 +92,11 @@ def _cases() -> list[tuple[str, list[str], str]]:
             continue
         seen.add(kind)
         cases.append((name, arguments, stdin))
-        cases += [(f"{name}+{i}", follow_up, "") for i, follow_up in enumerate(test_golden.FOLLOW_UPS.get(name, []))
-                  if "json" not in follow_up and "csv" not in follow_up]  # fmt: skip
+        cases += [
+            (f"{name}+{i}", follow_up, "")
+            for i, follow_up in enumerate(test_golden.FOLLOW_UPS.get(name, []))
+            if "json" not in follow_up and "csv" not in follow_up
+        ]
     return cases
 
 
@@ -175,8 +182,14 @@ def _fit_every_command(width: int, tmp_path: pathlib.Path, monkeypatch) -> None:
 
 @pytest.mark.parametrize("width", [60, 80, 120])
 def test_every_help_fits_the_width(width):
-    names = [line.split()[0] for line in CliRunner().invoke(app, ["--help"], terminal_width=width - 2).stdout
-             .split("Commands:")[1].splitlines() if line.startswith("  ") and line.split()]  # fmt: skip
+    names = [
+        line.split()[0]
+        for line in CliRunner()
+        .invoke(app, ["--help"], terminal_width=width - 2)
+        .stdout.split("Commands:")[1]
+        .splitlines()
+        if line.startswith("  ") and line.split()
+    ]
     for arguments in [["--help"], *([name, "--help"] for name in names)]:
         said = CliRunner().invoke(app, arguments, terminal_width=width - 2, prog_name="foursquare").stdout
         assert [line for line in said.splitlines() if len(line) > width] == [], arguments
@@ -233,8 +246,13 @@ def test_the_share_block_explains_its_bars_and_a_practice_daily_offers_none(tmp_
 
     game = Game.from_seed(20261203)
     where = WhereKept(False, False, None, "")
-    shown = {practice: words(GameOver(game.state, 0, 0, 0, None, "2026-12-03", practice, game.seed, [], None,
-                                      where), Screen(width=lambda: 200)).out for practice in (False, True)}  # fmt: skip
+    shown = {
+        practice: words(
+            GameOver(game.state, 0, 0, 0, None, "2026-12-03", practice, game.seed, [], None, where),
+            Screen(width=lambda: 200),
+        ).out
+        for practice in (False, True)
+    }
     assert "a dot for none" in shown[False] and "Foursquare daily 2026-12-03" in shown[False]
     assert "Foursquare daily" not in shown[True] and "This was practice" in shown[True]
 
@@ -243,16 +261,26 @@ def test_the_share_block_explains_its_bars_and_a_practice_daily_offers_none(tmp_
 
 
 @pytest.mark.posix
-@pytest.mark.parametrize("command", [["analyze", "samples/lost.yaml", "--playouts", "200", "--solve-budget", "1000"],
-                                     ["hint", "samples/unfinished.yaml"]])  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["analyze", "samples/lost.yaml", "--playouts", "200", "--solve-budget", "1000"],
+        ["hint", "samples/unfinished.yaml"],
+    ],
+)
 def test_progress_goes_to_a_terminal_on_standard_error_whatever_standard_output_is(command):
     import pty
     import select
     import time
 
     master, slave = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "foursquare_cli", *command], stdout=subprocess.PIPE,
-                               stderr=slave, cwd=ROOT, env=dict(os.environ, COLUMNS="100"))  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare_cli", *command],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        cwd=ROOT,
+        env=dict(os.environ, COLUMNS="100"),
+    )
     os.close(slave)
     seen = b""
     deadline = time.monotonic() + 60

@@ -202,8 +202,18 @@ def test_bytes_that_are_not_utf8_are_refused_in_one_line():
 
 
 def test_end_of_input_with_record_then_resume_finishes_the_same_game(tmp_path):
-    first = in_process("play", "--seed", "92", "--record", "g.yaml", "-f", "json",
-                       input="\n".join(WON_MOVES[:10]) + "\n", cwd=tmp_path, PATH=ENV["PATH"])  # fmt: skip
+    first = in_process(
+        "play",
+        "--seed",
+        "92",
+        "--record",
+        "g.yaml",
+        "-f",
+        "json",
+        input="\n".join(WON_MOVES[:10]) + "\n",
+        cwd=tmp_path,
+        PATH=ENV["PATH"],
+    )
     assert first.returncode == 0
     assert "foursquare play --resume g.yaml" in first.stderr
     assert check_record(read_source(str(tmp_path / "g.yaml"))).outcome_words() == "playing, 10 moves"

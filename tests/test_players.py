@@ -51,7 +51,9 @@ def test_a_name_is_made_canonical_before_any_check_settings_and_short_names_incl
     assert canonical_player("mine=cmd:./bot --fast") == "mine=cmd:./bot --fast"
     assert PlayerSpec.parse("fast=expert:playouts=500").shown == "fast"
     assert PlayerSpec.parse("expert:playouts=500", strength=Strength(7000, 0.5)).settings == {
-        "playouts": 500, "think": 0.5}  # fmt: skip
+        "playouts": 500,
+        "think": 0.5,
+    }
     for bad, said in [
         ("expert:bogus=1", "expert has no setting 'bogus'"),
         ("expert:playouts=many", "playouts takes a whole number"),

@@ -177,7 +177,7 @@ def test_where_there_is_no_pdeathsig_the_warden_sees_the_tool_go(tmp_path):
             sys.executable,
             "-c",
             f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {run_warden!r}]); time.sleep(60)",
-        ],  # fmt: skip
+        ],
         start_new_session=True,
     )
     try:
@@ -242,8 +242,12 @@ def test_a_daemon_outlives_neither_its_warden_nor_the_tool_when_the_program_kill
     killer = f"import os, signal\nos.kill(os.getppid(), signal.{signal_name})\n" + ANSWERS_B2
     spec = _daemon_bot(tmp_path, marker, answers=killer)
     started = time.monotonic()
-    process = subprocess.run([sys.executable, "-m", "foursquare_cli", "stats", "-n", "2", "-p", spec],
-                             capture_output=True, text=True, timeout=120)  # fmt: skip
+    process = subprocess.run(
+        [sys.executable, "-m", "foursquare_cli", "stats", "-n", "2", "-p", spec],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert process.returncode == 0, process.stderr
     assert _gone(marker) == []
     assert time.monotonic() - started < 4.5, "a stopped warden is woken to end its tree, not waited for"

@@ -31,13 +31,21 @@ def _legal_by_the_contract(state: dict) -> list[str]:
     piles = {(r, c) for r in range(4) for c in range(4) if grid[r][c]}
     if not piles:
         return list(CELLS)
-    empty = [f"{'ABCD'[c]}{r + 1}" for r in range(4) for c in range(4) if (r, c) not in piles
-             and {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & piles]  # fmt: skip
+    empty = [
+        f"{'ABCD'[c]}{r + 1}"
+        for r in range(4)
+        for c in range(4)
+        if (r, c) not in piles and {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & piles
+    ]
     tops = [
         f"{'ABCD'[c]}{r + 1} top" for r in range(4) for c in range(4) if (r, c) in piles and grid[r][c]["height"] < 4
     ]
-    edges = {"up": {r for r, _ in piles} & {0}, "down": {r for r, _ in piles} & {3},
-             "left": {c for _, c in piles} & {0}, "right": {c for _, c in piles} & {3}}  # fmt: skip
+    edges = {
+        "up": {r for r, _ in piles} & {0},
+        "down": {r for r, _ in piles} & {3},
+        "left": {c for _, c in piles} & {0},
+        "right": {c for _, c in piles} & {3},
+    }
     return empty + tops + [f"shift {direction}" for direction, edge in edges.items() if not edge]
 
 
@@ -64,10 +72,14 @@ def _applies(game: Game, move: Move) -> bool:
 
 
 def test_replay_keeps_exactly_the_keys_of_a_state():
-    replayed = [json.loads(line) for line in in_process("replay", str(ROOT / "samples" / "won.yaml"), "-f", "json")
-                .stdout.splitlines()]  # fmt: skip
-    assert all(list(state) == ["ply", "move", "card", "next", "stock", "face_down", "status", "score", "grid"]
-               for state in replayed)  # fmt: skip
+    replayed = [
+        json.loads(line)
+        for line in in_process("replay", str(ROOT / "samples" / "won.yaml"), "-f", "json").stdout.splitlines()
+    ]
+    assert all(
+        list(state) == ["ply", "move", "card", "next", "stock", "face_down", "status", "score", "grid"]
+        for state in replayed
+    )
 
 
 # -- the examples of docs/protocol.md, as printed -----------------------------------------------------------
@@ -92,7 +104,10 @@ def test_the_bot_of_the_page_is_the_example_program_and_plays_the_plain_greedy(t
     first, second = report["players"]
     assert first["forfeits"] == {} and second["forfeits"] == {}
     assert (first["wins"], first["lost_deals"], first["mean_score"]) == (
-        second["wins"], second["lost_deals"], second["mean_score"])  # fmt: skip
+        second["wins"],
+        second["lost_deals"],
+        second["mean_score"],
+    )
 
 
 def test_the_player_class_of_the_page_is_the_example_class_and_plays(tmp_path, monkeypatch):
@@ -121,8 +136,10 @@ def test_the_session_of_the_page_is_what_a_program_is_sent(tmp_path):
     sent = [line[3:] for line in shown.group(1).splitlines() if line.startswith("<- ")]
     log = tmp_path / "seen.jsonl"
     bot = tmp_path / "bot.py"
-    bot.write_text(f"import sys\nlog = open({str(log)!r}, 'a')\nfor line in sys.stdin:\n"
-                   "    log.write(line); log.flush(); print('B2', flush=True)\n")  # fmt: skip
+    bot.write_text(
+        f"import sys\nlog = open({str(log)!r}, 'a')\nfor line in sys.stdin:\n"
+        "    log.write(line); log.flush(); print('B2', flush=True)\n"
+    )
     command = [sys.executable, "-m", "foursquare_cli", "auto", "--seed", "42", "-p", f"cmd:{sys.executable} {bot}"]
     subprocess.run(command, capture_output=True, timeout=60)
     assert [json.loads(line) for line in sent] == [json.loads(line) for line in log.read_text().splitlines()[:2]]
@@ -153,8 +170,9 @@ def test_a_version_1_state_has_exactly_the_contracts_keys_and_a_version_2_state_
         seen = [card for step in game.steps[1:] if step.card is not None for card in [step.card]]
         seen += [game.state.next_card] if game.state.next_card is not None else []
         names = ["A"] + [str(number) for number in range(2, 11)]
-        assert two["unseen"] == {name: 4 - sum(card.rank == index + 1 for card in seen) for index, name in
-                                 enumerate(names)}  # fmt: skip
+        assert two["unseen"] == {
+            name: 4 - sum(card.rank == index + 1 for card in seen) for index, name in enumerate(names)
+        }
         assert validator.is_valid(one) and validator.is_valid(two)
 
 

@@ -205,8 +205,16 @@ def test_a_line_cut_by_a_kill_is_cut_the_same_way_for_every_log(tmp_path, comman
     if command == "stats":
         arguments = ["stats", "-n", "3", "-p", "greedy", "--results", str(path)]
     else:
-        arguments = ["analyze", str(samples / "won.yaml"), "--playouts", "20", "--solve-budget", "200",
-                     "--results", str(path)]  # fmt: skip
+        arguments = [
+            "analyze",
+            str(samples / "won.yaml"),
+            "--playouts",
+            "20",
+            "--solve-budget",
+            "200",
+            "--results",
+            str(path),
+        ]
     assert runner.invoke(app, arguments).exit_code == 0
     whole = path.read_text()
     path.write_text(whole[: len(whole) - 25])  # the last line cut mid-way

@@ -38,8 +38,18 @@ def test_results_are_kept_game_by_game_and_the_same_file_resumes(tmp_path):
     header = json.loads(lines[0])
     assert header["foursquare_results"] == 2 and header["players"] == ["greedy"] and len(lines) == 41
     assert header["sealed"] is False
-    assert set(json.loads(lines[1])) == {"player", "deal", "seed", "won", "score", "moves", "played", "move_seconds",
-                                          "seconds_per_move", "forfeit"}  # fmt: skip
+    assert set(json.loads(lines[1])) == {
+        "player",
+        "deal",
+        "seed",
+        "won",
+        "score",
+        "moves",
+        "played",
+        "move_seconds",
+        "seconds_per_move",
+        "forfeit",
+    }
     # a kill that cut the file after 25 games, the last one mid-line: the rest is played again, nothing twice
     results.write_text("\n".join(lines[:26]) + "\n" + lines[26][:30])
     again = runner.invoke(app, ["stats", "-n", "40", "-p", "greedy", "-f", "json", "--results", str(results)])

@@ -68,8 +68,10 @@ def test_a_schema_changes_only_with_its_formats_version():
     the same version fails here. A new version is recorded with FOURSQUARE_SCHEMAS=record (which never
     rewrites the fingerprint of a version already recorded)."""
     recorded = json.loads(FINGERPRINTS.read_text()) if FINGERPRINTS.exists() else {}
-    now = {f"{entry.name}:{entry.version}": hashlib.sha256(json_line(entry.document()).encode()).hexdigest()
-           for entry in SCHEMAS}  # fmt: skip
+    now = {
+        f"{entry.name}:{entry.version}": hashlib.sha256(json_line(entry.document()).encode()).hexdigest()
+        for entry in SCHEMAS
+    }
     if RECORD_NEW:
         FINGERPRINTS.write_text(json.dumps(now | recorded, indent=1, sort_keys=True) + "\n")
         recorded = now | recorded
@@ -184,11 +186,27 @@ def test_every_sample_record_and_every_record_the_tool_writes_is_valid(tmp_path)
 # moves contradict, a seed and a deck that disagree, a card twice in a deck given as one string) need the game
 # played, and files that are not YAML (or whose YAML a loader refuses) never reach a schema.
 FORM_FAULTS = [
-    "deck-39-cards", "deck-41-cards", "deck-face-card", "deck-unknown-card", "empty", "invalid-move",
-    "missing-moves", "moves-mapping", "moves-not-a-list", "moves-number", "no-deal", "not-a-mapping",
-    "result-maybe", "seed-boolean", "seed-float", "seed-negative", "seed-string", "seed-too-large", "unknown-key",
+    "deck-39-cards",
+    "deck-41-cards",
+    "deck-face-card",
+    "deck-unknown-card",
+    "empty",
+    "invalid-move",
+    "missing-moves",
+    "moves-mapping",
+    "moves-not-a-list",
+    "moves-number",
+    "no-deal",
+    "not-a-mapping",
+    "result-maybe",
+    "seed-boolean",
+    "seed-float",
+    "seed-negative",
+    "seed-string",
+    "seed-too-large",
+    "unknown-key",
     "version-2",
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("name", FORM_FAULTS)
@@ -199,10 +217,13 @@ def test_the_record_schema_refuses_each_invalid_sample_whose_fault_is_one_of_for
 _CARDISH = st.text(alphabet="A23456789TJQK10shdcSHDC\u2660\u2665\u2666\u2663xX ", max_size=5)
 _MOVEISH = st.one_of(
     st.text(alphabet="ABCDEabcde012345 top\tTOPshiftSHIFTupdownleftrightUPDOWNLEFTRIGHT", max_size=14),
-    st.builds(lambda move, case, space: space + (str(move).upper() if case else str(move)).replace(" ", space or " "),
-              st.sampled_from([Move(code) for code in range(36)]), st.booleans(),
-              st.sampled_from(["", " ", "\t", "  "])),
-)  # fmt: skip
+    st.builds(
+        lambda move, case, space: space + (str(move).upper() if case else str(move)).replace(" ", space or " "),
+        st.sampled_from([Move(code) for code in range(36)]),
+        st.booleans(),
+        st.sampled_from(["", " ", "\t", "  "]),
+    ),
+)
 
 
 _RECORD = jsonschema.Draft202012Validator(schema_entry("record").document())

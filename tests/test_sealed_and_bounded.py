@@ -99,9 +99,11 @@ def test_a_sealed_file_proves_its_sealing_or_is_refused_at_file_and_line(tmp_pat
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_DUMPABLE is Linux's")
 def test_the_process_that_holds_sealed_seeds_is_not_dumpable_on_linux():
-    code = ("import ctypes; from foursquare_cli.runs.run import keep_memory_private; libc = ctypes.CDLL(None); "
-            "before = libc.prctl(3, 0, 0, 0, 0); keep_memory_private(); "
-            "print(before, libc.prctl(3, 0, 0, 0, 0))")  # fmt: skip
+    code = (
+        "import ctypes; from foursquare_cli.runs.run import keep_memory_private; libc = ctypes.CDLL(None); "
+        "before = libc.prctl(3, 0, 0, 0, 0); keep_memory_private(); "
+        "print(before, libc.prctl(3, 0, 0, 0, 0))"
+    )
     said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert said.stdout.split() == ["1", "0"], said.stderr  # PR_GET_DUMPABLE: dumpable, then not
 
@@ -303,8 +305,11 @@ def _database(path: pathlib.Path, *statements: str) -> bytes:
     return path.read_bytes()
 
 
-@pytest.mark.parametrize("statements", [["CREATE VIEW v AS SELECT 1"], ["PRAGMA user_version = 7"]],
-                         ids=["a view only", "a user_version only"])  # fmt: skip
+@pytest.mark.parametrize(
+    "statements",
+    [["CREATE VIEW v AS SELECT 1"], ["PRAGMA user_version = 7"]],
+    ids=["a view only", "a user_version only"],
+)
 def test_another_programs_database_with_no_table_is_left_alone(tmp_path, statements):
     home = tmp_path / "home"
     home.mkdir()
@@ -325,11 +330,17 @@ def test_an_empty_database_reached_through_a_link_is_left_alone(tmp_path):
 
 def test_a_damaged_index_of_ours_is_set_aside_and_rebuilt_from_the_records(tmp_path):
     home = tmp_path / "home"
-    won = [line.strip()[2:] for line in (ROOT / "samples" / "won.yaml").read_text().splitlines()
-           if line.startswith("  - ")]  # fmt: skip
+    won = [
+        line.strip()[2:] for line in (ROOT / "samples" / "won.yaml").read_text().splitlines() if line.startswith("  - ")
+    ]
     for seed in (92, 3):
-        in_process("play", "--seed", str(seed), input="\n".join(won if seed == 92 else ["B2"]) + "\n",
-                   FOURSQUARE_HOME=str(home))  # fmt: skip
+        in_process(
+            "play",
+            "--seed",
+            str(seed),
+            input="\n".join(won if seed == 92 else ["B2"]) + "\n",
+            FOURSQUARE_HOME=str(home),
+        )
     index = home / "history.sqlite"
     data = bytearray(index.read_bytes())
     page = 4096

@@ -137,14 +137,33 @@ def test_the_end_screen_and_history_show_the_grade(home):
 
 
 def _kept(day: str | None, status: str = "won", hints: int = 0, undos: int = 0, seconds: float | None = None):
-    return KeptGame("p", 1, day is not None, "2026-11-30T00:00:00Z", status, 5 if status == "won" else None, 30,
-                    undos, hints, seconds, None, day)  # fmt: skip
+    return KeptGame(
+        "p",
+        1,
+        day is not None,
+        "2026-11-30T00:00:00Z",
+        status,
+        5 if status == "won" else None,
+        30,
+        undos,
+        hints,
+        seconds,
+        None,
+        day,
+    )
 
 
 def test_the_daily_streak_counts_consecutive_won_days_up_to_today_or_yesterday():
     today = datetime.date(2026, 12, 1)
-    games = [_kept("2026-11-30"), _kept("2026-11-29"), _kept("2026-11-28", "lost"), _kept("2026-11-27"),
-             _kept("2026-11-26"), _kept("2026-11-25"), _kept(None)]  # fmt: skip
+    games = [
+        _kept("2026-11-30"),
+        _kept("2026-11-29"),
+        _kept("2026-11-28", "lost"),
+        _kept("2026-11-27"),
+        _kept("2026-11-26"),
+        _kept("2026-11-25"),
+        _kept(None),
+    ]
     figures = totals(games, today)
     assert (figures.daily_streak, figures.longest_daily_streak) == (2, 3)
     assert totals(games, datetime.date(2026, 12, 3)).daily_streak == 0, "a day missed ends the streak"
@@ -328,9 +347,10 @@ def test_every_setting_has_its_no_form_and_help_shows_the_value_in_force(tmp_pat
     settings.write_text("meter = true\nunicode = true\ncount = true\nreveal = true\nplayouts = 300\n")
     monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
     piped = runner.invoke(
-        app, ["play", "--seed", "3", "--no-meter", "--no-unicode", "--no-count", "--no-reveal", "--no-record"],
+        app,
+        ["play", "--seed", "3", "--no-meter", "--no-unicode", "--no-count", "--no-reveal", "--no-record"],
         input="B2\nquit\n",
-    )  # fmt: skip
+    )
     assert piped.exit_code == 0, piped.stderr
     assert "\u2660" not in piped.stdout and "\u2665" not in piped.stdout, "--no-unicode wins over the setting"
     shown = " ".join(runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout.split())

@@ -67,8 +67,9 @@ def test_compare_sprt_stops_when_it_knows_and_its_results_file_stops_there_again
 def test_one_player_under_two_settings_and_a_table_of_short_names_within_60_columns():
     """Issue 50: the same player twice under other settings; the table by short names (a letter for a long one),
     each whole name once below it, every line within 60 columns."""
-    result = in_process("compare", "fast=expert:playouts=30", "expert:playouts=60,second_ply=0", "greedy", "-n", "2",
-                        COLUMNS="60")  # fmt: skip
+    result = in_process(
+        "compare", "fast=expert:playouts=30", "expert:playouts=60,second_ply=0", "greedy", "-n", "2", COLUMNS="60"
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 60

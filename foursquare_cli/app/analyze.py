@@ -74,15 +74,19 @@ def analyses(
     if request.solution is not None and len(request.files) > 1:
         raise UsageError("--solution goes with one file")
     strength = request.expert.strength
-    settings = AnalysisSettings(request.deal.seed, request.expert.seed, strength.playouts, strength.think,
-                                request.solve_budget)  # fmt: skip
+    settings = AnalysisSettings(
+        request.deal.seed, request.expert.seed, strength.playouts, strength.think, request.solve_budget
+    )
     kept = AnalysisResults(request.results, settings) if request.results is not None else None
     try:
         done = kept.done if kept is not None else {}
         for path in sorted({path for path in request.files if path in done}):
             show(AlreadyAnalysed(path, request.results or ""))
-        todo = [Request(path, request.deal.seed, request.deal.deck, request.expert, request.solve_budget)
-                for path in request.files if path not in done]  # fmt: skip
+        todo = [
+            Request(path, request.deal.seed, request.deal.deck, request.expert, request.solve_budget)
+            for path in request.files
+            if path not in done
+        ]
         with opened_record(request.solution, replace=request.force) as file:
             for analysis in analyze_files(todo, request.jobs, progress):
                 summary = analysis.summary

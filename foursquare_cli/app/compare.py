@@ -11,10 +11,17 @@ from ..runs.run import run_compare
 from .runs import Progress, RunRequest, counting, plan_of, when_ready
 
 
-def comparisons(request: RunRequest, show: Callable[[object], None], progress: Progress | None = None
-            ) -> Iterator[Comparison]:  # fmt: skip
+def comparisons(
+    request: RunRequest, show: Callable[[object], None], progress: Progress | None = None
+) -> Iterator[Comparison]:
     if len(request.players) < 2:
         raise UsageError("give at least two players to compare")
     plan = plan_of("compare", request)  # a player named twice, by any spelling, is refused there
-    yield from run_compare(plan, jobs=request.jobs, cluster=request.cluster, results=request.results,
-                           progress=counting(plan, progress), ready=when_ready(plan, show))  # fmt: skip
+    yield from run_compare(
+        plan,
+        jobs=request.jobs,
+        cluster=request.cluster,
+        results=request.results,
+        progress=counting(plan, progress),
+        ready=when_ready(plan, show),
+    )

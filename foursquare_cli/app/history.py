@@ -20,8 +20,20 @@ from .events import Cheer, CheerKind
 if TYPE_CHECKING:
     from .session import Session
 
-__all__ = ["Cheer", "HistoryNote", "HistoryReport", "HistoryRequest", "KeptGame", "SharedDay", "Totals", "cheers",
-           "daily_game", "data_folder", "kept_games", "share_day"]  # fmt: skip
+__all__ = [
+    "Cheer",
+    "HistoryNote",
+    "HistoryReport",
+    "HistoryRequest",
+    "KeptGame",
+    "SharedDay",
+    "Totals",
+    "cheers",
+    "daily_game",
+    "data_folder",
+    "kept_games",
+    "share_day",
+]
 
 
 class HistoryRequest(NamedTuple):

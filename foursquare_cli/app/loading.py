@@ -71,6 +71,7 @@ def game_to_go_on(verdict: Verdict) -> Game | Problems:
     if verdict.problems or verdict.game is None:
         return Problems(verdict)
     if verdict.game.state.is_over:
-        raise InvalidInput(f"{verdict.source.display_name}: the game is over ({verdict.outcome_words()}); "
-                           "there is no move to hint")  # fmt: skip
+        raise InvalidInput(
+            f"{verdict.source.display_name}: the game is over ({verdict.outcome_words()}); there is no move to hint"
+        )
     return verdict.game

@@ -69,8 +69,15 @@ def play_as_asked(request: PlayRequest, views: PlayViews) -> ExitStatus:
 
     with session:
         if views.at_prompt:
-            table = Table(session, views.table, request.player, reopen=reopen, cards_to_come=request.cards_to_come,
-                          meter=request.meter, looking_back=True)  # fmt: skip
+            table = Table(
+                session,
+                views.table,
+                request.player,
+                reopen=reopen,
+                cards_to_come=request.cards_to_come,
+                meter=request.meter,
+                looking_back=True,
+            )
             return table.run()
         return play_from_pipe(session, views.pipe)
 

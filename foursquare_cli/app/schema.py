@@ -23,8 +23,10 @@ class SchemaList(NamedTuple):
     entries: tuple[SchemaEntry, ...]
 
     def to_json(self) -> list[dict[str, Any]]:
-        return [{"name": entry.name, "version": entry.version, "title": entry.title,
-                 "id": entry.document()["$id"]} for entry in self.entries]  # fmt: skip
+        return [
+            {"name": entry.name, "version": entry.version, "title": entry.title, "id": entry.document()["$id"]}
+            for entry in self.entries
+        ]
 
 
 def schema_named(name: str | None) -> SchemaShown | SchemaList:

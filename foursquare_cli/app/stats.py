@@ -11,5 +11,11 @@ from .runs import Progress, RunRequest, counting, plan_of, when_ready
 
 def player_stats(request: RunRequest, show: Callable[[object], None], progress: Progress | None = None) -> Summary:
     plan = plan_of("stats", request)
-    return run_stats(plan, jobs=request.jobs, cluster=request.cluster, results=request.results,
-                     progress=counting(plan, progress), ready=when_ready(plan, show))  # fmt: skip
+    return run_stats(
+        plan,
+        jobs=request.jobs,
+        cluster=request.cluster,
+        results=request.results,
+        progress=counting(plan, progress),
+        ready=when_ready(plan, show),
+    )

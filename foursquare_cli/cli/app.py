@@ -23,8 +23,25 @@ from ..ui.output import Screen, broken_pipe
 say = Screen().say
 
 # the commands as `--help` lists them: in the order a player meets them, the tools for bots and runs after
-COMMAND_ORDER = ("play", "rules", "hint", "history", "replay", "analyze", "check", "solve", "deal", "auto",
-                 "stats", "compare", "summarize", "schema", "config", "completion", "help")  # fmt: skip
+COMMAND_ORDER = (
+    "play",
+    "rules",
+    "hint",
+    "history",
+    "replay",
+    "analyze",
+    "check",
+    "solve",
+    "deal",
+    "auto",
+    "stats",
+    "compare",
+    "summarize",
+    "schema",
+    "config",
+    "completion",
+    "help",
+)
 
 
 class _OneLineErrors(TyperGroup):

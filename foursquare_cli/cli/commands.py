@@ -35,6 +35,7 @@ from .options import (
     HistoryFormat,
     Level,
     complete_player,
+    deal_range,
     emitter,
     exit_with,
     format_of,
@@ -277,11 +278,13 @@ def stats_command(
     per second and the deals lost. A progress bar is drawn on standard error when
     it is a terminal.
     """
+    from ..app.players import player_spec
+    from ..app.runs import RunRequest
     from ..app.stats import player_stats
     from ..ui.output import progress_bar
 
-    request = _run_request([player], start, games, player_seed, playouts, think, move_time, protocol, shard, sealed,
-                           jobs, cluster, results)  # fmt: skip
+    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
+    request = RunRequest((player,), settings, deal_range(start, games, shard, sealed), jobs, cluster, results)
     show = emitter(output_format, screen_of())
     with progress_bar(f"{player} playing") as bar:
         summary = player_stats(request, show, bar)
@@ -358,8 +361,8 @@ def analyze_command(
     from ..app.players import player_spec
     from ..ui.output import progress_bar
 
-    request = AnalyzeRequest(files or [], DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts,
-                             think=think), solve_budget, jobs, results, solution, force, boards, last)  # fmt: skip
+    given, expert = DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts, think=think)
+    request = AnalyzeRequest(files or [], given, expert, solve_budget, jobs, results, solution, force, boards, last)
     show = emitter(output_format, screen_of())
     with progress_bar("analysing") as bar:
         exit_with([show(report) for report in analyses(request, show, bar)])
@@ -392,21 +395,21 @@ def compare_command(
     sprt: bool = typer.Option(False, "--sprt", help="Stop as soon as a sequential test knows (two players)."),
     sprt_points: float = typer.Option(
         0.5, "--sprt-points", min=0.01, max=24.0, help="--sprt: the difference of mean score a deal worth finding."
-    ),  # fmt: skip
+    ),
     sprt_alpha: float = typer.Option(
         0.05,
         "--sprt-alpha",
         min=0.001,
         max=0.49,
         help="--sprt: how often it may call a player stronger when neither is.",
-    ),  # fmt: skip
+    ),
     sprt_beta: float = typer.Option(
         0.05,
         "--sprt-beta",
         min=0.001,
         max=0.49,
         help="--sprt: how often it may miss a true difference of --sprt-points.",
-    ),  # fmt: skip
+    ),
 ) -> None:
     """Which player is better, and how sure: every player on the same deals, and paired tests.
 
@@ -417,27 +420,14 @@ def compare_command(
     --sprt-points (-n is then the most it plays). Ctrl-C prints what was played so far.
     """
     from ..app.compare import comparisons
+    from ..app.players import player_spec
+    from ..app.runs import RunRequest
     from ..ui.output import progress_bar
 
-    test = (sprt_points, sprt_alpha, sprt_beta) if sprt else None
-    request = _run_request(players, start, games, player_seed, playouts, think, move_time, protocol, shard, sealed,
-                           jobs, cluster, results, test)  # fmt: skip
+    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
+    deals, test = deal_range(start, games, shard, sealed), (sprt_points, sprt_alpha, sprt_beta) if sprt else None
+    request = RunRequest(tuple(players), settings, deals, jobs, cluster, results, test)
     show = emitter(output_format, screen_of())
     with progress_bar("comparing") as bar:
         for comparison in comparisons(request, show, bar):
             show(comparison)
-
-
-def _run_request(
-    players: list[str], start: int, games: int, player_seed: int, playouts: int | None, think: float | None,
-    move_time: float, protocol: int, shard: str | None, sealed: bool, jobs: int, cluster: str | None,
-    results: str | None, sprt: tuple[float, float, float] | None = None,
-) -> Any:  # fmt: skip
-    """The request of a `stats` or `compare` run, from their options (the names checked by the app)."""
-    from ..app.parsing import parse_shard
-    from ..app.players import player_spec
-    from ..app.runs import DealRange, RunRequest
-
-    part = parse_shard(shard) if shard is not None else (1, 1)
-    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
-    return RunRequest(tuple(players), settings, DealRange(start, games, part, sealed), jobs, cluster, results, sprt)

@@ -226,6 +226,14 @@ def format_of(output_format: Format | HistoryFormat) -> Any:
     return OutputFormat(output_format.value)
 
 
+def deal_range(start: int, games: int, shard: str | None, sealed: bool) -> Any:
+    """The deals of a run, from its options: START to START+GAMES-1, this machine's `--shard K/N` of them."""
+    from ..app.parsing import parse_shard
+    from ..app.runs import DealRange
+
+    return DealRange(start, games, parse_shard(shard) if shard is not None else (1, 1), sealed)
+
+
 def exit_with(statuses: Iterable[ExitStatus | None]) -> None:
     """End the command with the worst of its statuses (each said already where it happened), when one failed."""
     status = worst(statuses)

@@ -35,8 +35,11 @@ class ProtocolState(NamedTuple):
         said = {**self.step.to_json(), "legal": [str(move) for move in state.legal_moves()]}
         if self.version >= 2:
             counts = state.unseen_by_rank()
-            said |= {"protocol": self.version, "move_time": self.move_time,
-                     "unseen": {rank: count for rank, count in zip(RANK_NAMES, counts, strict=True)}}  # fmt: skip
+            said |= {
+                "protocol": self.version,
+                "move_time": self.move_time,
+                "unseen": {rank: count for rank, count in zip(RANK_NAMES, counts, strict=True)},
+            }
         return said
 
 

@@ -110,8 +110,15 @@ class ExpertPlayer:
     @property
     def settings(self) -> tuple[object, ...]:
         """What decides its evaluations besides the position: the key of its cache."""
-        return (self.playouts, self.think, self.valuation, self.fill_first, self.second_ply, self.reply_playouts,
-                self.reply_second_ply)  # fmt: skip
+        return (
+            self.playouts,
+            self.think,
+            self.valuation,
+            self.fill_first,
+            self.second_ply,
+            self.reply_playouts,
+            self.reply_second_ply,
+        )
 
     def choose(self, state: State) -> Move:
         key = position_key(state)

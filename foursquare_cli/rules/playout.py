@@ -236,8 +236,9 @@ def _futures_python(
         for record, total in zip(records, totals, strict=True):
             if record[0] == 0:
                 occupied, down = int.from_bytes(record[3:5], "little"), int.from_bytes(record[5:7], "little")
-                score, drawn, _, _ = _finish_python(stock, record[2], occupied, down, record[7:23], record[23:39],
-                                                    fill_first)  # fmt: skip
+                score, drawn, _, _ = _finish_python(
+                    stock, record[2], occupied, down, record[7:23], record[23:39], fill_first
+                )
                 placed = drawn - record[2]
             else:
                 score, placed = (record[1] if record[0] == 2 else -1), 0

@@ -196,8 +196,9 @@ class ClusterExecutor:
             self.close()
             raise
 
-    def _on_every_worker(self, function: Callable[..., Any], *args: Any, workers: Sequence[str] | None = None
-                         ) -> dict[str, Any]:  # fmt: skip
+    def _on_every_worker(
+        self, function: Callable[..., Any], *args: Any, workers: Sequence[str] | None = None
+    ) -> dict[str, Any]:
         """`function(*args)` on every worker (or those named): {worker: what it returned, or what it raised}."""
         try:
             return dict(self.client.run(function, *args, on_error="return", workers=workers))
@@ -206,8 +207,11 @@ class ClusterExecutor:
 
     def _fit(self, workers: Sequence[str]) -> set[str]:
         """Those of `workers` that have the tool, of this build, and every outside player of the run."""
-        fit = {worker for worker, found in self._on_every_worker(eval, _HAS_THE_TOOL, workers=workers).items()
-               if found is True}  # fmt: skip
+        fit = {
+            worker
+            for worker, found in self._on_every_worker(eval, _HAS_THE_TOOL, workers=workers).items()
+            if found is True
+        }
         if fit:
             builds = self._on_every_worker(build_identity, workers=sorted(fit))
             fit = {worker for worker, build in builds.items() if build == self.build}
@@ -246,8 +250,10 @@ class ClusterExecutor:
         if other:
             worker, build = next(iter(other.items()))
             said = build if isinstance(build, str) else f"none it could say ({type(build).__name__})"
-            raise ClusterError(f"worker {worker} runs another build of foursquare ({said}, this is {ours}); "
-                               "install the same on every worker")  # fmt: skip
+            raise ClusterError(
+                f"worker {worker} runs another build of foursquare ({said}, this is {ours}); "
+                "install the same on every worker"
+            )
         for name in players:
             if ":" in name:
                 found = self._on_every_worker(_has_player, name)
@@ -284,8 +290,15 @@ class ClusterExecutor:
                     except WrongBuild as refused:  # it played nothing: to the checked workers alone, then
                         self.refused.add(refused.worker)
                         self.checked.discard(refused.worker)
-                        again = self.client.submit(_batch, function, batch, self.build, pure=False, retries=2,
-                                                   workers=self._workers_now() or None)  # fmt: skip
+                        again = self.client.submit(
+                            _batch,
+                            function,
+                            batch,
+                            self.build,
+                            pure=False,
+                            retries=2,
+                            workers=self._workers_now() or None,
+                        )
                         window[0] = (again, batch)
                         continue
                     window.popleft()

@@ -143,8 +143,9 @@ def pair(first: str, second: str, a: list[GameResult], b: list[GameResult]) -> P
         finding = Finding.SCORES
     else:
         finding = Finding.NONE
-    return Pair(first, second, win_difference, only_first, only_second, wins_p, score_difference, scores_p, differing,
-                finding)  # fmt: skip
+    return Pair(
+        first, second, win_difference, only_first, only_second, wins_p, score_difference, scores_p, differing, finding
+    )
 
 
 class Comparison(NamedTuple):

@@ -169,19 +169,28 @@ def _plan_problem(header: dict[str, Any]) -> str | None:
     players, shard = header["players"], header["shard"]
     checks = [
         (header["command"] in ("stats", "compare"), "command"),
-        (isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS
-         and all(isinstance(p, str) and 0 < len(p) <= MAX_TEXT for p in players)
-         and len(set(players)) == len(players), "players"),
+        (
+            isinstance(players, list)
+            and 1 <= len(players) <= MAX_PLAYERS
+            and all(isinstance(p, str) and 0 < len(p) <= MAX_TEXT for p in players)
+            and len(set(players)) == len(players),
+            "players",
+        ),
         (is_whole(header["start"], 0, SEED_MAX), "start"),
         (is_whole(header["games"], 1, SEED_MAX + 1) and header["start"] + header["games"] - 1 <= SEED_MAX, "games"),
         (is_whole(header["player_seed"], 0, SEED_MAX), "player_seed"),
         (is_whole(header["playouts"], 1, MAX_PLAYOUTS), "playouts"),
         (header["think"] is None or is_seconds(header["think"]), "think"),
         (is_seconds(header["move_time"]), "move_time"),
-        (isinstance(shard, list) and len(shard) == 2 and is_whole(shard[1], 1, 10**6)
-         and is_whole(shard[0], 1, shard[1]), "shard"),
+        (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and is_whole(shard[1], 1, 10**6)
+            and is_whole(shard[0], 1, shard[1]),
+            "shard",
+        ),
         (isinstance(header["sealed"], bool), "sealed"),
-    ]  # fmt: skip
+    ]
     return next((name for good, name in checks if not good), None)
 
 

@@ -52,8 +52,18 @@ from .stats import GameResult
 if TYPE_CHECKING:
     from .analysis import AnalysisSummary
 
-_LINE_KEYS = {"player", "deal", "seed", "won", "score", "moves", "played", "move_seconds", "seconds_per_move",
-              "forfeit"}  # fmt: skip
+_LINE_KEYS = {
+    "player",
+    "deal",
+    "seed",
+    "won",
+    "score",
+    "moves",
+    "played",
+    "move_seconds",
+    "seconds_per_move",
+    "forfeit",
+}
 
 
 def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
@@ -77,9 +87,11 @@ def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
         raise refused("won and score: a won game has a score of 0 to 24, a lost one none")
     if not (isinstance(played, str) and len(played) <= MAX_MOVES * 12):
         raise refused("played: the moves, as one string")
-    if not (isinstance(seconds, list) and len(seconds) <= MAX_MOVES
-            and all(isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s) and s >= 0
-                    for s in seconds)):  # fmt: skip
+    if not (
+        isinstance(seconds, list)
+        and len(seconds) <= MAX_MOVES
+        and all(isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s) and s >= 0 for s in seconds)
+    ):
         raise refused("move_seconds: a list of the seconds each move took")
     if not (forfeit is None or (isinstance(forfeit, str) and len(forfeit) <= MAX_TEXT)) or (forfeit and won):
         raise refused("forfeit: the reason a lost game was forfeited, or null")
@@ -105,8 +117,16 @@ def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
         raise refused(f"deal {deal} of {player}: its moves leave the game unfinished, and it was not forfeited")
     if forfeit is not None and state.is_over:
         raise refused(f"deal {deal} of {player}: a forfeit, but its moves end the game")
-    return GameResult(player, deal, won, score, tuple(float(s) for s in seconds), forfeit, tuple(moves),
-                      seed if plan.deals.sealed else None)  # fmt: skip
+    return GameResult(
+        player,
+        deal,
+        won,
+        score,
+        tuple(float(s) for s in seconds),
+        forfeit,
+        tuple(moves),
+        seed if plan.deals.sealed else None,
+    )
 
 
 def _games_of(path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]]) -> dict[tuple[str, int], GameResult]:
@@ -134,8 +154,10 @@ def sealing_problem(seeds: dict[int, int], result: GameResult, others: str = "th
         return f"deal {result.seed} of {result.player}: sealed, but dealt from the deal's own public number"
     first = seeds.setdefault(result.seed, result.sealed_seed)
     if first != result.sealed_seed:
-        return (f"deal {result.seed} of {result.player}: dealt from another seed than {others}; "
-                "every player of a sealed deal plays the same stock")  # fmt: skip
+        return (
+            f"deal {result.seed} of {result.player}: dealt from another seed than {others}; "
+            "every player of a sealed deal plays the same stock"
+        )
     return None
 
 

@@ -167,19 +167,33 @@ def _differences(plan: Plan, games: dict[tuple[str, int], GameResult], deals: li
     return [float((games[(first, deal)].score or 0) - (games[(second, deal)].score or 0)) for deal in deals]
 
 
-def run_stats(plan: Plan, *, jobs: int = 1, cluster: str | None = None, results: str | None = None,
-              progress: Callable[[int], None] | None = None,
-              ready: Callable[[], None] | None = None) -> Summary:  # fmt: skip
+def run_stats(
+    plan: Plan,
+    *,
+    jobs: int = 1,
+    cluster: str | None = None,
+    results: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    ready: Callable[[], None] | None = None,
+) -> Summary:
     """`stats`: the plan played (see `play_plan`) and summed up."""
     began = time.perf_counter()
-    games = {(result.player, result.seed): result for result in play_plan(
-        plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready)}  # fmt: skip
+    games = {
+        (result.player, result.seed): result
+        for result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready)
+    }
     return stats_of(plan, games, time.perf_counter() - began)
 
 
-def run_compare(plan: Plan, *, jobs: int = 1, cluster: str | None = None, results: str | None = None,
-                progress: Callable[[int], None] | None = None,
-                ready: Callable[[], None] | None = None) -> Iterator[Comparison]:  # fmt: skip
+def run_compare(
+    plan: Plan,
+    *,
+    jobs: int = 1,
+    cluster: str | None = None,
+    results: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    ready: Callable[[], None] | None = None,
+) -> Iterator[Comparison]:
     """`compare`: the plan played, then the comparison; on Interrupted, the comparison of what was played
     so far (the deals every player finished), marked incomplete, then the exception goes on."""
     began = time.perf_counter()

@@ -148,8 +148,10 @@ def play_deal_together(
 ) -> tuple[GameResult, ...]:
     """Deal `deal` played by each of `players` at once, a card at a time (`play_in_lockstep`): how a sealed deal
     is played, so that no player is shown a card before the others have been shown the one before it."""
-    seats = [Seat(Game.from_seed(deal if sealed_seed is None else sealed_seed), player.for_deal(deal).build())
-             for player in players]  # fmt: skip
+    seats = [
+        Seat(Game.from_seed(deal if sealed_seed is None else sealed_seed), player.for_deal(deal).build())
+        for player in players
+    ]
     play_in_lockstep(seats)
     return tuple(_result_of(player.text, deal, seat, sealed_seed) for player, seat in zip(players, seats, strict=True))
 

@@ -159,16 +159,40 @@ def _row_of(path: str) -> tuple[Any, ...] | None:
     seconds = float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else None
     grade = meta.get("grade") if isinstance(meta.get("grade"), str) else None
     return (
-        os.fsencode(path), seed, str(daily) if daily else None, started, str(outcome.status), outcome.score,
-        len(verdict.moves), source.undos, source.hints, seconds, grade, int(meta.get("piped") is True),
-        info.st_size, info.st_mtime_ns,
-    )  # fmt: skip
+        os.fsencode(path),
+        seed,
+        str(daily) if daily else None,
+        started,
+        str(outcome.status),
+        outcome.score,
+        len(verdict.moves),
+        source.undos,
+        source.hints,
+        seconds,
+        grade,
+        int(meta.get("piped") is True),
+        info.st_size,
+        info.st_mtime_ns,
+    )
 
 
 def _game(row: tuple[Any, ...]) -> KeptGame:
     path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, piped, _, _ = row
-    return KeptGame(os.fsdecode(path), None if seed is None else int(seed), daily is not None, started, status, score,
-                moves, undos, hints, seconds, grade, daily, bool(piped))  # fmt: skip
+    return KeptGame(
+        os.fsdecode(path),
+        None if seed is None else int(seed),
+        daily is not None,
+        started,
+        status,
+        score,
+        moves,
+        undos,
+        hints,
+        seconds,
+        grade,
+        daily,
+        bool(piped),
+    )
 
 
 class History:
@@ -397,8 +421,9 @@ class History:
                         continue
                     connection.execute("DELETE FROM games WHERE path = ?", (key,))
                     if info is not None:
-                        connection.execute("INSERT OR REPLACE INTO refused VALUES (?, ?, ?)",
-                                           (key, info.st_size, info.st_mtime_ns))  # fmt: skip
+                        connection.execute(
+                            "INSERT OR REPLACE INTO refused VALUES (?, ?, ?)", (key, info.st_size, info.st_mtime_ns)
+                        )
 
     def games(self, seed: int | None = None) -> list[KeptGame]:
         """Every kept game (of deal `seed`, if given), newest first."""

@@ -50,5 +50,7 @@ def _schema_shown(value: SchemaShown, screen: Screen) -> Text:
 @text_of.register
 def _schema_list(value: SchemaList, screen: Screen) -> Text:
     lines = [f"{entry.name} (version {entry.version}): {entry.title}" for entry in value.entries]
-    return Text("\n".join(["Schemas (foursquare schema NAME prints one; docs/protocol.md says what each field means):",
-                           *lines]) + "\n")  # fmt: skip
+    return Text(
+        "\n".join(["Schemas (foursquare schema NAME prints one; docs/protocol.md says what each field means):", *lines])
+        + "\n"
+    )

@@ -45,8 +45,9 @@ def shell_word(path: str, platform: str | None = None, shell: str | None = None)
     if path.isprintable():
         return shlex.quote(path)
     shell = shell if shell is not None else os.environ.get("SHELL", "")
-    escaped = "".join(chr(byte) if 32 <= byte < 127 and chr(byte) not in "\\'" else f"\\x{byte:02x}"
-                      for byte in os.fsencode(path))  # fmt: skip
+    escaped = "".join(
+        chr(byte) if 32 <= byte < 127 and chr(byte) not in "\\'" else f"\\x{byte:02x}" for byte in os.fsencode(path)
+    )
     if os.path.basename(shell) == "fish":  # fish takes \xHH outside quotes; quote the rest of its specials
         return "".join(ch if ch.isalnum() or ch in "/._-\\" else "\\" + ch for ch in escaped)
     return f"$'{escaped}'"

@@ -55,9 +55,13 @@ HINT_LINES = 4  # the moves a hint lists by default (`hint --detail`, `hint deta
 
 
 def hint_text(
-    ratings: list[Rating], state: State | None = None, limit: int = HINT_LINES, *, style: Style = PLAIN,
+    ratings: list[Rating],
+    state: State | None = None,
+    limit: int = HINT_LINES,
+    *,
+    style: Style = PLAIN,
     detail: bool = False,
-) -> str:  # fmt: skip
+) -> str:
     """A hint for a player, short: the expert's move and what it expects from it, then its best moves in the
     order it ranks them, each with the worth it ranks by (`*`: looked at again over the next card), the chance
     to win and the expected score, and what they have in common said once (every card to come has a safe
@@ -67,8 +71,10 @@ def hint_text(
     lines = [render(state, style)] if detail and state is not None else []
     alike = f" or any of the {best.alike - 1} alike" if best.alike > 1 else ""
     if len(ratings) == 1:
-        lines.append(f"Hint: {best.name}{alike} (the only move): {percent(best.chance)} to win, "
-                     f"expected score {best.expected:.1f}")  # fmt: skip
+        lines.append(
+            f"Hint: {best.name}{alike} (the only move): {percent(best.chance)} to win, "
+            f"expected score {best.expected:.1f}"
+        )
         return "\n".join(lines)
     lines.append(f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
     shown = ratings[:limit]
@@ -119,9 +125,11 @@ def _hinted(value: Hinted, screen: Screen) -> Text:
     said = hint_text(hint.ratings, hint.state, style=screen.style, detail=value.detail) + "\n"
     if value.slow is None:
         return Text(said)
-    note = (f"This hint took {value.slow.seconds:.1f} s: the playouts run in Python here, some 30 times slower "
-            f"than in C ({value.slow.why_not_c}). A wheel of foursquare for your system, or installing it where "
-            "a C compiler is, runs them in C.")  # fmt: skip
+    note = (
+        f"This hint took {value.slow.seconds:.1f} s: the playouts run in Python here, some 30 times slower "
+        f"than in C ({value.slow.why_not_c}). A wheel of foursquare for your system, or installing it where "
+        "a C compiler is, runs them in C."
+    )
     return Text(said, (note,))
 
 

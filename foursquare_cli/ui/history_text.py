@@ -88,21 +88,30 @@ def _cells(game: KeptGame) -> dict[str, str]:
 
 
 def history_text(
-    games: list[KeptGame], totals: Totals, limit: int, *, wide: bool = False, unicode: bool = True,
+    games: list[KeptGame],
+    totals: Totals,
+    limit: int,
+    *,
+    wide: bool = False,
+    unicode: bool = True,
     width: int | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """The last games, newest first, in the columns that fit `width`, then the totals of the games that count
     (played means finished; a practice daily counts in no figure, and is marked `practice`); `wide` adds each
     game's record file (a path, as long as it is)."""
     lines = []
     if games:
         columns = _columns(width, wide)
-        lines.append("  ".join(f"{name:>{size}}" if right else f"{name:<{size}}" for name, size, right in columns)
-                     .rstrip() + ("  record" if wide else ""))  # fmt: skip
+        lines.append(
+            "  ".join(f"{name:>{size}}" if right else f"{name:<{size}}" for name, size, right in columns).rstrip()
+            + ("  record" if wide else "")
+        )
         for game in games[:limit]:
             cells = _cells(game)
-            line = "  ".join(f"{cells[name]:>{size}.{size}}" if right else f"{cells[name]:<{size}.{size}}"
-                             for name, size, right in columns).rstrip()  # fmt: skip
+            line = "  ".join(
+                f"{cells[name]:>{size}.{size}}" if right else f"{cells[name]:<{size}.{size}}"
+                for name, size, right in columns
+            ).rstrip()
             lines.append(line + (f"  {display_name(game.path)}" if wide else ""))
         if len(games) > limit:
             lines.append(f"... and {len(games) - limit} earlier (--limit {len(games)} shows them all)")

@@ -172,8 +172,11 @@ def style(reveal: bool, unicode: bool, color: str = "never") -> Style:
     """How boards are drawn: colour `always`, `never`, or `auto`: as rich's Console finds the terminal (a
     terminal that takes ANSI colour; NO_COLOR, FORCE_COLOR and TERM=dumb honoured; on Windows, a console
     with virtual-terminal sequences). Rich is imported only when `auto` has to ask."""
-    return Style(reveal=reveal, unicode=unicode and can_show("\u2660\u2665\u2666\u2663"),
-                 color=color == "always" or (color == "auto" and _terminal_has_colour()))  # fmt: skip
+    return Style(
+        reveal=reveal,
+        unicode=unicode and can_show("\u2660\u2665\u2666\u2663"),
+        color=color == "always" or (color == "auto" and _terminal_has_colour()),
+    )
 
 
 def _terminal_has_colour() -> bool:

@@ -99,20 +99,34 @@ def compare_text(comparison: Comparison, width: int | None = None) -> str:
     for s in summaries:
         mean = f"{s.mean_score:.2f}" if s.mean_score is not None else "-"
         interval = f"{s.win_low * 100:.1f}-{s.win_high:.1%}"
-        rows.append((names[s.player], f"{s.wins}/{s.games}", interval, mean, f"{s.mean_score_all:.2f}",
-                     f"{s.seconds_per_move * 1000:.1f}"))  # fmt: skip
+        rows.append(
+            (
+                names[s.player],
+                f"{s.wins}/{s.games}",
+                interval,
+                mean,
+                f"{s.mean_score_all:.2f}",
+                f"{s.seconds_per_move * 1000:.1f}",
+            )
+        )
     name = max([6] + [len(row[0]) for row in rows])
     won = max([3] + [len(row[1]) for row in rows])
     header = f"  {'player':<{name}}  {'won':>{won}}  {'95% interval':>12}  {'wins':>5}  {'score':>5}  {'ms/move':>7}"
     if width is None or len(header) <= width:
         lines.append(header)
-        lines += [f"  {row[0]:<{name}}  {row[1]:>{won}}  {row[2]:>12}  {row[3]:>5}  {row[4]:>5}  {row[5]:>7}"
-                  for row in rows]  # fmt: skip
+        lines += [
+            f"  {row[0]:<{name}}  {row[1]:>{won}}  {row[2]:>12}  {row[3]:>5}  {row[4]:>5}  {row[5]:>7}" for row in rows
+        ]
     else:  # narrower still: a player's figures in words, a line or two each
-        lines += [f"  {row[0]}: won {row[1]} ({row[2]}); score of wins {row[3]}, score {row[4]}; {row[5]} ms a move"
-                  for row in rows]  # fmt: skip
-    lines += [f"  {short} = {comparison.names.get(whole, (whole, whole))[1]}" for whole, short in names.items()
-              if short != whole]  # fmt: skip
+        lines += [
+            f"  {row[0]}: won {row[1]} ({row[2]}); score of wins {row[3]}, score {row[4]}; {row[5]} ms a move"
+            for row in rows
+        ]
+    lines += [
+        f"  {short} = {comparison.names.get(whole, (whole, whole))[1]}"
+        for whole, short in names.items()
+        if short != whole
+    ]
     lines.append("(wins: the mean score of the games won; score: the mean score, a lost game counting 0)")
     lines += [f"forfeits of {names[s.player]}: {_forfeits_text(s.forfeits)}" for s in summaries if s.forfeits]
     lines.extend(pair_verdict(pair, names) for pair in comparison.pairs)
@@ -124,8 +138,10 @@ def compare_text(comparison: Comparison, width: int | None = None) -> str:
 def sprt_verdict(test: Sprt, first: str, second: str) -> str:
     """Where the sequential test stopped, and what it found, in one sentence."""
     settings = test.settings
-    asked = (f"Sequential test (a difference of {settings.points:g} points a deal, alpha {settings.alpha:.0%}, "
-             f"beta {settings.beta:.0%}): after {test.deals} deals, ")  # fmt: skip
+    asked = (
+        f"Sequential test (a difference of {settings.points:g} points a deal, alpha {settings.alpha:.0%}, "
+        f"beta {settings.beta:.0%}): after {test.deals} deals, "
+    )
     size = f"{abs(test.mean):.2f} points a deal (95% interval {test.low:+.2f} to {test.high:+.2f})"
     if test.verdict is SprtVerdict.FIRST:
         return asked + f"{first} is stronger than {second} by {size}."
@@ -183,5 +199,9 @@ def _comparison(value: Comparison, screen: Screen) -> Text:
 
 @text_of.register
 def _public_deals(value: PublicDeals, screen: Screen) -> Text:
-    return Text(err=(f"foursquare {value.command}: the deals are public numbers, so a program (cmd:) can know "
-                     "every stock in advance; --sealed deals them from secret seeds",))  # fmt: skip
+    return Text(
+        err=(
+            f"foursquare {value.command}: the deals are public numbers, so a program (cmd:) can know "
+            "every stock in advance; --sealed deals them from secret seeds",
+        )
+    )

@@ -59,8 +59,9 @@ class PlayScreens:
     """What `app.play` is given to play on: standard input and output as they are (a prompt when standard input
     is a terminal and the output is text; else a pipe), and a view for each."""
 
-    def __init__(self, style_shown: object, output_format: OutputFormat, read_line: Callable[[str], str] = input
-                 ) -> None:  # fmt: skip
+    def __init__(
+        self, style_shown: object, output_format: OutputFormat, read_line: Callable[[str], str] = input
+    ) -> None:
         from .board import Style
 
         assert isinstance(style_shown, Style)
