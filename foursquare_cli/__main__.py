@@ -8,7 +8,7 @@ its games need, not for typer and every command.
 
 def run() -> None:
     """The `foursquare` command."""
-    from .cli import main
+    from .cli import main  # start-up of a worker: see the module's docstring
 
     main()
 

@@ -16,6 +16,8 @@ command returns, as httpie's. `EXIT_CODES` says what each code means, for `fours
 from __future__ import annotations
 
 import enum
+import re
+import signal
 from collections.abc import Iterable
 
 
@@ -69,7 +71,6 @@ def clipped(text: str, longest: int = 60) -> str:
     """`text` with every word longer than `longest` cut to its start and its length (`'99999'... (5,000
     characters)`, as `quoted` says it, its punctuation kept): a message quoting what was typed never echoes a
     5,000-digit number whole."""
-    import re
 
     def clip(word: re.Match[str]) -> str:
         quote, body, closing, punctuation = word["quote"], word["body"], word["closing"], word["punctuation"]
@@ -190,7 +191,6 @@ def exit_code_of(error: BaseException) -> ExitStatus:
 
 def interrupted_by(signum: int) -> Interrupted:
     """The error a signal stops a run with: Interrupted for SIGINT, Terminated for the others."""
-    import signal
 
     return Interrupted(signum) if signum == signal.SIGINT else Terminated(signum)
 

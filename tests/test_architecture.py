@@ -334,6 +334,22 @@ def test_the_core_never_imports_a_terminal_library():
                 assert imported.split(".")[0] not in ("typer", "click", "rich"), f"{name} imports {imported}"
 
 
+def test_an_import_inside_a_function_says_why_on_its_line():
+    """Imports are at the top of a module; one inside a function is there for a reason its line gives (a cost
+    to every start measured, an extra, a platform), as docs/development.md says."""
+    unexplained = []
+    for name, path in MODULES.items():
+        lines = path.read_text().splitlines()
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                unexplained += [
+                    f"{name}:{inner.lineno}"
+                    for inner in ast.walk(node)
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)) and "#" not in lines[inner.lineno - 1]
+                ]
+    assert sorted(set(unexplained)) == []
+
+
 def test_no_file_is_over_500_lines():
     long = {name: n for name, path in MODULES.items() if (n := len(path.read_text().splitlines())) > 500}
     assert long == {}

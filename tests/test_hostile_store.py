@@ -278,11 +278,11 @@ def test_24_refused_records_are_not_parsed_again(home, monkeypatch):
     games = home / "games"
     for number in range(100):
         (games / f"broken-{number}.yaml").write_text("foursquare: 1\nseed: 3\nmoves: [Z9]\n" + "# pad\n" * 1000)
-    from foursquare_cli.formats import source
+    from foursquare_cli.formats.source import read_source
+    from foursquare_cli.store import history
 
     read = []
-    real = source.read_source
-    monkeypatch.setattr(source, "read_source", lambda path, data=None: read.append(path) or real(path, data))
+    monkeypatch.setattr(history, "read_source", lambda path, data=None: read.append(path) or read_source(path, data))
     assert len(kept(home)) == 1
     first = len(read)
     assert first >= 100

@@ -201,7 +201,7 @@ def test_a_shift_is_a_free_move_numbered_as_every_screen_numbers_it_and_an_undo_
 
     figures = Rating(Move.from_str("A1"), None, 3, 4, 12.0, chance=0.75, expected=9.0)
     monkeypatch.setattr(
-        "foursquare_cli.app.hint.expert_hint", lambda state, player: ExpertHint(state, Evaluation((figures,)))
+        "foursquare_cli.app.table.expert_hint", lambda state, player: ExpertHint(state, Evaluation((figures,)))
     )
     _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", cards_to_come=True, meter=True)
     prompts = re.findall(r"Move (\d+), place", said)

@@ -39,7 +39,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ..formats.records import format_record
 from ..rules.engine import State
+from ..rules.game import Game
 from ..rules.moves import IllegalMoveError, Move
 
 ACTIONS: tuple[Move, ...] = tuple(
@@ -187,8 +189,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):  # type: ignore[misc,
 
     def record(self) -> str:
         """The episode so far as a game record (protocol.md section 4), for `foursquare check` and `replay`."""
-        from ..formats.records import format_record
-        from ..rules.game import Game
 
         game = Game.from_seed(self.deal)
         game.play_all(self.moves)

@@ -8,10 +8,12 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..errors import ExitStatus, UsageError
+from ..formats.records import format_record
 from ..players import PlayerSpec
 from ..players.solver import SOLVE_BUDGET
 from ..runs.analysis import FileAnalysis, Request, analyze_files
 from ..runs.results import AnalysisResults, AnalysisSettings
+from ..store.files import opened_record
 from .loading import DealGiven, files_or_last
 
 
@@ -67,8 +69,6 @@ def analyses(
     request: AnalyzeRequest, show: Callable[[object], None], progress: Callable[[int, int], None] | None = None
 ) -> Iterator[FileReport | FileProblems]:
     """Each file's analysis in order (the files the results file holds already said, and left out)."""
-    from ..formats.records import format_record
-    from ..store.files import opened_record
 
     request = request._replace(files=files_or_last(request.files, request.last))
     if request.solution is not None and len(request.files) > 1:

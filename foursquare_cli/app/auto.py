@@ -7,8 +7,11 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..errors import Forfeit
+from ..formats.records import format_record
 from ..players import PlayerSpec, closing_programs, play_game
 from ..rules.game import Game
+from ..store.files import opened_record
+from .session import new_seed
 
 
 class AutoRequest(NamedTuple):
@@ -27,9 +30,6 @@ class DealtAtRandom(NamedTuple):
 def auto_game(request: AutoRequest, show: Callable[[object], None]) -> Game:
     """The player plays the deal to its end, the start and each step shown; Forfeit, naming the player, when
     it forfeits."""
-    from ..formats.records import format_record
-    from ..store.files import opened_record
-    from .session import new_seed
 
     seed = request.seed
     if seed is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .. import __version__
 from ..players.registry import DEFAULT_MOVE_TIME, DEFAULT_PLAYOUTS
 from ..rules.playout import PLAYOUTS_IN_USE, PlayoutsInUse
 from ..store.config import Settings, read_settings
@@ -53,7 +54,6 @@ def settings_report() -> SettingsReport:
 
 
 def version_report() -> VersionReport:
-    from .. import __version__
 
     return VersionReport(__version__, PLAYOUTS_IN_USE)
 

@@ -4,12 +4,15 @@ expert), every move's figures: the position's one evaluation, which the prompt's
 
 from __future__ import annotations
 
+import time
 from typing import Any, NamedTuple
 
 from ..players import PlayerSpec, next_move
 from ..players.evaluation import Evaluation, Rating
+from ..players.expert import evaluator_of
 from ..rules.engine import State
 from ..rules.game import Step
+from ..rules.playout import PLAYOUTS_IN_USE
 from .loading import DealGiven, Problems, file_or_last, game_to_go_on, load_game
 
 
@@ -91,7 +94,6 @@ class HintRequest(NamedTuple):
 
 def expert_hint(state: State, player: PlayerSpec) -> ExpertHint:
     """The position's evaluation at `player`'s strength: the one the meter, `moves` and `analyze` read too."""
-    from ..players.expert import evaluator_of
 
     return ExpertHint(state, evaluator_of(player).evaluate(state))
 
@@ -104,10 +106,6 @@ def hint_for(request: HintRequest) -> Hinted | MoveHint | Problems:
         return game
     player = request.player.build()
     if hasattr(player, "rate"):
-        import time
-
-        from ..rules.playout import PLAYOUTS_IN_USE
-
         began = time.perf_counter()
         hinted = expert_hint(game.state, request.player)
         took = time.perf_counter() - began

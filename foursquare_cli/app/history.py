@@ -8,12 +8,14 @@ this layer.
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError, display_name
+from ..formats.records import load
 from ..rules.game import Game
-from ..store.history import History, KeptGame, data_folder
+from ..store.history import History, HistoryError, KeptGame, data_folder
 from ..store.totals import Totals, first_dailies, is_practice, totals
 from .events import Cheer, CheerKind
 
@@ -114,7 +116,6 @@ def share_day(text: str, today: datetime.date | None = None) -> str:
 def daily_game(games: list[KeptGame], day: str) -> Game:
     """The game of `day`'s daily deal that counts (the first attempt: `store.totals.first_dailies`), read back
     from its record; UsageError when none is kept or its record is no longer valid."""
-    from ..formats.records import load
 
     kept = first_dailies(games).get(day)
     if kept is None:
@@ -130,7 +131,6 @@ def cheers(session: Session) -> list[Cheer]:
     first win at its grade, a winning streak (two or more), a daily streak (two days or more, the day's
     first attempt only). None for a lost game, one not kept in the history, or a practice daily (a daily deal
     played again the same day counts in no figure)."""
-    from ..store.history import HistoryError
 
     game, history, record = session.game, session.history, session.record
     if game.state.outcome.score is None or history is None or record is None:
@@ -140,7 +140,6 @@ def cheers(session: Session) -> list[Cheer]:
         games = history.games()
     except HistoryError:
         return []
-    import os
 
     path = os.path.abspath(record.path)
     first = first_dailies(games)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..errors import ExitStatus, InvalidInput
+from ..errors import ExitStatus, InvalidInput, UsageError
 from ..formats.records import Verdict, load
 from ..rules.cards import Card
 from ..rules.game import Game, Step
+from ..store.history import History
 
 
 class DealGiven(NamedTuple):
@@ -32,8 +33,6 @@ class Problems(NamedTuple):
 def last_game_path() -> str:
     """The record of the game played last (kept in the history): what `--last` names; UsageError when no game
     is kept."""
-    from ..errors import UsageError
-    from ..store.history import History
 
     last = History().last_played()
     if last is None:
@@ -43,7 +42,6 @@ def last_game_path() -> str:
 
 def file_or_last(file: str | None, last: bool) -> str:
     """The file a command is given, or with `--last` the last game's record (one of the two)."""
-    from ..errors import UsageError
 
     if last == (file is not None):
         raise UsageError("give FILE, or --last for the game you played last (not both)")
@@ -52,7 +50,6 @@ def file_or_last(file: str | None, last: bool) -> str:
 
 def files_or_last(files: list[str] | None, last: bool) -> list[str]:
     """The files a command is given, or with `--last` the last game's record alone."""
-    from ..errors import UsageError
 
     if last == bool(files):
         raise UsageError("give FILE..., or --last for the game you played last (not both)")

@@ -14,6 +14,7 @@ then says where it is.
 
 from __future__ import annotations
 
+import errno
 from typing import IO, Protocol
 
 from ..errors import ExitStatus, Terminated, WriteError
@@ -97,6 +98,5 @@ def play_from_pipe(session: Session, view: PipeView) -> ExitStatus:
 
 
 def _broken_pipe(error: OSError) -> bool:
-    import errno
 
     return isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE

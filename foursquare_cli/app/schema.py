@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..formats.schemas import SCHEMAS, schema_entry
+
 if TYPE_CHECKING:  # the schemas themselves are built only when one is asked for: every command's text imports this
     from ..formats.schemas import SchemaEntry
 
@@ -31,6 +33,5 @@ class SchemaList(NamedTuple):
 
 def schema_named(name: str | None) -> SchemaShown | SchemaList:
     """The schema `name` (UsageError for a name that names none), or all of them listed."""
-    from ..formats.schemas import SCHEMAS, schema_entry
 
     return SchemaList(SCHEMAS) if name is None else SchemaShown(schema_entry(name))

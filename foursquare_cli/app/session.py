@@ -17,15 +17,21 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import random
+import secrets
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InvalidInput, UsageError, WriteError
-from ..formats.records import format_record, meta_nodes, unreadable_reason
+from ..formats.records import format_record, load, meta_nodes, unreadable_reason
+from ..formats.source import keepable_meta
+from ..players.grade import deal_of_level, grade
 from ..rules.cards import Card
 from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..store.files import RecordFile
+from ..store.history import History, HistoryError, started_now
 from .events import Opening, OpeningKind, ProblemKind, Saved, SessionProblem, WhereKept
 
 if TYPE_CHECKING:
@@ -76,10 +82,6 @@ class Session:
     def index(self) -> None:
         """Index the record in the history (when kept there); a failing index never stops a game."""
         if self.history is not None and self.record is not None:
-            import sqlite3
-
-            from ..store.history import HistoryError
-
             try:
                 self.history.remember(self.record.path)
             except (HistoryError, sqlite3.Error, OSError) as error:
@@ -138,8 +140,6 @@ class Session:
         if not isinstance(meta, dict) or seed is None:
             return None
         if "grade" not in meta:
-            from ..players.grade import grade
-
             meta["grade"] = grade(seed).level
         return str(meta["grade"])
 
@@ -182,7 +182,6 @@ def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
 
 
 def new_seed() -> int:
-    import secrets
 
     return secrets.randbelow(2**32)
 
@@ -255,7 +254,6 @@ def open_play(options: GameChoice, *, keep: bool, at_prompt: bool) -> tuple[Sess
     """The session of `play` (kept in the history when `keep`), what to say first, and how to open the
     sessions of `restart` and `new` at the prompt, kept like any other game (see `open_session`). At a
     prompt, a waiting game is mentioned; from a pipe, the game is marked piped."""
-    from ..store.history import History
 
     history = History() if keep else None
     session, opening = open_session(
@@ -272,7 +270,6 @@ def open_play(options: GameChoice, *, keep: bool, at_prompt: bool) -> tuple[Sess
 
 def _daily_played(history: History, day: str) -> bool:
     """Whether the daily deal of `day` was attempted already (its first attempt is the one that counts)."""
-    from ..store.history import HistoryError
 
     try:
         return any(game.daily and game.day == day for game in history.games())
@@ -282,7 +279,6 @@ def _daily_played(history: History, day: str) -> bool:
 
 def _waiting(history: History) -> list[Opening]:
     """An unfinished game waiting, if one is (and the history can be read)."""
-    from ..store.history import HistoryError
 
     try:
         waiting = history.last_unfinished()
@@ -302,8 +298,6 @@ def _new_session(
     level: str | None = None,
     piped: bool = False,
 ) -> tuple[Session, list[Opening]]:
-    from ..players.grade import deal_of_level
-    from ..store.history import HistoryError, started_now
 
     said: list[Opening] = []
     started = started_now()
@@ -316,8 +310,6 @@ def _new_session(
         if practice:
             meta["practice"] = True  # the day's first attempt is the one that counts: this one is not shared
     elif level is not None:
-        import random
-
         seed, found = deal_of_level(level, random.Random())
         level = found.level  # the one in 10^4 when no deal of the level came up: the truth, not the wish
         said.append(Opening(OpeningKind.LEVEL, seed, level=level))
@@ -354,9 +346,6 @@ def _resumed_session(
     history: History | None,
     piped: bool = False,
 ) -> tuple[Session, list[Opening]]:
-    from ..formats.records import load
-    from ..formats.source import keepable_meta
-    from ..store.history import HistoryError
 
     if resume == LAST_GAME:
         waiting = None

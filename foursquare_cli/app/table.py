@@ -18,6 +18,7 @@ from typing import Protocol
 from ..errors import ExitStatus, Terminated, WriteError
 from ..players import PlayerSpec
 from ..players.evaluation import Evaluation
+from ..players.solver import solve
 from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move, moves_of_line
 from .events import (
@@ -40,6 +41,8 @@ from .events import (
     Tried,
     Welcome,
 )
+from .hint import Hinted, expert_hint
+from .history import cheers
 from .interrupts import Interrupts
 from .session import RecordRefused, Reopen, Session
 
@@ -172,7 +175,6 @@ class Table:
             self.play(text)
 
     def hint(self, *, detail: bool) -> None:
-        from .hint import Hinted, expert_hint
 
         try:
             with self.interrupts.waiting_for_input():  # Ctrl-C stops a slow hint at once
@@ -249,7 +251,6 @@ class Table:
     def evaluation_of(self, step: Step) -> Evaluation:
         """The evaluation of the position after `step`: the very one `hint` gives there (the same strength, so the
         same futures), worked out once a position (`ExpertPlayer.evaluate` remembers it)."""
-        from .hint import expert_hint
 
         return expert_hint(step.state, self.player).evaluation
 
@@ -285,8 +286,6 @@ DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second o
 def game_over(session: Session, looking_back: bool = True) -> GameOver:
     """The end screen of a game at the prompt: its figures, how to look back at it; `looking_back`, what it
     earned among the kept games (`cheers`) and what the deal allowed (the solver, quickly)."""
-    from ..players.solver import solve
-    from .history import cheers
 
     game = session.game
     won = game.state.outcome.score is not None

@@ -11,9 +11,10 @@ one file `cli.py` so that no file passes 500 lines. Nothing imports this layer.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
-from ..errors import ExitStatus
+from ..errors import ExitStatus, interrupted_by
 from . import commands, more  # noqa: F401  (registers the commands on the app)
 from .app import COMMAND_ORDER, app, say
 from .options import COMPLETE_VAR
@@ -63,9 +64,6 @@ def _terminated_on_hangup_and_term() -> None:
     """SIGTERM and SIGHUP (a closed terminal) end any command as an error of their kind (`Terminated`): one line,
     exit 143, and a game being played saved first. A signal ignored by whoever started the tool (`nohup`)
     stays ignored."""
-    import signal
-
-    from ..errors import interrupted_by
 
     def terminated(signum: int, frame: object) -> None:
         raise interrupted_by(signum)

@@ -10,15 +10,20 @@ the traceback in a crash log in the data folder, exit 70.
 
 from __future__ import annotations
 
+import datetime
 import os
 import sys
+import tempfile
+import traceback
 from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
 
+from .. import __version__
 from ..errors import ExitStatus, FoursquareError, clipped, exit_code_of, exit_codes_text
 from ..ui.output import Screen, broken_pipe
+from .options import COMPLETE_VAR, Format, emitter, fill_players_help, screen_of
 
 say = Screen().say
 
@@ -64,8 +69,6 @@ class _OneLineErrors(TyperGroup):
     ) -> NoReturn:
         arguments = _resume_without_file(list(sys.argv[1:] if args is None else args))
         if _shows_help(arguments):
-            from .options import fill_players_help
-
             fill_players_help(self)
         try:
             code = super().main(arguments, prog_name or "foursquare", complete_var, standalone_mode=False, **extra)
@@ -108,12 +111,8 @@ class _OneLineErrors(TyperGroup):
 
 def _crash_log() -> str:
     """Write the traceback being handled to a crash log in the data folder (else the temporary folder)."""
-    import datetime
-    import tempfile
-    import traceback
 
-    from .. import __version__
-    from ..app.history import data_folder
+    from ..app.history import data_folder  # start-up: a command's own modules load when it runs
 
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
     text = f"foursquare {__version__}: {' '.join(sys.argv)}\n" + traceback.format_exc()
@@ -136,7 +135,7 @@ def _resume_without_file(arguments: list[str]) -> list[str]:
         if command not in arguments or option not in arguments:
             continue
         if command == "play":
-            from ..app.session import LAST_GAME as missing
+            from ..app.session import LAST_GAME as missing  # start-up: a command's own modules load when it runs
         else:
             missing = "today"
         for index in range(arguments.index(command) + 1, len(arguments)):
@@ -194,8 +193,7 @@ def _setting_text(param: Any, value: object) -> str:
 
 def _show_version(value: bool) -> None:
     if value:
-        from ..app.config import version_report
-        from .options import Format, emitter, screen_of
+        from ..app.config import version_report  # start-up: a command's own modules load when it runs
 
         emitter(Format.text, screen_of())(version_report())
         raise typer.Exit(0)
@@ -215,8 +213,6 @@ def _root(
     """Play, replay, check, hint and solve games of Foursquare, the one-player card game."""
     _command[0] = f"foursquare {context.invoked_subcommand}" if context.invoked_subcommand else "foursquare"
     if context.invoked_subcommand is None:
-        from .options import screen_of
-
         screen_of().write(context.get_help() + "\n")
         return
     _settings_as_defaults(context)
@@ -225,7 +221,7 @@ def _root(
 def _settings_as_defaults(context: typer.Context) -> None:
     """The settings file's values, the defaults of the options of their names (the command line wins); --help
     shows the value in force (typer shows a flag's own default otherwise)."""
-    from ..app.config import settings_in_force
+    from ..app.config import settings_in_force  # start-up: a command's own modules load when it runs
 
     settings = settings_in_force()
     if not settings:
@@ -244,7 +240,6 @@ def _settings_as_defaults(context: typer.Context) -> None:
 def _shows_help(arguments: list[str]) -> bool:
     """Whether this start shows a command's help or completes a word: then the registry's players are read, to
     name them (`options.PLAYERS`); a start that does neither is spared reading it."""
-    from .options import COMPLETE_VAR
 
     asked = {"--help", "-h", "help"} & set(arguments)
     return bool(asked) or not arguments or COMPLETE_VAR in os.environ

@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from ..app.solve import SOLVE_BUDGET
+from ..ui.output import progress_bar, style
 from .app import app
 from .options import (
     CLUSTER_OPTION,
@@ -54,7 +55,7 @@ def deal_command(
     unicode: bool = UNICODE_OPTION,
 ) -> None:
     """Print the stock of a deal, first card first, on one line; its grade (how hard it is) on standard error."""
-    from ..app.deal import dealt
+    from ..app.deal import dealt  # start-up: a command's own modules load when it runs
 
     emitter(Format.text, screen_of(unicode=unicode))(dealt(seed))
 
@@ -77,8 +78,8 @@ def replay_command(
     illegal move the states before it are printed, then the problem on standard
     error, and the exit code is 1.
     """
-    from ..app.loading import DealGiven
-    from ..app.replay import ReplayRequest, replayed
+    from ..app.loading import DealGiven  # start-up: a command's own modules load when it runs
+    from ..app.replay import ReplayRequest, replayed  # start-up: a command's own modules load when it runs
 
     show = emitter(output_format, screen_of(reveal, unicode, color))
     exit_with([show(replayed(ReplayRequest(file, DealGiven(seed, deck), last), show))])
@@ -97,7 +98,7 @@ def check_command(
     Prints the outcome of each valid file (won, score 7, 29 moves, 2 undos). Exit
     codes: 0 every file is valid; 1 some file is invalid; 2 a file could not be read.
     """
-    from ..app.check import check_files
+    from ..app.check import check_files  # start-up: a command's own modules load when it runs
 
     show = emitter(output_format, screen_of())
     exit_with([show(checked) for checked in check_files(files or [], last)])
@@ -145,11 +146,10 @@ def play_command(
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
     from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
-    from ..app.play import PlayRequest, play_as_asked
-    from ..app.players import player_spec
-    from ..app.session import GameChoice
-    from ..ui.output import style
-    from ..ui.terminal import PlayScreens
+    from ..app.play import PlayRequest, play_as_asked  # start-up: a command's own modules load when it runs
+    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
+    from ..app.session import GameChoice  # start-up: a command's own modules load when it runs
+    from ..ui.terminal import PlayScreens  # start-up: a command's own modules load when it runs
 
     choice = GameChoice(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
     request = PlayRequest(choice, player_spec(playouts=playouts, think=think), count, meter)
@@ -183,7 +183,7 @@ def history_command(
     system's folder for an application's data (~/.local/share/foursquare on Linux, ~/Library/Application
     Support/foursquare on macOS, %APPDATA%\\foursquare on Windows).
     """
-    from ..app.history import HistoryRequest, kept_games
+    from ..app.history import HistoryRequest, kept_games  # start-up: a command's own modules load when it runs
 
     show = emitter(output_format, screen_of(unicode=not no_unicode))
     show(kept_games(HistoryRequest(limit, deal, wide, share), show))
@@ -205,10 +205,9 @@ def hint_command(
     detail: bool = typer.Option(False, "--detail", help="The figures behind the hint, and how they are made."),
 ) -> None:
     """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
-    from ..app.hint import HintRequest, hint_for
-    from ..app.loading import DealGiven
-    from ..app.players import player_spec
-    from ..ui.output import progress_bar
+    from ..app.hint import HintRequest, hint_for  # start-up: a command's own modules load when it runs
+    from ..app.loading import DealGiven  # start-up: a command's own modules load when it runs
+    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
 
     spec = player_spec(player, player_seed, playouts, think, move_time, protocol)
     show = emitter(output_format, screen_of())
@@ -238,8 +237,7 @@ def solve_command(
     whether it is proven best), 3 unwinnable (an exhaustive search found no win),
     4 gave up (budget or time ran out with nothing found), 2 usage error.
     """
-    from ..app.solve import SolveRequest, solve_deal
-    from ..ui.output import progress_bar
+    from ..app.solve import SolveRequest, solve_deal  # start-up: a command's own modules load when it runs
 
     show = emitter(output_format, screen_of())
     with progress_bar("searching"):  # on standard error at a terminal: a long search says so
@@ -278,10 +276,9 @@ def stats_command(
     per second and the deals lost. A progress bar is drawn on standard error when
     it is a terminal.
     """
-    from ..app.players import player_spec
-    from ..app.runs import RunRequest
-    from ..app.stats import player_stats
-    from ..ui.output import progress_bar
+    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
+    from ..app.runs import RunRequest  # start-up: a command's own modules load when it runs
+    from ..app.stats import player_stats  # start-up: a command's own modules load when it runs
 
     settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
     request = RunRequest((player,), settings, deal_range(start, games, shard, sealed), jobs, cluster, results)
@@ -310,8 +307,8 @@ def auto_command(
     color: Color = COLOR_OPTION,
 ) -> None:
     """A built-in player plays a whole game, printed as replay prints it."""
-    from ..app.auto import AutoRequest, auto_game
-    from ..app.players import player_spec
+    from ..app.auto import AutoRequest, auto_game  # start-up: a command's own modules load when it runs
+    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
 
     spec = player_spec(player, player_seed, playouts, think, move_time, protocol)
     auto_game(AutoRequest(seed, spec, record, force), emitter(output_format, screen_of(reveal, unicode, color)))
@@ -356,10 +353,9 @@ def analyze_command(
     ?? blunder 10 (40%); from 90% on, the expected score lost: ?! 1 point, ? 2, ?? 4.
     Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
     """
-    from ..app.analyze import AnalyzeRequest, analyses
-    from ..app.loading import DealGiven
-    from ..app.players import player_spec
-    from ..ui.output import progress_bar
+    from ..app.analyze import AnalyzeRequest, analyses  # start-up: a command's own modules load when it runs
+    from ..app.loading import DealGiven  # start-up: a command's own modules load when it runs
+    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
 
     given, expert = DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts, think=think)
     request = AnalyzeRequest(files or [], given, expert, solve_budget, jobs, results, solution, force, boards, last)
@@ -419,10 +415,9 @@ def compare_command(
     scores decides which of two players is stronger, or that neither is by
     --sprt-points (-n is then the most it plays). Ctrl-C prints what was played so far.
     """
-    from ..app.compare import comparisons
-    from ..app.players import player_spec
-    from ..app.runs import RunRequest
-    from ..ui.output import progress_bar
+    from ..app.compare import comparisons  # start-up: a command's own modules load when it runs
+    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
+    from ..app.runs import RunRequest  # start-up: a command's own modules load when it runs
 
     settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
     deals, test = deal_range(start, games, shard, sealed), (sprt_points, sprt_alpha, sprt_beta) if sprt else None

@@ -12,7 +12,7 @@ from .options import COMPLETE_VAR, Format, Shell, emitter, format_option, screen
 @app.command("rules", short_help="The rules of Foursquare, in brief.")
 def rules_command() -> None:
     """The rules of Foursquare: placing a card, turning cards over, shifting, winning and losing."""
-    from ..ui.play_text import RULES
+    from ..ui.play_text import RULES  # start-up: a command's own modules load when it runs
 
     screen_of().write(RULES + "\n")
 
@@ -50,7 +50,7 @@ def completion_command(shell: str = typer.Argument(..., help="bash, zsh or fish.
 def config_command() -> None:
     """The settings in force, each with where it comes from: the settings file (its path is shown first: a
     TOML file of `name = value` lines, the defaults of the options of that name), or the default."""
-    from ..app.config import settings_report
+    from ..app.config import settings_report  # start-up: a command's own modules load when it runs
 
     emitter(Format.text, screen_of())(settings_report())
 
@@ -63,7 +63,7 @@ def schema_command(
     """The JSON Schema (draft 2020-12) of a format the tool reads or writes: a state, a
     record, a results file's lines, the JSON of check, hint, solve, stats, compare,
     history and analyze. Without NAME, the list of them."""
-    from ..app.schema import schema_named
+    from ..app.schema import schema_named  # start-up: a command's own modules load when it runs
 
     emitter(output_format, screen_of())(schema_named(name))
 
@@ -78,6 +78,6 @@ def summarize_command(
     Files that disagree on the plan (players, budget, player seed, range) or hold a
     game twice are refused with a line.
     """
-    from ..app.summarize import summarized
+    from ..app.summarize import summarized  # start-up: a command's own modules load when it runs
 
     emitter(output_format, screen_of())(summarized(files))

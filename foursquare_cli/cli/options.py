@@ -10,8 +10,19 @@ from typing import Any
 
 import typer
 
-from ..app.players import DEFAULT_MOVE_TIME, DEFAULT_PLAYER, DEFAULT_PLAYOUTS, MAX_PLAYOUTS
+from ..app.parsing import parse_deck, parse_seed, parse_shard
+from ..app.players import (
+    DEFAULT_MOVE_TIME,
+    DEFAULT_PLAYER,
+    DEFAULT_PLAYOUTS,
+    MAX_PLAYOUTS,
+    canonical_player,
+    player_names,
+    players_help,
+)
+from ..app.runs import DealRange
 from ..errors import ExitStatus, FoursquareError, quoted, worst
+from ..ui.output import OutputFormat, Screen, emit, style
 
 
 def _parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -27,13 +38,11 @@ def _parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 
 
 def seed_parser(text: str) -> int:
-    from ..app.parsing import parse_seed
 
     return int(_parser(parse_seed)(text))
 
 
 def deck_parser(text: str) -> Any:
-    from ..app.parsing import parse_deck
 
     return _parser(parse_deck)(text)
 
@@ -41,7 +50,6 @@ def deck_parser(text: str) -> Any:
 def player_parser(text: str) -> str:
     """The player's name in canonical form, checked without building the player (that is where its own errors
     are reported): the form every later check compares."""
-    from ..app.players import canonical_player
 
     return str(_parser(canonical_player)(text))
 
@@ -54,7 +62,6 @@ that a start of the tool reads the registry only when it needs it."""
 def fill_players_help(command: Any) -> None:
     """`PLAYERS` in the help of every option and argument of `command` and its subcommands, made the registry's
     players (`players_help`)."""
-    from ..app.players import players_help
 
     for sub in getattr(command, "commands", {}).values():
         fill_players_help(sub)
@@ -66,7 +73,6 @@ def fill_players_help(command: Any) -> None:
 
 def complete_player(incomplete: str) -> list[str]:
     """The registered players whose name begins with what is typed (the shell's completion)."""
-    from ..app.players import player_names
 
     return [name for name in player_names() if name.startswith(incomplete.lower())]
 
@@ -215,21 +221,17 @@ SEALED_OPTION = typer.Option(
 
 
 def screen_of(reveal: bool = False, unicode: bool = False, color: Color = Color.never) -> Any:
-    from ..ui.output import Screen, style
 
     return Screen(style(reveal, unicode, color.value))
 
 
 def format_of(output_format: Format | HistoryFormat) -> Any:
-    from ..ui.output import OutputFormat
 
     return OutputFormat(output_format.value)
 
 
 def deal_range(start: int, games: int, shard: str | None, sealed: bool) -> Any:
     """The deals of a run, from its options: START to START+GAMES-1, this machine's `--shard K/N` of them."""
-    from ..app.parsing import parse_shard
-    from ..app.runs import DealRange
 
     return DealRange(start, games, parse_shard(shard) if shard is not None else (1, 1), sealed)
 
@@ -243,6 +245,5 @@ def exit_with(statuses: Iterable[ExitStatus | None]) -> None:
 
 def emitter(output_format: Format | HistoryFormat, screen: Any) -> Any:
     """`emit` bound to a format and a screen: what a command hands its app call to show values as they come."""
-    from ..ui.output import emit
 
     return lambda value: emit(value, format_of(output_format), screen)

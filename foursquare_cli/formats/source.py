@@ -14,6 +14,7 @@ what the author needs to see.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import io
 import re
@@ -205,8 +206,6 @@ def _read_record(source: Source, value: dict[Any, Any], node: MappingNode, text:
         key = key_node.value if isinstance(key_node, ScalarNode) else None
         line = key_node.start_mark.line + 1
         if key not in KEYS:
-            import difflib
-
             close = difflib.get_close_matches(str(key), KEYS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; keys are {', '.join(KEYS)}"
             problems.append(Problem(line, f"unknown key {quoted(str(key))}{hint}"))

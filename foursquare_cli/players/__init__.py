@@ -112,7 +112,7 @@ def closing_programs() -> Iterator[None]:
     try:
         yield
     finally:
-        from .outside import close_programs
+        from .outside import close_programs  # start-up: 18 ms, for outside players alone
 
         close_programs()
 

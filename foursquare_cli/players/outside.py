@@ -24,7 +24,9 @@ and when the tool's process dies, as well as each platform allows
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import multiprocessing.util
 import os
 import shlex
 import sys
@@ -60,9 +62,6 @@ def running_program(
     key = (spec, move_time, tuple(sorted((settings or {}).items())), protocol)
     if key not in _RUNNING:
         if not _RUNNING:
-            import atexit
-            import multiprocessing.util
-
             atexit.register(close_programs)
             multiprocessing.util.Finalize(None, close_programs, exitpriority=10)
         _RUNNING[key] = (

@@ -39,6 +39,7 @@ import contextlib
 import os
 import queue
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -75,7 +76,6 @@ def split_command(command: str, *, windows: bool | None = None) -> list[str]:
 
 def find_program(name: str) -> str | None:
     """The program a command's first word names (on the PATH, or a path to an executable file); None if none."""
-    import shutil
 
     return shutil.which(name)
 
@@ -221,7 +221,7 @@ def _hold_strays() -> None:
         return
     _HOLDING.append(True)
     with contextlib.suppress(OSError, AttributeError):
-        import ctypes
+        import ctypes  # Linux alone, in a platform guard
 
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 

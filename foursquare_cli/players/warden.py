@@ -29,6 +29,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 assert sys.platform != "win32"  # started on POSIX systems only (processes._uses_warden)
 
@@ -60,8 +62,6 @@ def _prctl(option: int, value: int) -> None:
 def _watch_parent(parent: int) -> None:
     """Where there is no PR_SET_PDEATHSIG: a thread that ends the program's group once the tool is gone (the
     warden's parent changes), then the warden itself."""
-    import threading
-    import time
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -32,15 +32,23 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
+import importlib.util
 import itertools
+import logging
+import pathlib
 import re
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..errors import RunFailed, UsageError
+from ..players.outside import close_programs
+from ..players.processes import find_program, split_command
+from ..rules.playout import PLAYOUTS_IN_USE
 
 _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
@@ -70,10 +78,6 @@ class ClusterError(UsageError):
 def build_identity() -> str:
     """What a worker must share with the tool to play its games: a hash of the package's own files (every .py
     and the C source, by their paths in the package) and whether the C playouts are built here."""
-    import hashlib
-    import pathlib
-
-    from ..rules.playout import PLAYOUTS_IN_USE
 
     package = pathlib.Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
@@ -96,7 +100,7 @@ def _batch(function: Callable[[_Task], _Result], tasks: Sequence[_Task], build: 
     """The batch's games and the seconds they took, on a worker checked once more first: one of another build
     plays none."""
     if build_identity() != build:
-        from distributed import get_worker
+        from distributed import get_worker  # the [cluster] extra: imported only when used
 
         raise WrongBuild(f"a worker of another build ({build_identity()}) was given games", get_worker().address)
     began = time.perf_counter()
@@ -104,15 +108,11 @@ def _batch(function: Callable[[_Task], _Result], tasks: Sequence[_Task], build: 
 
 
 def _close_programs_here() -> None:
-    from ..players.outside import close_programs
 
     close_programs()
 
 
 def _has_player(name: str) -> bool:
-    import importlib.util
-
-    from ..players.processes import find_program, split_command
 
     if name.startswith("cmd:"):
         return find_program(split_command(name[4:])[0]) is not None
@@ -137,7 +137,6 @@ def _quiet_half_made_clients(previous: Any) -> Callable[[Any], None]:
 def _quiet_dask_logs() -> None:
     """Dask logs its own errors (a lost scheduler, a reconnection) with tracebacks on standard error; the tool
     says what went wrong in its one line, so Dask's loggers say nothing."""
-    import logging
 
     for name in ("distributed", "tornado", "asyncio"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
@@ -151,7 +150,7 @@ def _connected(address: str) -> Any:
     if not _ADDRESS.match(address) or not 0 < int(address.rsplit(":", 1)[1]) < 65536:
         raise ClusterError(f"{address[:80]!r}: not a cluster address; give one like tcp://10.0.0.1:8786")
     try:
-        from distributed import Client
+        from distributed import Client  # the [cluster] extra: imported only when used
     except ImportError:
         raise ClusterError("--cluster needs Dask distributed: pip install -e '.[cluster]'") from None
     _quiet_dask_logs()
@@ -159,7 +158,6 @@ def _connected(address: str) -> Any:
     failed: list[BaseException] = []
 
     def connect() -> None:
-        import warnings
 
         warnings.filterwarnings("ignore", module=r"distributed(\.|$)")  # its table of versions (the build says more)
         try:
@@ -315,8 +313,8 @@ class ClusterExecutor:
     def _result(self, future: Any, done: int, total: int) -> tuple[list[Any], float]:
         """The batch's results, waiting in slices: RunFailed when the scheduler goes, no worker is left for
         NO_WORKER_SECONDS, or the batch's workers keep dying."""
-        from distributed import KilledWorker
-        from distributed import TimeoutError as DaskTimeout
+        from distributed import KilledWorker  # the [cluster] extra: imported only when used
+        from distributed import TimeoutError as DaskTimeout  # the [cluster] extra: imported only when used
         from distributed.utils import CancelledError as DaskCancelled  # type: ignore[attr-defined, unused-ignore]
 
         played = f"{done} of {total} games had finished"
@@ -362,7 +360,6 @@ class ClusterExecutor:
 def _no_dask_warnings() -> Iterator[None]:
     """Dask's warnings (its table of mismatched versions, among others) are not shown: the tool says in its
     one line what stops a run (`ClusterError`, `RunFailed`), and a difference that matters is a build."""
-    import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import multiprocessing
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sized
@@ -46,7 +47,7 @@ def _quiet_worker(setup: Callable[[], None] | None = None) -> None:
         signal.signal(stopping, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            import ctypes
+            import ctypes  # Linux alone, in a platform guard
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: die with the tool
     if setup is not None:
@@ -124,7 +125,6 @@ def _in_workers(
     count: int,
     setup: Callable[[], None] | None = None,
 ) -> Iterator[_Result]:
-    import multiprocessing
 
     try:
         executor = ProcessPoolExecutor(

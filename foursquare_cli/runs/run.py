@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from ..players import PlayerSpec, closing_programs
+from .cluster import ClusterExecutor
 from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
 from .plans import Plan
@@ -53,7 +54,7 @@ def keep_memory_private() -> None:
     and where the system refuses, nothing changes (docs/protocol.md, section 9, says what sealing protects)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            import ctypes
+            import ctypes  # Linux alone, in a platform guard
 
             ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
 
@@ -99,8 +100,6 @@ def play_plan(
     tasks = deals - len({deal for _, deal in done}) if plan.deals.sealed else deals * len(plan.players) - len(done)
     executor = None
     if cluster is not None and tasks:
-        from .cluster import ClusterExecutor
-
         executor = ClusterExecutor(cluster, plan.names)
     try:
         private = keep_memory_private if plan.deals.sealed else None  # a worker is private before its first seed

@@ -20,11 +20,15 @@ file, the line and the key (exit 2).
 
 from __future__ import annotations
 
+import difflib
 import math
 import os
 import re
+import tomllib
 from pathlib import Path
 from typing import Any, NamedTuple
+
+import platformdirs
 
 from ..errors import UsageError, display_name
 from ..formats.lines import ReadError, read_bytes
@@ -61,7 +65,6 @@ def config_path() -> Path:
     named = os.environ.get("FOURSQUARE_CONFIG")
     if named:
         return Path(os.path.abspath(named))
-    import platformdirs
 
     folder = platformdirs.user_config_dir("foursquare", appauthor=False, roaming=True)
     return Path(os.path.abspath(folder)) / "config.toml"
@@ -112,7 +115,6 @@ def read_settings(path: Path | None = None) -> Settings:
         raise _refused(
             path, 1, "starts with a byte-order mark, which TOML does not allow; save it as UTF-8 without one"
         )
-    import tomllib
 
     try:
         text = data.decode("utf-8")
@@ -128,8 +130,6 @@ def read_settings(path: Path | None = None) -> Settings:
     values = {}
     for key, value in parsed.items():
         if key not in KINDS:
-            import difflib
-
             close = difflib.get_close_matches(key, KINDS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; settings are {', '.join(KINDS)}"
             raise _refused(path, _line_of(text, key), f"unknown setting {key!r}{hint}")

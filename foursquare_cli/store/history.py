@@ -36,15 +36,21 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import json
 import os
+import sqlite3
 import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import platformdirs
+
 from ..errors import UsageError, display_name
 from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
+from ..formats.records import check_record
+from ..formats.source import read_source
 
 if TYPE_CHECKING:
     import sqlite3
@@ -92,7 +98,6 @@ def data_folder() -> Path:
     override = os.environ.get("FOURSQUARE_HOME")
     if override:
         return Path(os.path.abspath(override))
-    import platformdirs
 
     return Path(os.path.abspath(platformdirs.user_data_dir("foursquare", appauthor=False, roaming=True)))
 
@@ -137,8 +142,6 @@ def _stat(path: str) -> os.stat_result | None:
 
 def _row_of(path: str) -> tuple[Any, ...] | None:
     """What the index keeps of a record file, or None when it is not a valid record to keep."""
-    from ..formats.records import check_record
-    from ..formats.source import read_source
 
     info = _stat(path)
     if info is None:
@@ -222,7 +225,6 @@ class History:
     @contextlib.contextmanager
     def _sqlite(self, doing: str) -> Iterator[None]:
         """SQLite's errors, and the file system's, as one HistoryError line."""
-        import sqlite3
 
         try:
             yield
@@ -240,7 +242,6 @@ class History:
         return self.folder / INDEX_NAME
 
     def _open(self) -> sqlite3.Connection:
-        import sqlite3
 
         self.prepare()
         path = self.index_path
@@ -296,7 +297,6 @@ class History:
 
     def _replace_unreadable(self, path: Path, error: Exception) -> sqlite3.Connection:
         """A file at the index's place that is no database: moved aside (never deleted), the index rebuilt."""
-        import sqlite3
 
         aside = path.with_name(f"{INDEX_NAME}.unreadable-{started_now().replace(':', '-')}")
         os.replace(path, aside)
@@ -311,7 +311,6 @@ class History:
 
     def _elsewhere(self) -> list[str]:
         """The record paths kept outside `games/`: `elsewhere.txt`, a JSON string a line (older lines: a path)."""
-        import json
 
         try:
             data = read_bytes(str(self.folder / ELSEWHERE))

@@ -15,9 +15,13 @@ what the value failed with, once said (its `failure`), for the command to end wi
 
 from __future__ import annotations
 
+import contextlib
+import csv
 import enum
 import errno
 import functools
+import importlib
+import io
 import os
 import shutil
 import sys
@@ -28,6 +32,7 @@ from typing import IO, Any, NamedTuple, cast
 from ..errors import ExitStatus
 from ..formats.jsonl import json_line
 from .board import PLAIN, Style
+from .fit import fitted
 
 
 class OutputFormat(enum.StrEnum):
@@ -87,8 +92,6 @@ class Screen:
             return
         width = self.width
         if fit and width is not None:
-            from .fit import fitted
-
             text = fitted(text, width)
         self.out.write(text)
         self.out.flush()
@@ -133,7 +136,6 @@ _RENDERERS = ("about", "history_text", "runs_text", "hint_text", "records_text",
 
 def words(value: object, screen: Screen) -> Text:
     """The text of `value` by its registered renderer (imported on first need)."""
-    import importlib
 
     unregistered = text_of.dispatch(object)
     for name in _RENDERERS:
@@ -148,9 +150,6 @@ def emit(value: object, output_format: OutputFormat, screen: Screen) -> ExitStat
     (its `exit_status`, said by what was written: a file's problems, solve's no win)."""
     to_json, to_rows = getattr(value, "to_json", None), getattr(value, "to_rows", None)
     if output_format is OutputFormat.CSV and to_rows is not None:
-        import csv
-        import io
-
         text = io.StringIO()
         csv.writer(text, lineterminator="\n").writerows(to_rows())
         screen.write(text.getvalue(), fit=False)
@@ -182,7 +181,7 @@ def style(reveal: bool, unicode: bool, color: str = "never") -> Style:
 def _terminal_has_colour() -> bool:
     if sys.stdout is None or (not sys.stdout.isatty() and not os.environ.get("FORCE_COLOR")):
         return False  # what rich would find too, without importing it
-    from rich.console import Console
+    from rich.console import Console  # start-up: rich costs 16-24 ms; only what is drawn loads it
 
     console = Console(file=sys.stdout)  # NO_COLOR: no colour, and none of the bold and dim either
     return console.is_terminal and not console.no_color and console.color_system in ("standard", "256", "truecolor")
@@ -192,7 +191,6 @@ def terminal_width(stream: IO[str] | None = None) -> int | None:
     """The columns a line may take on `stream` (standard output): `COLUMNS` when it is set, else the terminal's
     less one (a line of the full width wraps on some); None when the stream is no terminal and `COLUMNS` is
     not set (the text goes to a file or a program: its lines are left whole)."""
-    import contextlib
 
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
@@ -222,8 +220,8 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
     if sys.stderr is None or not sys.stderr.isatty():
         yield None
         return
-    from rich.console import Console
-    from rich.progress import (
+    from rich.console import Console  # start-up: rich costs 16-24 ms; only what is drawn loads it
+    from rich.progress import (  # start-up: rich costs 16-24 ms; only what is drawn loads it
         BarColumn,
         MofNCompleteColumn,
         Progress,

@@ -41,7 +41,7 @@ from ..rules.game import Step
 from .board import Style, card_text, cards_to_come, moves_preview, render, render_step, to_come_line
 from .fit import program_name, shell_word
 from .hint_text import meter_line
-from .history_text import share_block, waiting_line
+from .history_text import SHARE_BLOCKS, SHARE_EXPLAINED, share_block, waiting_line
 from .output import Screen, Text, can_show, text_of
 from .prompt import is_move_attempt, pipe_answer, suggestion
 from .solve_text import deal_potential
@@ -349,8 +349,6 @@ def _game_over(value: GameOver, screen: Screen) -> Text:
     state = value.state
     parts = [outcome_line(state, value.ply, value.undos, value.hints, value.grade)]
     if value.daily:
-        from .history_text import SHARE_BLOCKS, SHARE_EXPLAINED
-
         unicode = screen.style.unicode or can_show(SHARE_BLOCKS)
         parts.append(next_daily_line(value.daily, value.seed))
         if value.practice:

@@ -64,7 +64,7 @@ def readline_setup(legal_moves: Callable[[], list[Move]]) -> None:
     if sys.platform == "win32":
         return
     try:
-        import readline
+        import readline  # at a prompt alone; not on every system
     except ImportError:  # the prompt still works, without editing
         return
     readline.set_completer(completer(legal_moves))

@@ -10,6 +10,7 @@ from typing import IO
 
 from ..app.events import Prompt
 from ..rules.moves import Move
+from .board import Style
 from .output import OutputFormat, Screen, emit
 from .play_text import prompt_text
 from .prompt import readline_setup
@@ -62,7 +63,6 @@ class PlayScreens:
     def __init__(
         self, style_shown: object, output_format: OutputFormat, read_line: Callable[[str], str] = input
     ) -> None:
-        from .board import Style
 
         assert isinstance(style_shown, Style)
         stdin = sys.stdin
