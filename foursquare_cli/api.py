@@ -48,8 +48,10 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from .rules.cards import CARDS, RANK_NAMES, Card
-from .rules.engine import MAX_PILE, Outcome, State, Status, state_after
+from .rules.engine import State, state_after
 from .rules.moves import Cell, IllegalMoveError, InvalidMoveError, Move
+from .rules.outcomes import Outcome, Status
+from .rules.tables import MAX_PILE
 
 __all__ = [
     "Card",

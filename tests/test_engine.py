@@ -11,9 +11,10 @@ from conftest import deck_starting, grid_rows, played, position
 
 from foursquare_cli.rules.cards import CARDS as CARDS_ALL
 from foursquare_cli.rules.cards import Card
-from foursquare_cli.rules.engine import LOST, LOST_FACE_DOWN, LOST_STOCK, PLAYING, WON, Outcome, State, state_after
+from foursquare_cli.rules.engine import State, state_after
 from foursquare_cli.rules.moves import CELLS as CELLS_ALL
 from foursquare_cli.rules.moves import MOVES, Cell, IllegalMoveError, InvalidMoveError, Move
+from foursquare_cli.rules.outcomes import LOST, LOST_FACE_DOWN, LOST_STOCK, PLAYING, WON, Outcome
 
 # -- protocol.md section 6, move by move ------------------------------------------------
 

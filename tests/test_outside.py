@@ -18,7 +18,8 @@ from foursquare_cli.cli import app
 from foursquare_cli.players import PlayerSpec
 from foursquare_cli.players.outside import Forfeit, close_programs
 from foursquare_cli.rules.cards import deal
-from foursquare_cli.rules.engine import State, Status
+from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.outcomes import Status
 from foursquare_cli.runs.compare import mcnemar_exact, wilcoxon_signed_rank
 from foursquare_cli.runs.plans import DealRange, Plan
 from foursquare_cli.runs.run import play_plan

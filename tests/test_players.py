@@ -14,11 +14,12 @@ from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.players.futures import Candidate, candidates_of, future_worth
 from foursquare_cli.players.greedy import GreedyPlayer, greedy_move
 from foursquare_cli.players.random_player import RandomPlayer
-from foursquare_cli.rules import playout
+from foursquare_cli.rules import integer_playout, playout
 from foursquare_cli.rules.cards import Card, deal
-from foursquare_cli.rules.engine import WON, State, state_after
+from foursquare_cli.rules.engine import State, state_after
 from foursquare_cli.rules.game import Game, play_out
 from foursquare_cli.rules.moves import Move
+from foursquare_cli.rules.outcomes import WON
 from foursquare_cli.runs.plans import DealRange, Plan
 from foursquare_cli.runs.run import play_plan, run_stats
 from foursquare_cli.runs.stats import GameResult, summary_of, wilson_interval
@@ -227,7 +228,7 @@ def _play_future(state: State, candidate: Candidate) -> tuple[int, int]:
     won = b"".join((score + 100).to_bytes(8, "little", signed=True) for score in range(25))
     lost = b"".join((-1 - placed).to_bytes(8, "little", signed=True) for placed in range(41))
     counted = []
-    for play in (playout._futures_python, playout.futures):
+    for play in (integer_playout.futures_python, playout.futures):
         totals = play(seen, tens, 0, 0, 1, playout.candidate_record(after), True, won, lost)
         wins, _, worth = (int.from_bytes(totals[i : i + 8], "little", signed=True) for i in (0, 8, 16))
         counted.append((worth - 100, 0) if wins else (-1, -1 - worth))

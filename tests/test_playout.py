@@ -10,7 +10,7 @@ from conftest import redealt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foursquare_cli.rules import playout
+from foursquare_cli.rules import integer_playout, playout
 from foursquare_cli.rules.engine import State, state_after
 
 
@@ -40,7 +40,7 @@ def test_the_c_playout_ends_every_position_as_the_python_one_does(seed, plies, s
         return
     arguments = (playout.stock_of(state), *playout.start_of(state), fill_first)
     assert playout._finish_c is not None
-    assert playout._finish_c(*arguments) == playout._finish_python(*arguments)
+    assert playout._finish_c(*arguments) == integer_playout.finish_python(*arguments)
 
 
 def _placements_after_any_shift(state: State) -> list[tuple[int, bool, str]]:
@@ -96,7 +96,7 @@ def test_both_playouts_agree_on_many_positions_shifts_and_losses_included():
         if state.is_over:
             continue
         arguments = (playout.stock_of(state), *playout.start_of(state))
-        python = playout._finish_python(*arguments)
+        python = integer_playout.finish_python(*arguments)
         assert playout._finish_c is not None and playout._finish_c(*arguments) == python, seed
         ends["won" if python[0] >= 0 else "lost"] += 1
     assert min(ends.values()) >= 20, ends  # both kinds of ending were compared
@@ -143,7 +143,7 @@ def test_the_c_playout_refuses_numbers_too_large_for_it():
 )
 def test_both_versions_deal_the_same_future_and_it_keeps_every_card(seen, unseen, key):
     unseen = unseen[: 40 - len(seen)]
-    dealt = playout._deal_python(seen, unseen, key)
+    dealt = integer_playout.deal_python(seen, unseen, key)
     assert playout._deal_c is not None and playout._deal_c(seen, unseen, key) == dealt
     assert dealt[: len(seen)] == seen and sorted(dealt[len(seen) :]) == sorted(unseen)
 
@@ -197,8 +197,8 @@ def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch)
     state = _position(20001, 9, 4)
     fast = expert.ExpertPlayer(seed=2, playouts=200).rate(state)
     expert._EVALUATIONS.clear()
-    monkeypatch.setattr(playout, "futures", playout._futures_python)
-    monkeypatch.setattr(playout, "safe_ranks", playout._safe_ranks_python)
+    monkeypatch.setattr(playout, "futures", integer_playout.futures_python)
+    monkeypatch.setattr(playout, "safe_ranks", integer_playout.safe_ranks_python)
     monkeypatch.setattr(playout, "ACCELERATED", False)  # one thread: the split is C's
     monkeypatch.setattr(playout, "reply_in_c", None)  # the second ply's replies searched in Python
     assert expert.ExpertPlayer(seed=2, playouts=200).rate(state) == fast
@@ -265,7 +265,7 @@ def test_the_engine_the_python_playout_and_the_c_playout_end_every_game_alike(se
     outcome = engine.outcome
     ended = (outcome.score if outcome.score is not None else -1, engine.drawn, engine.occupied, engine.down)
     arguments = (playout.stock_of(state), *playout.start_of(state), fill_first)
-    assert playout._finish_python(*arguments) == ended
+    assert integer_playout.finish_python(*arguments) == ended
     assert playout._finish_c is not None and playout._finish_c(*arguments) == ended
 
 

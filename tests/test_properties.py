@@ -6,8 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare_cli.rules.cards import CARDS
-from foursquare_cli.rules.engine import MAX_FACE_DOWN, PLAYING, WON, State, state_after
+from foursquare_cli.rules.engine import State, state_after
 from foursquare_cli.rules.moves import MOVES, IllegalMoveError
+from foursquare_cli.rules.outcomes import PLAYING, WON
+from foursquare_cli.rules.tables import MAX_FACE_DOWN
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 

@@ -7,8 +7,9 @@ from conftest import position
 
 from foursquare_cli.players.solver import GAVE_UP, UNWINNABLE, WINNABLE, Limit, solve
 from foursquare_cli.rules.cards import deal
-from foursquare_cli.rules.engine import PLAYING, WON, State
+from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
+from foursquare_cli.rules.outcomes import PLAYING, WON
 
 
 def _replayed(start: State, moves) -> State:

@@ -16,9 +16,10 @@ from typing import Any
 
 from ..errors import UsageError, quoted
 from ..rules.cards import Card, deal
-from ..rules.engine import LOST, WON, State
+from ..rules.engine import State
 from ..rules.game import Game, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move, moves_of_line
+from ..rules.outcomes import LOST, WON
 from . import safe_yaml
 from .lines import MAX_INPUT_BYTES, ReadError
 from .safe_yaml import MAX_NODES

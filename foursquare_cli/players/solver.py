@@ -15,9 +15,10 @@ from typing import NamedTuple
 from ..errors import FoursquareError
 from ..rules import playout
 from ..rules.cards import Card
-from ..rules.engine import PLAYING, WON, State
+from ..rules.engine import State
 from ..rules.game import Game
 from ..rules.moves import IllegalMoveError, Move
+from ..rules.outcomes import PLAYING, WON
 
 # The most positions remembered per search level; when full, the table is emptied
 # (a search then revisits positions, never wrongly skips one). About 100 MB at most.

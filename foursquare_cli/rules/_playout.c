@@ -1,14 +1,14 @@
-/* The greedy playout of playout.py (`_finish_python`), move for move, in C: the inner loop of every
+/* The greedy playout of integer_playout.py (`finish_python`), move for move, in C: the inner loop of every
  * simulation, some fifty times faster than the Python. No rule lives here: the tests hold the two
  * versions to the same results on random positions, and playout.py uses this one when it was built.
  *
- * deal(seen, unseen, key) -> stock: `seen` then `unseen` in an order drawn from `key` (`_deal_python`).
+ * deal(seen, unseen, key) -> stock: `seen` then `unseen` in an order drawn from `key` (`integer_playout.deal_python`).
  *
  * finish(stock, drawn, occupied, down, ranks, heights, fill_first=False) -> (score, drawn, occupied, down)
  *   stock: 40 bytes, the rank (1-10) of every card of the deck in drawing order;
  *   ranks, heights: 16 bytes each, the top rank (0 when empty) and height of every cell;
  *   the position must be one still being played (`drawn` < 40);
- *   fill_first: the best empty cell whenever it leaves at most four face down (`_greedy_pick`).
+ *   fill_first: the best empty cell whenever it leaves at most four face down (`integer_playout.greedy_pick`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -57,7 +57,7 @@ static inline int flips_with(uint64_t count, uint64_t below, uint64_t up_to) {
     return count < below || !(count & up_to);
 }
 
-/* `_greedy_pick`: returns the face-down count after, sets the cell, the mask after and the direction. */
+/* `integer_playout.greedy_pick`: returns the face-down count after, sets the cell, the mask after and the direction. */
 static int pick(int rank, uint32_t occupied, uint32_t down, const uint8_t *ranks, const uint8_t *heights,
                 const uint64_t *lines, int fill_first, int *cell_out, uint32_t *after_out, int *direction_out) {
     uint64_t below = BELOW[rank], up_to = UP_TO[rank];
@@ -236,7 +236,7 @@ static PyObject *finish(PyObject *self, PyObject *args) {
 }
 
 /* safe_ranks(occupied, down, ranks, heights) -> mask: bit r (1-10) set when a card of rank r has a placement
- * (beyond an edge included, the layout shifted) that leaves at most four face down (`_safe_ranks_python`). */
+ * (beyond an edge included, the layout shifted) that leaves at most four face down (`integer_playout.safe_ranks_python`). */
 static PyObject *safe_ranks(PyObject *self, PyObject *args) {
     const uint8_t *ranks_in, *heights_in;
     Py_ssize_t ranks_length, heights_length;
@@ -267,7 +267,7 @@ static PyObject *safe_ranks(PyObject *self, PyObject *args) {
     return PyLong_FromLong(mask);
 }
 
-/* splitmix64: the generator `_deal_python` runs too, so that both versions deal the same futures. */
+/* splitmix64: the generator `integer_playout.deal_python` runs too, so that both versions deal the same futures. */
 static inline uint64_t next_random(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -312,7 +312,7 @@ static PyObject *deal(PyObject *self, PyObject *args) {
  * when won, the cards drawn, the occupied and face-down masks (two bytes each, low first), 16 top ranks and 16
  * heights. won_worth: 25 int64 (a win's worth by score), lost_worth: 41 int64 (a loss's by the cards placed
  * until it, the one that could not be included), in millionths, so that sums are exact in any order.
- * totals: three int64 a candidate: futures won, their scores summed, the worth summed (`_futures_python`).
+ * totals: three int64 a candidate: futures won, their scores summed, the worth summed (`integer_playout.futures_python`).
  * The work is done with the interpreter's lock let go: threads may play futures side by side. */
 #define START_BYTES 39
 static PyObject *futures(PyObject *self, PyObject *args) {

@@ -17,40 +17,18 @@ runs this module's flip rule on plain integers, is beside it in `playout.py`.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from .cards import CARDS, Card, InvalidCardError, check_deck, deal
+from .grids import piles_of_grid
 from .moves import (
     CELLS,
     MOVES,
-    Cell,
     IllegalMoveError,
     Move,
-    cells_of,
 )
-from .tables import FULL, LINES, NEIGHBOURS, RANK_OF_CARD, SHIFT_EDGE, SHIFT_EDGE_NAME
-
-MAX_PILE = 4
-MAX_FACE_DOWN = 4
-
-
-class Status(enum.StrEnum):
-    """Where a game stands; the text is the spelling of protocol.md section 5."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-
-
-class LossReason(enum.StrEnum):
-    FACE_DOWN = "more than 4 face-down cards"
-    STOCK = "the stock ran out"
-
-
-PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
-LOST_FACE_DOWN, LOST_STOCK = LossReason.FACE_DOWN, LossReason.STOCK
+from .outcomes import LOST, LOST_FACE_DOWN, LOST_STOCK, PLAYING, WON, Effect, Outcome, Status
+from .tables import FULL, LINES, MAX_FACE_DOWN, MAX_PILE, NEIGHBOURS, RANK_OF_CARD, SHIFT_EDGE, SHIFT_EDGE_NAME
 
 
 def _down_after_placing(cell: int, rank: int, down: int, occupied: int, piles: list[tuple[Card, ...]]) -> int:
@@ -76,28 +54,6 @@ def _down_after_placing(cell: int, rank: int, down: int, occupied: int, piles: l
         if higher or lower:
             after ^= mask & line_occupied
     return after
-
-
-class Outcome(NamedTuple):
-    """How a game stands: `status`; `score` only when won; `reason` only when lost."""
-
-    status: Status
-    score: int | None
-    reason: LossReason | None
-
-
-class Effect(NamedTuple):
-    """What one move did: the card it placed (None for a shift) and the cells it turned over.
-
-    `turned` is a mask of the cells whose top card changed face, the placed cell excepted.
-    """
-
-    card: Card | None
-    turned: int
-
-    @property
-    def turned_cells(self) -> tuple[Cell, ...]:
-        return cells_of(self.turned)
 
 
 _SHIFTED = Effect(None, 0)
@@ -149,29 +105,9 @@ class State:
         end-of-turn rules; an empty stock with the grid not won is lost.
         ValueError (InvalidCardError) says what is wrong with a layout.
         """
-        if isinstance(rows, str):
-            rows = [line for line in rows.splitlines() if line.strip()]
+        piles, down = piles_of_grid(rows)
         if isinstance(stock, str):
             stock = stock.split()
-        if len(rows) != 4:
-            raise ValueError(f"a grid has 4 rows, not {len(rows)}")
-        piles: list[tuple[Card, ...]] = []
-        down = 0
-        for number, row in enumerate(rows, start=1):
-            words = row.split()
-            if len(words) != 4:
-                raise ValueError(f"row {number} {row!r}: a row has 4 cells, not {len(words)}")
-            for word in words:
-                if word == ".":
-                    piles.append(())
-                    continue
-                if word.startswith("#"):
-                    down |= 1 << len(piles)
-                    word = word[1:]
-                pile = tuple(Card.from_str(name) for name in word.split("/"))
-                if len(pile) > MAX_PILE:
-                    raise ValueError(f"{word!r}: a pile holds at most {MAX_PILE} cards")
-                piles.append(pile)
         placed = [card for pile in piles for card in pile]
         upcoming = [Card.from_str(name) for name in stock]
         named = placed + upcoming

@@ -11,6 +11,8 @@ This module imports nothing, so that `setup.py` can run it at build time to writ
 
 from __future__ import annotations
 
+MAX_PILE = 4  # the cards a pile may hold
+MAX_FACE_DOWN = 4  # the face-down cards a game survives; one more loses it
 FULL = 0xFFFF
 ROW_MASKS = tuple(0xF << (4 * row) for row in range(4))
 COLUMN_MASKS = tuple(0x1111 << column for column in range(4))

@@ -38,9 +38,9 @@ from ..players.evaluation import Evaluation, Loss, Rating
 from ..players.expert import ExpertPlayer, evaluator_of
 from ..players.solver import SOLVE_BUDGET, Solution, SolveStatus, solve, winning_game
 from ..rules.cards import Card
-from ..rules.engine import Status
 from ..rules.game import Game, Step
 from ..rules.moves import Move
+from ..rules.outcomes import Status
 from .executor import run_in_order
 
 SAFE = 0.9  # a chance to win from which the win counts as safe

@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InvalidInput, UsageError, display_name
 from ..rules.cards import SEED_MAX
-from ..rules.engine import WON, State
+from ..rules.engine import State
 from ..rules.moves import InvalidMoveError, Move
+from ..rules.outcomes import WON
 from ..store.logs import JsonLinesLog, LogError, read_log
 from .plans import (
     MAX_MOVES,

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 from ..errors import UsageError
 from ..players import PlayerSpec, Seat, play_in_lockstep
 from ..rules.cards import SEED_MAX
-from ..rules.engine import WON
 from ..rules.game import Game
+from ..rules.outcomes import WON
 
 
 class GameResult(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..app.analyze import AlreadyAnalysed, FileProblems, FileReport
 from ..errors import display_name
 from ..formats.records import outcome_words
-from ..rules.engine import Status
+from ..rules.outcomes import Status
 from ..runs.analysis import AnalysisSummary, Estimate, Mark, MoveAnalysis
 from .board import render, render_step
 from .hint_text import percent

@@ -30,9 +30,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..rules.cards import RANK_NAMES, Card
-from ..rules.engine import MAX_FACE_DOWN, LossReason, State, Status, state_after
+from ..rules.engine import State, state_after
 from ..rules.game import Step
 from ..rules.moves import Move, cells_of
+from ..rules.outcomes import LossReason, Status
+from ..rules.tables import MAX_FACE_DOWN
 
 if TYPE_CHECKING:
     from ..players.evaluation import Evaluation

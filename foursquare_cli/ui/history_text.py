@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..app.history import HistoryNote, HistoryReport, KeptGame, SharedDay, Totals
 from ..errors import display_name
-from ..rules.engine import State, Status
+from ..rules.engine import State
+from ..rules.outcomes import Status
 from .output import Screen, Text, can_show, text_of
 
 

@@ -36,8 +36,9 @@ from ..app.events import (
 )
 from ..app.table import COMMANDS
 from ..errors import display_name, quoted
-from ..rules.engine import State, Status
+from ..rules.engine import State
 from ..rules.game import Step
+from ..rules.outcomes import Status
 from .board import Style, card_text, cards_to_come, moves_preview, render, render_step, to_come_line
 from .fit import program_name, shell_word
 from .hint_text import meter_line
