@@ -16,7 +16,8 @@ from conftest import in_process, spawn_play, tool_environment
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
-from foursquare_cli.store.history import History, KeptGame
+from foursquare_cli.store.history import History
+from foursquare_cli.store.kept import KeptGame
 from foursquare_cli.store.totals import totals
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"

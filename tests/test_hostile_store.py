@@ -279,10 +279,10 @@ def test_24_refused_records_are_not_parsed_again(home, monkeypatch):
     for number in range(100):
         (games / f"broken-{number}.yaml").write_text("foursquare: 1\nseed: 3\nmoves: [Z9]\n" + "# pad\n" * 1000)
     from foursquare_cli.formats.source import read_source
-    from foursquare_cli.store import history
+    from foursquare_cli.store import kept as kept_rows
 
     read = []
-    monkeypatch.setattr(history, "read_source", lambda path, data=None: read.append(path) or read_source(path, data))
+    monkeypatch.setattr(kept_rows, "read_source", lambda path, data=None: read.append(path) or read_source(path, data))
     assert len(kept(home)) == 1
     first = len(read)
     assert first >= 100

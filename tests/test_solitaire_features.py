@@ -25,7 +25,8 @@ from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
-from foursquare_cli.store.history import History, KeptGame
+from foursquare_cli.store.history import History
+from foursquare_cli.store.kept import KeptGame
 from foursquare_cli.store.totals import totals
 from foursquare_cli.ui.history_text import share_block
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..players.solver import Solution
     from ..rules.engine import State
     from ..rules.game import Step
-    from ..store.history import KeptGame
+    from ..store.kept import KeptGame
 
 
 class OpeningKind(enum.Enum):

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import UsageError, display_name
 from ..formats.records import load
 from ..rules.game import Game
-from ..store.history import History, HistoryError, KeptGame, data_folder
+from ..store.history import History, HistoryError, data_folder
+from ..store.kept import KeptGame
 from ..store.totals import Totals, first_dailies, is_practice, totals
 from .events import Cheer, CheerKind
 

@@ -31,7 +31,8 @@ from ..rules.cards import Card
 from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..store.files import RecordFile
-from ..store.history import History, HistoryError, started_now
+from ..store.history import History, HistoryError
+from ..store.kept import started_now
 from .events import Opening, OpeningKind, ProblemKind, Saved, SessionProblem, WhereKept
 
 if TYPE_CHECKING:

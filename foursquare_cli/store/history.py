@@ -35,25 +35,20 @@ cache of what they say, kept beside them as `history.sqlite`:
 from __future__ import annotations
 
 import contextlib
-import datetime
 import json
 import os
 import sqlite3
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 import platformdirs
 
 from ..errors import UsageError, display_name
 from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
-from ..formats.records import check_record
-from ..formats.source import read_source
-
-if TYPE_CHECKING:
-    import sqlite3
+from .kept import KeptGame, file_status, index_row, kept_game, started_now
 
 INDEX_NAME = "history.sqlite"
 GAMES_FOLDER = "games"
@@ -102,100 +97,8 @@ def data_folder() -> Path:
     return Path(os.path.abspath(platformdirs.user_data_dir("foursquare", appauthor=False, roaming=True)))
 
 
-class KeptGame(NamedTuple):
-    """One row of the history: a record file and what it says."""
-
-    path: str
-    seed: int | None
-    daily: bool
-    started: str
-    status: str
-    score: int | None
-    moves: int
-    undos: int
-    hints: int = 0
-    seconds: float | None = None  # time spent at the prompt (pauses of more than five minutes not counted)
-    grade: str | None = None  # the deal's grade, when the game kept it
-    day: str | None = None  # the date of a daily deal (2026-12-01)
-    piped: bool = False  # played from a pipe (`meta: piped: true`): kept, never offered for resume
-    practice: bool = False  # a daily deal played again the day it was first played (`totals.is_practice`)
-
-    def to_json(self) -> dict[str, Any]:
-        return self._asdict()
-
-
-def started_now() -> str:
-    """The time a game starts, as the record's `meta: started:` keeps it (UTC, to the second)."""
-    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
 def _shown(path: Path | str) -> str:
     return display_name(str(path))
-
-
-def _stat(path: str) -> os.stat_result | None:
-    try:
-        return os.stat(path)
-    except (OSError, ValueError):
-        return None
-
-
-def _row_of(path: str) -> tuple[Any, ...] | None:
-    """What the index keeps of a record file, or None when it is not a valid record to keep."""
-
-    info = _stat(path)
-    if info is None:
-        return None
-    try:
-        source = read_source(path)
-    except ReadError:
-        return None
-    verdict = check_record(source)
-    if verdict.problems or verdict.state is None:
-        return None
-    meta = source.meta_value if isinstance(source.meta_value, dict) else {}
-    started = str(meta.get("started") or datetime.datetime.fromtimestamp(info.st_mtime, datetime.UTC).isoformat())
-    outcome = verdict.state.outcome
-    seed = None if source.seed is None else str(source.seed)
-    daily = meta.get("daily")
-    seconds = meta.get("seconds")
-    seconds = float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else None
-    grade = meta.get("grade") if isinstance(meta.get("grade"), str) else None
-    return (
-        os.fsencode(path),
-        seed,
-        str(daily) if daily else None,
-        started,
-        str(outcome.status),
-        outcome.score,
-        len(verdict.moves),
-        source.undos,
-        source.hints,
-        seconds,
-        grade,
-        int(meta.get("piped") is True),
-        info.st_size,
-        info.st_mtime_ns,
-    )
-
-
-def _game(row: tuple[Any, ...]) -> KeptGame:
-    path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, piped, _, _ = row
-    return KeptGame(
-        os.fsdecode(path),
-        None if seed is None else int(seed),
-        daily is not None,
-        started,
-        status,
-        score,
-        moves,
-        undos,
-        hints,
-        seconds,
-        grade,
-        daily,
-        bool(piped),
-    )
 
 
 class History:
@@ -245,7 +148,7 @@ class History:
 
         self.prepare()
         path = self.index_path
-        info = _stat(str(path))
+        info = file_status(str(path))
         if info is not None and not stat.S_ISREG(info.st_mode):
             raise HistoryError(f"{_shown(path)} is not a file; the history is not kept there")
         connection = sqlite3.connect(os.fsencode(path), timeout=BUSY_SECONDS, isolation_level=None)
@@ -330,7 +233,7 @@ class History:
         return list(dict.fromkeys(games + self._elsewhere()))
 
     def _rebuild(self, connection: sqlite3.Connection, *, missing: bool) -> None:
-        rows = [row for row in (_row_of(path) for path in self._record_files()) if row]
+        rows = [row for row in (index_row(path) for path in self._record_files()) if row]
         with _transaction(connection):
             connection.execute("DELETE FROM games")
             connection.executemany(_INSERT, rows)
@@ -360,7 +263,7 @@ class History:
         """Index the record at `path` (again): its row is replaced by what the file says now."""
 
         path = os.path.abspath(path)
-        row = _row_of(path)
+        row = index_row(path)
         if row is None:
             return
         self.prepare()
@@ -395,7 +298,7 @@ class History:
             known = set()
             for key, size, mtime_ns in connection.execute("SELECT path, size, mtime_ns FROM games"):
                 known.add(key)
-                info = _stat(os.fsdecode(key))
+                info = file_status(os.fsdecode(key))
                 if info is None:
                     gone.append(key)
                 elif (info.st_size, info.st_mtime_ns) != (size, mtime_ns):
@@ -403,13 +306,13 @@ class History:
             refused = {key: (size, mtime) for key, size, mtime in connection.execute("SELECT * FROM refused")}
             for path in self._record_files():
                 key = os.fsencode(path)
-                info = _stat(path)
+                info = file_status(path)
                 if key in known or info is None or refused.get(key) == (info.st_size, info.st_mtime_ns):
                     continue
                 stale.append(path)
             if not stale and not gone:
                 return
-            rows = [(path, _row_of(path), _stat(path)) for path in stale]
+            rows = [(path, index_row(path), file_status(path)) for path in stale]
             with _transaction(connection):
                 connection.executemany("DELETE FROM games WHERE path = ?", [(key,) for key in gone])
                 for path, row, info in rows:
@@ -434,7 +337,7 @@ class History:
             arguments = (str(seed),)
         query += " ORDER BY started DESC, mtime_ns DESC"
         with self._sqlite("read"):
-            return [_game(row) for row in self.connection.execute(query, arguments)]
+            return [kept_game(row) for row in self.connection.execute(query, arguments)]
 
     def last_played(self) -> KeptGame | None:
         """The game played most recently (by its record's last change), finished or not; None when none is
@@ -442,7 +345,7 @@ class History:
         self.refresh()
         with self._sqlite("read"):
             row = self.connection.execute(f"SELECT {_COLUMNS} FROM games ORDER BY mtime_ns DESC LIMIT 1").fetchone()
-        return None if row is None else _game(row)
+        return None if row is None else kept_game(row)
 
     def last_unfinished(self) -> KeptGame | None:
         """The unfinished game played most recently at a prompt (by its file's last change), if any: a game
@@ -452,7 +355,7 @@ class History:
             row = self.connection.execute(
                 f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' AND piped = 0 ORDER BY mtime_ns DESC LIMIT 1"
             ).fetchone()
-        return None if row is None else _game(row)
+        return None if row is None else kept_game(row)
 
     def close(self) -> None:
         if self._connection is not None:

@@ -6,7 +6,7 @@ import contextlib
 import datetime
 from typing import Any, NamedTuple
 
-from .history import KeptGame
+from .kept import KeptGame
 
 
 class Totals(NamedTuple):

@@ -1,0 +1,105 @@
+"""A kept record as the history's index holds it: the row its file gives (`index_row`), and the game that row
+stands for (`KeptGame`). The record is the truth: a row is made from the file alone, and made again when the
+file changes."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from typing import Any, NamedTuple
+
+from ..formats.lines import ReadError
+from ..formats.records import check_record
+from ..formats.source import read_source
+
+
+class KeptGame(NamedTuple):
+    """One row of the history: a record file and what it says."""
+
+    path: str
+    seed: int | None
+    daily: bool
+    started: str
+    status: str
+    score: int | None
+    moves: int
+    undos: int
+    hints: int = 0
+    seconds: float | None = None  # time spent at the prompt (pauses of more than five minutes not counted)
+    grade: str | None = None  # the deal's grade, when the game kept it
+    day: str | None = None  # the date of a daily deal (2026-12-01)
+    piped: bool = False  # played from a pipe (`meta: piped: true`): kept, never offered for resume
+    practice: bool = False  # a daily deal played again the day it was first played (`totals.is_practice`)
+
+    def to_json(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+def started_now() -> str:
+    """The time a game starts, as the record's `meta: started:` keeps it (UTC, to the second)."""
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def file_status(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
+def index_row(path: str) -> tuple[Any, ...] | None:
+    """What the index keeps of a record file, or None when it is not a valid record to keep."""
+
+    info = file_status(path)
+    if info is None:
+        return None
+    try:
+        source = read_source(path)
+    except ReadError:
+        return None
+    verdict = check_record(source)
+    if verdict.problems or verdict.state is None:
+        return None
+    meta = source.meta_value if isinstance(source.meta_value, dict) else {}
+    started = str(meta.get("started") or datetime.datetime.fromtimestamp(info.st_mtime, datetime.UTC).isoformat())
+    outcome = verdict.state.outcome
+    seed = None if source.seed is None else str(source.seed)
+    daily = meta.get("daily")
+    seconds = meta.get("seconds")
+    seconds = float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else None
+    grade = meta.get("grade") if isinstance(meta.get("grade"), str) else None
+    return (
+        os.fsencode(path),
+        seed,
+        str(daily) if daily else None,
+        started,
+        str(outcome.status),
+        outcome.score,
+        len(verdict.moves),
+        source.undos,
+        source.hints,
+        seconds,
+        grade,
+        int(meta.get("piped") is True),
+        info.st_size,
+        info.st_mtime_ns,
+    )
+
+
+def kept_game(row: tuple[Any, ...]) -> KeptGame:
+    path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, piped, _, _ = row
+    return KeptGame(
+        os.fsdecode(path),
+        None if seed is None else int(seed),
+        daily is not None,
+        started,
+        status,
+        score,
+        moves,
+        undos,
+        hints,
+        seconds,
+        grade,
+        daily,
+        bool(piped),
+    )
