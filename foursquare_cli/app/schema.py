@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..formats.schemas import SCHEMAS, schema_entry
 
 if TYPE_CHECKING:  # the schemas themselves are built only when one is asked for: every command's text imports this
-    from ..formats.schemas import SchemaEntry
+    from ..formats.schema_parts import SchemaEntry
 
 
 class SchemaShown(NamedTuple):

@@ -14,207 +14,65 @@ the reader does.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from ..errors import UsageError
-from ..rules.cards import RANK_NAMES, SEED_MAX
+from ..rules.cards import RANK_NAMES
+from .schema_parts import (
+    ANY_CASE_CARD,
+    ANY_CASE_MOVE,
+    ANY_NUMBER,
+    RESULTS_VERSION,
+    SCORE_VALUE,
+    SECONDS,
+    SEED_VALUE,
+    SHARE,
+    SPRT_RESULTS_VERSION,
+    STATE_PROPERTIES,
+    STATUS_VALUE,
+    JsonSchema,
+    SchemaEntry,
+    closed_object,
+    or_null,
+    whole_number,
+)
 from .source import KEYS as RECORD_KEYS
 from .source import RECORD_FORMAT_VERSION
-
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
-RESULTS_VERSION = 2  # `foursquare_results` of a results file's first line (runs.plans.RESULTS_FORMAT_VERSION)
-SPRT_RESULTS_VERSION = 3  # ...of a run of `compare --sprt` (runs.plans.SPRT_FORMAT_VERSION)
-
-_CARD = "(A|[2-9]|10)[SHDC]"
-_MOVE = "[A-D][1-4]( top)?|shift (up|down|left|right)"
-_ANY_CASE_CARD = "([Aa2-9Tt]|10)[SHDCshdc\u2660\u2665\u2666\u2663]"
-_ANY_CASE_PLACEMENT = r"[A-Da-d][1-4](\s+[Tt][Oo][Pp])?"
-_ANY_CASE_SHIFT = r"[Ss][Hh][Ii][Ff][Tt]\s+([Uu][Pp]|[Dd][Oo][Ww][Nn]|[Ll][Ee][Ff][Tt]|[Rr][Ii][Gg][Hh][Tt])"
-_ANY_CASE_MOVE = f"{_ANY_CASE_PLACEMENT}|{_ANY_CASE_SHIFT}"
-
-JsonSchema = dict[str, Any]
-
-
-def _whole(low: int, high: int | None = None) -> JsonSchema:
-    return {"type": "integer", "minimum": low} | ({"maximum": high} if high is not None else {})
-
-
-def _or_null(schema: JsonSchema) -> JsonSchema:
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-def _object(properties: dict[str, JsonSchema], optional: tuple[str, ...] = ()) -> JsonSchema:
-    """An object with exactly these keys (those in `optional` may be missing)."""
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": [key for key in properties if key not in optional],
-        "additionalProperties": False,
-    }
-
-
-_NUMBER = {"type": "number"}
-_SECONDS = {"type": "number", "minimum": 0}
-_SHARE = {"type": "number", "minimum": 0, "maximum": 1}
-_SCORE = _whole(0, 24)
-_SEED = _whole(0, SEED_MAX)
-_STATUS = {"enum": ["playing", "won", "lost"]}
-
-_STATE_PROPERTIES: dict[str, JsonSchema] = {
-    "ply": _whole(0),
-    "move": _or_null({"$ref": "#/$defs/move"}),
-    "card": _or_null({"$ref": "#/$defs/card"}),
-    "next": _or_null({"$ref": "#/$defs/card"}),
-    "stock": _whole(0, 40),
-    "face_down": _whole(0, 16),
-    "status": _STATUS,
-    "score": _or_null(_SCORE),
-    "grid": {
-        "type": "array",
-        "minItems": 4,
-        "maxItems": 4,
-        "items": {"type": "array", "minItems": 4, "maxItems": 4, "items": _or_null({"$ref": "#/$defs/pile"})},
-    },
-}
-
-_SHARED: dict[str, JsonSchema] = {
-    "card": {"type": "string", "pattern": f"^{_CARD}$", "description": "a card, canonical: 7H, 10D, AS"},
-    "move": {"type": "string", "pattern": f"^({_MOVE})$", "description": "a move, canonical: B3, B3 top, shift up"},
-    "pile": _object(
-        {
-            "card": {"$ref": "#/$defs/card"},
-            "up": {"type": "boolean"},
-            "height": _whole(1, 4),
-        }
-    )
-    | {"description": "a pile: its top card, whether that card is face up, how many cards it holds"},
-    "state": _object(_STATE_PROPERTIES),
-    "rating": _object(
-        {
-            "move": _or_null({"$ref": "#/$defs/move"}),
-            "then": _or_null({"$ref": "#/$defs/move"}),
-            "win_rate": _SHARE,
-            "expected_score": {"type": "number", "minimum": 0, "maximum": 24},
-            "futures": _whole(0),
-        }
-    ),
-    "stats": _object(
-        {
-            "player": {"type": "string"},
-            "start": _SEED,
-            "games": _whole(0),
-            "wins": _whole(0),
-            "win_rate": _SHARE,
-            "win_rate_95": {"type": "array", "items": _SHARE, "minItems": 2, "maxItems": 2},
-            "mean_score_of_wins": _or_null({"type": "number", "minimum": 0, "maximum": 24}),
-            "mean_score": {"type": "number", "minimum": 0, "maximum": 24},
-            "forfeits": {"type": "object", "additionalProperties": _whole(1)},
-            "seconds_per_move": _SECONDS,
-            "median_seconds_per_move": _SECONDS,
-            "games_per_second": _SECONDS,
-            "lost_deals": {"type": "array", "items": _SEED},
-            "sealed": {"type": "boolean"},
-            "shard": {"type": "array", "items": _whole(1), "minItems": 2, "maxItems": 2},
-            "missing": _whole(1),
-            "first_missing": {"type": "array", "items": _SEED},
-        },
-        optional=("shard", "missing", "first_missing"),
-    ),
-    "analysis_summary": _object(
-        {
-            "type": {"const": "summary"},
-            "path": {"type": "string"},
-            "status": _STATUS,
-            "score": _or_null(_SCORE),
-            "moves": _whole(0),
-            "best_score": _or_null(_SCORE),
-            "best_score_proven": {"type": "boolean"},
-            "marks": _object({mark: _whole(0) for mark in ("?!", "?", "??", "!")}),
-            "accuracy": _or_null(_SHARE),
-            "start": _or_null({"$ref": "#/$defs/rating"}),
-            "now": _or_null({"$ref": "#/$defs/rating"}),
-            "lost_after": _or_null(_whole(0)),
-            "lost_at_best": _or_null({"$ref": "#/$defs/rating"}),
-        }
-    ),
-}
-
-
-def _with_shared(root: JsonSchema) -> JsonSchema:
-    """`root` with the shared definitions it refers to (and those they refer to), so it stands alone."""
-    needed: set[str] = set()
-
-    def visit(node: object) -> None:
-        if isinstance(node, dict):
-            reference = node.get("$ref")
-            if isinstance(reference, str) and reference.startswith("#/$defs/"):
-                name = reference.removeprefix("#/$defs/")
-                if name not in needed:
-                    needed.add(name)
-                    visit(_SHARED[name])
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
-    visit(root)
-    return root | ({"$defs": {name: _SHARED[name] for name in sorted(needed)}} if needed else {})
-
-
-class SchemaEntry(NamedTuple):
-    """One format's schema: its name (`foursquare schema NAME`), version, title and root."""
-
-    name: str
-    version: int
-    title: str
-    root: JsonSchema
-
-    def document(self) -> JsonSchema:
-        """The whole schema, as printed and as a validator takes it."""
-        return {
-            "$schema": DRAFT,
-            "$id": f"urn:foursquare:schema:{self.name}:{self.version}",
-            "title": self.title,
-        } | _with_shared(self.root)
-
 
 _PLAN_PROPERTIES: dict[str, JsonSchema] = {
     "foursquare_results": {"const": RESULTS_VERSION},
     "command": {"enum": ["stats", "compare"]},
     "players": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1, "maxItems": 16},
-    "start": _SEED,
-    "games": _whole(1),
-    "player_seed": _SEED,
-    "playouts": _whole(1),
-    "think": _or_null({"type": "number", "exclusiveMinimum": 0}),
+    "start": SEED_VALUE,
+    "games": whole_number(1),
+    "player_seed": SEED_VALUE,
+    "playouts": whole_number(1),
+    "think": or_null({"type": "number", "exclusiveMinimum": 0}),
     "move_time": {"type": "number", "exclusiveMinimum": 0},
-    "shard": {"type": "array", "items": _whole(1), "minItems": 2, "maxItems": 2},
+    "shard": {"type": "array", "items": whole_number(1), "minItems": 2, "maxItems": 2},
     "sealed": {"type": "boolean"},
 }
-_PLAN = _object(_PLAN_PROPERTIES)
-_SPRT_PLAN = _object(
+_PLAN = closed_object(_PLAN_PROPERTIES)
+_SPRT_PLAN = closed_object(
     _PLAN_PROPERTIES
     | {
         "foursquare_results": {"const": SPRT_RESULTS_VERSION},
         "command": {"const": "compare"},
-        "sprt": _object({"points": {"type": "number", "exclusiveMinimum": 0}, "alpha": _SHARE, "beta": _SHARE}),
+        "sprt": closed_object({"points": {"type": "number", "exclusiveMinimum": 0}, "alpha": SHARE, "beta": SHARE}),
     }
 )
-_ANALYSIS_PLAN = _object(
+_ANALYSIS_PLAN = closed_object(
     {
         "foursquare_results": {"const": RESULTS_VERSION},
         "command": {"const": "analyze"},
-        "seed": _or_null(_SEED),
-        "player_seed": _SEED,
-        "playouts": _whole(1),
-        "think": _or_null({"type": "number", "exclusiveMinimum": 0}),
-        "solve_budget": _whole(1),
+        "seed": or_null(SEED_VALUE),
+        "player_seed": SEED_VALUE,
+        "playouts": whole_number(1),
+        "think": or_null({"type": "number", "exclusiveMinimum": 0}),
+        "solve_budget": whole_number(1),
     }
 )
 
 _LEGAL = {"type": "array", "items": {"$ref": "#/$defs/move"}, "uniqueItems": True}
-_PROTOCOL_STATE = _STATE_PROPERTIES | {"legal": _LEGAL}
+_PROTOCOL_STATE = STATE_PROPERTIES | {"legal": _LEGAL}
 
 SCHEMAS: tuple[SchemaEntry, ...] = (
     SchemaEntry(
@@ -230,13 +88,13 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "protocol: `protocol`, `move_time` and `unseen` too)",
         {
             "oneOf": [
-                _object(_PROTOCOL_STATE),
-                _object(
+                closed_object(_PROTOCOL_STATE),
+                closed_object(
                     _PROTOCOL_STATE
                     | {
                         "protocol": {"const": 2},
-                        "move_time": _SECONDS,
-                        "unseen": _object({rank: _whole(0, 4) for rank in RANK_NAMES}),
+                        "move_time": SECONDS,
+                        "unseen": closed_object({rank: whole_number(0, 4) for rank in RANK_NAMES}),
                     }
                 ),
             ]
@@ -250,24 +108,24 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
             "type": "object",
             "properties": {
                 "foursquare": {"const": RECORD_FORMAT_VERSION},
-                "seed": _SEED,
+                "seed": SEED_VALUE,
                 "deck": {
                     "anyOf": [
-                        {"type": "string", "pattern": rf"^\s*(({_ANY_CASE_CARD})\s+){{39}}({_ANY_CASE_CARD})\s*$"},
+                        {"type": "string", "pattern": rf"^\s*(({ANY_CASE_CARD})\s+){{39}}({ANY_CASE_CARD})\s*$"},
                         {
                             "type": "array",
-                            "items": {"type": "string", "pattern": rf"^\s*({_ANY_CASE_CARD})\s*$"},
+                            "items": {"type": "string", "pattern": rf"^\s*({ANY_CASE_CARD})\s*$"},
                             "minItems": 40,
                             "maxItems": 40,
                             "uniqueItems": True,
                         },
                     ]
                 },
-                "moves": {"type": "array", "items": {"type": "string", "pattern": rf"^\s*({_ANY_CASE_MOVE})\s*$"}},
-                "result": _STATUS,
-                "score": _SCORE,
-                "undos": _whole(0),
-                "hints": _whole(0),
+                "moves": {"type": "array", "items": {"type": "string", "pattern": rf"^\s*({ANY_CASE_MOVE})\s*$"}},
+                "result": STATUS_VALUE,
+                "score": SCORE_VALUE,
+                "undos": whole_number(0),
+                "hints": whole_number(0),
                 "meta": {"type": "object"},
             },
             "required": ["foursquare", "moves"],
@@ -286,18 +144,18 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "results-game",
         RESULTS_VERSION,
         "A game's line in a results file of `stats` or `compare`",
-        _object(
+        closed_object(
             {
                 "player": {"type": "string", "minLength": 1},
-                "deal": _SEED,
-                "seed": _SEED,
+                "deal": SEED_VALUE,
+                "seed": SEED_VALUE,
                 "won": {"type": "boolean"},
-                "score": _or_null(_SCORE),
-                "moves": _whole(0, 1000),
+                "score": or_null(SCORE_VALUE),
+                "moves": whole_number(0, 1000),
                 "played": {"type": "string"},
-                "move_seconds": {"type": "array", "items": _SECONDS, "maxItems": 1000},
-                "seconds_per_move": _SECONDS,
-                "forfeit": _or_null({"type": "string"}),
+                "move_seconds": {"type": "array", "items": SECONDS, "maxItems": 1000},
+                "seconds_per_move": SECONDS,
+                "forfeit": or_null({"type": "string"}),
             }
         ),
     ),
@@ -305,20 +163,27 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "check",
         1,
         "A line of `check --format json`: one file's verdict",
-        _object(
+        closed_object(
             {
                 "path": {"type": "string"},
                 "valid": {"type": "boolean"},
-                "outcome": _or_null(
-                    _object({"status": _STATUS, "score": _or_null(_SCORE), "moves": _whole(0), "undos": _whole(0)})
+                "outcome": or_null(
+                    closed_object(
+                        {
+                            "status": STATUS_VALUE,
+                            "score": or_null(SCORE_VALUE),
+                            "moves": whole_number(0),
+                            "undos": whole_number(0),
+                        }
+                    )
                 ),
                 "problems": {
                     "type": "array",
-                    "items": _object(
+                    "items": closed_object(
                         {
-                            "line": _or_null(_whole(1)),
-                            "move": _or_null(_whole(1)),
-                            "move_text": _or_null({"type": "string"}),
+                            "line": or_null(whole_number(1)),
+                            "move": or_null(whole_number(1)),
+                            "move_text": or_null({"type": "string"}),
                             "message": {"type": "string"},
                         }
                     ),
@@ -330,27 +195,27 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "hint",
         1,
         "`hint --format json`: the move, then the figures of every move weighed",
-        _object(
+        closed_object(
             {
                 "move": {"$ref": "#/$defs/move"},
-                "then": _or_null({"$ref": "#/$defs/move"}),
+                "then": or_null({"$ref": "#/$defs/move"}),
                 "player": {"type": "string"},
                 "ratings": {
                     "type": "array",
-                    "items": _object(
+                    "items": closed_object(
                         {
                             "move": {"$ref": "#/$defs/move"},
-                            "then": _or_null({"$ref": "#/$defs/move"}),
-                            "wins": _whole(0),
-                            "samples": _whole(0),
-                            "win_rate": _SHARE,
+                            "then": or_null({"$ref": "#/$defs/move"}),
+                            "wins": whole_number(0),
+                            "samples": whole_number(0),
+                            "win_rate": SHARE,
                             "expected_score": {"type": "number", "minimum": 0, "maximum": 24},
-                            "futures_won": _SHARE,
+                            "futures_won": SHARE,
                             "futures_expected_score": {"type": "number", "minimum": 0, "maximum": 24},
-                            "futures_mean_score_of_wins": _or_null({"type": "number", "minimum": 0, "maximum": 24}),
-                            "worth": _NUMBER,
-                            "unsafe_next": _or_null(_whole(0)),
-                            "cards_to_come": _or_null(_whole(0, 40)),
+                            "futures_mean_score_of_wins": or_null({"type": "number", "minimum": 0, "maximum": 24}),
+                            "worth": ANY_NUMBER,
+                            "unsafe_next": or_null(whole_number(0)),
+                            "cards_to_come": or_null(whole_number(0, 40)),
                         }
                     ),
                 },
@@ -362,16 +227,16 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "solve",
         1,
         "`solve --format json`: the best score the search found for a deal, and its moves",
-        _object(
+        closed_object(
             {
-                "seed": _or_null(_SEED),
+                "seed": or_null(SEED_VALUE),
                 "status": {"enum": ["winnable", "unwinnable", "gave up"]},
-                "score": _or_null(_SCORE),
+                "score": or_null(SCORE_VALUE),
                 "proven": {"type": "boolean"},
                 "moves": {"type": "array", "items": {"$ref": "#/$defs/move"}},
-                "nodes": _whole(0),
-                "seconds": _SECONDS,
-                "stopped_by": _or_null({"enum": ["nodes", "time"]}),
+                "nodes": whole_number(0),
+                "seconds": SECONDS,
+                "stopped_by": or_null({"enum": ["nodes", "time"]}),
             }
         ),
     ),
@@ -385,28 +250,28 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "compare",
         1,
         "`compare --format json` (and `summarize` of a `compare` run): each player's figures, then each pair's",
-        _object(
+        closed_object(
             {
                 "complete": {"type": "boolean"},
                 "players": {"type": "array", "items": {"$ref": "#/$defs/stats"}, "minItems": 1},
                 "pairs": {
                     "type": "array",
-                    "items": _object(
+                    "items": closed_object(
                         {
                             "first": {"type": "string"},
                             "second": {"type": "string"},
                             "win_rate_difference": {"type": "number", "minimum": -1, "maximum": 1},
-                            "only_first_won": _whole(0),
-                            "only_second_won": _whole(0),
+                            "only_first_won": whole_number(0),
+                            "only_second_won": whole_number(0),
                             "wins_test": {"const": "mcnemar_exact"},
-                            "wins_p": _SHARE,
+                            "wins_p": SHARE,
                             "mean_score_difference": {"type": "number", "minimum": -24, "maximum": 24},
                             "scores_test": {"const": "wilcoxon_signed_rank"},
-                            "scores_p": _SHARE,
-                            "scores_differing": _whole(0),
+                            "scores_p": SHARE,
+                            "scores_differing": whole_number(0),
                             "scores_approximate": {"type": "boolean"},
                             "finding": {"enum": ["wins", "scores", "none"]},
-                            "better": _or_null({"type": "string"}),
+                            "better": or_null({"type": "string"}),
                         }
                     ),
                 },
@@ -417,46 +282,46 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "history",
         1,
         "`history --format json`: the games kept, the most recent first, and the totals of all",
-        _object(
+        closed_object(
             {
                 "games": {
                     "type": "array",
-                    "items": _object(
+                    "items": closed_object(
                         {
                             "path": {"type": "string"},
-                            "seed": _or_null(_SEED),
+                            "seed": or_null(SEED_VALUE),
                             "daily": {"type": "boolean"},
                             "started": {"type": "string"},
-                            "status": _STATUS,
-                            "score": _or_null(_SCORE),
-                            "moves": _whole(0),
-                            "undos": _whole(0),
-                            "hints": _whole(0),
-                            "seconds": _or_null(_SECONDS),
-                            "grade": _or_null({"enum": ["easy", "medium", "hard"]}),
-                            "day": _or_null({"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+                            "status": STATUS_VALUE,
+                            "score": or_null(SCORE_VALUE),
+                            "moves": whole_number(0),
+                            "undos": whole_number(0),
+                            "hints": whole_number(0),
+                            "seconds": or_null(SECONDS),
+                            "grade": or_null({"enum": ["easy", "medium", "hard"]}),
+                            "day": or_null({"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
                             "piped": {"type": "boolean"},
                             "practice": {"type": "boolean"},
                         }
                     ),
                 },
-                "totals": _object(
+                "totals": closed_object(
                     {
-                        "played": _whole(0),
-                        "won": _whole(0),
-                        "best_score": _or_null(_SCORE),
-                        "mean_score_of_wins": _or_null({"type": "number", "minimum": 0, "maximum": 24}),
-                        "streak": _whole(0),
-                        "longest_streak": _whole(0),
-                        "daily_played": _whole(0),
-                        "daily_won": _whole(0),
-                        "unfinished": _whole(0),
-                        "clean_wins": _whole(0),
-                        "daily_streak": _whole(0),
-                        "longest_daily_streak": _whole(0),
-                        "seconds": _SECONDS,
-                        "fastest_win": _or_null(_SECONDS),
-                        "practice": _whole(0),
+                        "played": whole_number(0),
+                        "won": whole_number(0),
+                        "best_score": or_null(SCORE_VALUE),
+                        "mean_score_of_wins": or_null({"type": "number", "minimum": 0, "maximum": 24}),
+                        "streak": whole_number(0),
+                        "longest_streak": whole_number(0),
+                        "daily_played": whole_number(0),
+                        "daily_won": whole_number(0),
+                        "unfinished": whole_number(0),
+                        "clean_wins": whole_number(0),
+                        "daily_streak": whole_number(0),
+                        "longest_daily_streak": whole_number(0),
+                        "seconds": SECONDS,
+                        "fastest_win": or_null(SECONDS),
+                        "practice": whole_number(0),
                     }
                 ),
             }
@@ -468,14 +333,16 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
         "A line of `analyze --format json` (a move's, or the summary; a results file of `analyze` has summaries)",
         {
             "oneOf": [
-                _object(
+                closed_object(
                     {
                         "type": {"const": "move"},
-                        "ply": _whole(1),
+                        "ply": whole_number(1),
                         "move": {"$ref": "#/$defs/move"},
-                        "mark": _or_null({"enum": ["?!", "?", "??", "!"]}),
+                        "mark": or_null({"enum": ["?!", "?", "??", "!"]}),
                         "agreed": {"type": "boolean"},
-                        "given_up": _object({"expected_score": {"type": "number", "minimum": 0}, "win_rate": _SHARE}),
+                        "given_up": closed_object(
+                            {"expected_score": {"type": "number", "minimum": 0}, "win_rate": SHARE}
+                        ),
                         "played": {"$ref": "#/$defs/rating"},
                         "best": {"$ref": "#/$defs/rating"},
                     }
