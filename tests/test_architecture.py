@@ -350,8 +350,8 @@ def test_an_import_inside_a_function_says_why_on_its_line():
     assert sorted(set(unexplained)) == []
 
 
-def test_no_file_is_over_500_lines():
-    long = {name: n for name, path in MODULES.items() if (n := len(path.read_text().splitlines())) > 500}
+def test_every_module_is_under_400_lines():
+    long = {name: n for name, path in MODULES.items() if (n := len(path.read_text().splitlines())) >= 400}
     assert long == {}
 
 
@@ -522,5 +522,5 @@ def test_an_exit_code_is_an_error_kind_or_a_status_and_nothing_else():
         and node.args[0].value not in (0, None)
     ]
     assert numbers == []
-    commands = (PACKAGE / "cli" / "commands.py").read_text() + (PACKAGE / "cli" / "more.py").read_text()
+    commands = "".join((PACKAGE / "cli" / name).read_text() for name in ("commands.py", "run_commands.py", "more.py"))
     assert "typer.Exit(" not in commands

@@ -2,10 +2,10 @@
 
 `app` (the Typer app and the one error handler), `options` (the options the
 commands share, their parsers, and `emitter`, the one way a command writes), `commands`
-and `more` (the commands, each a handful of lines: parse its options into a request,
-one call into `app`, emit what comes back). It imports `app` and `ui` (and `errors`,
-for the handler's table), never the core below them. A package rather than the
-one file `cli.py` so that no file passes 500 lines. Nothing imports this layer.
+(a game's), `run_commands` (many games') and `more` (the rest): each command a handful of
+lines, parse its options into a request, one call into `app`, emit what comes back. It
+imports `app` and `ui` (and `errors`, for the handler's table), never the core below
+them. Nothing imports this layer.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import signal
 import sys
 
 from ..errors import ExitStatus, interrupted_by
-from . import commands, more  # noqa: F401  (registers the commands on the app)
+from . import commands, more, run_commands  # noqa: F401  (registers the commands on the app)
 from .app import COMMAND_ORDER, app, say
 from .options import COMPLETE_VAR
 

@@ -11,7 +11,6 @@ from ..app.solve import SOLVE_BUDGET
 from ..ui.output import progress_bar, style
 from .app import app
 from .options import (
-    CLUSTER_OPTION,
     COLOR_OPTION,
     COUNT_OPTION,
     DECK_OPTION,
@@ -21,28 +20,21 @@ from .options import (
     METER_OPTION,
     MOVE_TIME_OPTION,
     PLAYER_SEED_OPTION,
-    PLAYERS,
     PLAYOUTS_OPTION,
     PROTOCOL_OPTION,
-    RESULTS_OPTION,
     REVEAL_OPTION,
-    SEALED_OPTION,
     SEED_OPTION,
-    SHARD_OPTION,
     THINK_OPTION,
     UNICODE_OPTION,
     Color,
     Format,
     HistoryFormat,
     Level,
-    complete_player,
-    deal_range,
     emitter,
     exit_with,
     format_of,
     format_option,
     player_option,
-    player_parser,
     screen_of,
     seconds_parser,
     seed_parser,
@@ -245,49 +237,6 @@ def solve_command(
     exit_with([show(solved)])
 
 
-@app.command("stats", short_help="A player over many deals, summed up.")
-def stats_command(
-    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
-    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
-    player: str = player_option(),
-    jobs: int = typer.Option(
-        1,
-        "--jobs",
-        "-j",
-        metavar="J",
-        min=1,
-        help="Processes to play in (at most one per game); the figures are the same.",
-    ),
-    player_seed: int = PLAYER_SEED_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
-    move_time: float = MOVE_TIME_OPTION,
-    protocol: int = PROTOCOL_OPTION,
-    output_format: Format = format_option("text, or json."),
-    results: str | None = RESULTS_OPTION,
-    shard: str | None = SHARD_OPTION,
-    cluster: str | None = CLUSTER_OPTION,
-    sealed: bool = SEALED_OPTION,
-) -> None:
-    """Play many deals with a player and sum them up.
-
-    Plays deals START to START+GAMES-1. Prints the win rate with its 95% Wilson
-    interval, the mean score of the won games, the mean time per move, the games
-    per second and the deals lost. A progress bar is drawn on standard error when
-    it is a terminal.
-    """
-    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
-    from ..app.runs import RunRequest  # start-up: a command's own modules load when it runs
-    from ..app.stats import player_stats  # start-up: a command's own modules load when it runs
-
-    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
-    request = RunRequest((player,), settings, deal_range(start, games, shard, sealed), jobs, cluster, results)
-    show = emitter(output_format, screen_of())
-    with progress_bar(f"{player} playing") as bar:
-        summary = player_stats(request, show, bar)
-    show(summary)
-
-
 @app.command("auto", short_help="A player plays a whole game, shown move by move.")
 def auto_command(
     seed: int | None = typer.Option(
@@ -312,117 +261,3 @@ def auto_command(
 
     spec = player_spec(player, player_seed, playouts, think, move_time, protocol)
     auto_game(AutoRequest(seed, spec, record, force), emitter(output_format, screen_of(reveal, unicode, color)))
-
-
-@app.command("analyze", short_help="Where a game was won or lost, move by move.")
-def analyze_command(
-    files: list[str] | None = typer.Argument(
-        None, help="Game records or move logs; - for standard input.", metavar="[FILE]..."
-    ),
-    last: bool = LAST_OPTION,
-    seed: int | None = SEED_OPTION,
-    deck: Any = DECK_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
-    player_seed: int = PLAYER_SEED_OPTION,
-    output_format: Format = format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
-    boards: bool = typer.Option(
-        False, "--boards", help="A board after every move (a marked move also shows the position before it)."
-    ),
-    solution: str | None = typer.Option(
-        None, "--solution", metavar="FILE", help="Save the solver's best line for the deal as a record (one FILE only)."
-    ),
-    force: bool = FORCE_OPTION,
-    solve_budget: int = typer.Option(
-        SOLVE_BUDGET,
-        "--solve-budget",
-        metavar="NODES",
-        min=1,
-        help="Positions the solver may visit for the deal's best (work, not time).",
-    ),
-    jobs: int = typer.Option(
-        1, "--jobs", "-j", metavar="J", min=1, help="Files analysed at once; the figures are the same."
-    ),
-    results: str | None = RESULTS_OPTION,
-) -> None:
-    """Where a game was won or lost, move by move: the expert's figures for each move, a mark for each
-    mistake, the move that lost the game for good, and the solver's best for the deal.
-
-    Marks, by what a move lost against the expert's best: while the expert's chance is under 90%, the chance
-    to win lost: ?! inaccuracy 3 points (and an eighth of the best's chance), ? mistake 6 (a quarter),
-    ?? blunder 10 (40%); from 90% on, the expected score lost: ?! 1 point, ? 2, ?? 4.
-    Exit codes: 0 analysed; 1 a file has an illegal move (the moves before it are analysed); 2 usage error.
-    """
-    from ..app.analyze import AnalyzeRequest, analyses  # start-up: a command's own modules load when it runs
-    from ..app.loading import DealGiven  # start-up: a command's own modules load when it runs
-    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
-
-    given, expert = DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts, think=think)
-    request = AnalyzeRequest(files or [], given, expert, solve_budget, jobs, results, solution, force, boards, last)
-    show = emitter(output_format, screen_of())
-    with progress_bar("analysing") as bar:
-        exit_with([show(report) for report in analyses(request, show, bar)])
-
-
-@app.command("compare", short_help="Which player is better, and how sure.")
-def compare_command(
-    players: list[str] = typer.Argument(
-        ...,
-        metavar="PLAYER PLAYER...",
-        parser=player_parser,
-        autocompletion=complete_player,
-        help=f"Players: {PLAYERS}; one player may be named with other settings (expert:playouts=500).",
-    ),
-    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals every player plays."),
-    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
-    jobs: int = typer.Option(
-        1, "--jobs", "-j", metavar="J", min=1, help="Processes to play in; the figures are the same."
-    ),
-    player_seed: int = PLAYER_SEED_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
-    move_time: float = MOVE_TIME_OPTION,
-    protocol: int = PROTOCOL_OPTION,
-    output_format: Format = format_option("text, or json: one object with players and pairs."),
-    results: str | None = RESULTS_OPTION,
-    shard: str | None = SHARD_OPTION,
-    cluster: str | None = CLUSTER_OPTION,
-    sealed: bool = SEALED_OPTION,
-    sprt: bool = typer.Option(False, "--sprt", help="Stop as soon as a sequential test knows (two players)."),
-    sprt_points: float = typer.Option(
-        0.5, "--sprt-points", min=0.01, max=24.0, help="--sprt: the difference of mean score a deal worth finding."
-    ),
-    sprt_alpha: float = typer.Option(
-        0.05,
-        "--sprt-alpha",
-        min=0.001,
-        max=0.49,
-        help="--sprt: how often it may call a player stronger when neither is.",
-    ),
-    sprt_beta: float = typer.Option(
-        0.05,
-        "--sprt-beta",
-        min=0.001,
-        max=0.49,
-        help="--sprt: how often it may miss a true difference of --sprt-points.",
-    ),
-) -> None:
-    """Which player is better, and how sure: every player on the same deals, and paired tests.
-
-    Wins are compared with the exact McNemar test, scores (a lost game counting 0)
-    with the Wilcoxon signed-rank test. With --sprt the deals are played in order
-    and the run stops as soon as a sequential probability ratio test on the paired
-    scores decides which of two players is stronger, or that neither is by
-    --sprt-points (-n is then the most it plays). Ctrl-C prints what was played so far.
-    """
-    from ..app.compare import comparisons  # start-up: a command's own modules load when it runs
-    from ..app.players import player_spec  # start-up: a command's own modules load when it runs
-    from ..app.runs import RunRequest  # start-up: a command's own modules load when it runs
-
-    settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
-    deals, test = deal_range(start, games, shard, sealed), (sprt_points, sprt_alpha, sprt_beta) if sprt else None
-    request = RunRequest(tuple(players), settings, deals, jobs, cluster, results, test)
-    show = emitter(output_format, screen_of())
-    with progress_bar("comparing") as bar:
-        for comparison in comparisons(request, show, bar):
-            show(comparison)
