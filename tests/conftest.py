@@ -136,9 +136,9 @@ def _a_quick_look_at_what_the_deal_allowed(monkeypatch):
     """The end screen of a game at the prompt asks the solver what the deal allowed, with a budget of a second
     or so: in-process tests, dozens of games that test other things, ask with a twentieth of it. The games at
     a real terminal (test_play, test_prompt), which check that line, run the tool with its whole budget."""
-    from foursquare_cli.app import table
+    from foursquare_cli.app import session
 
-    monkeypatch.setattr(table, "DEAL_BUDGET", table.DEAL_BUDGET // 20)
+    monkeypatch.setattr(session, "DEAL_BUDGET", session.DEAL_BUDGET // 20)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -343,11 +343,18 @@ def at_the_table(
         return answer
 
     screen = Screen(style or PLAIN, out=out, prompt=True, width=(lambda: width) if width else None)
+    expert = player or PlayerSpec(strength=Strength(200))
+    session.expert = expert  # a quick expert for the hint and the meter, unless a test gives its own
+
+    def reopened(seed, game):
+        again, said = reopen(seed, game)
+        again.expert = expert
+        return again, said
+
     table = Table(
         session,
         PromptScreen(screen, read_line),
-        player or PlayerSpec(strength=Strength(200)),
-        reopen=reopen,
+        reopen=reopened if reopen is not None else None,
         cards_to_come=cards_to_come,
         meter=meter,
         looking_back=looking_back,

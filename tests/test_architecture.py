@@ -85,7 +85,7 @@ def test_imports_run_only_downward():
 
 
 def test_the_layer_test_sees_imports_inside_functions_and_under_type_checking():
-    assert "foursquare_cli.store.history" in GRAPH["foursquare_cli.app.session"]  # imported inside functions
+    assert "foursquare_cli.app.play" in GRAPH["foursquare_cli.cli.commands"]  # imported inside functions
     assert "foursquare_cli.players.evaluation" in GRAPH["foursquare_cli.app.events"]  # under TYPE_CHECKING
 
 

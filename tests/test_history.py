@@ -54,7 +54,7 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home, monkeypatch):
     from test_table import table
 
     from foursquare_cli.app import table as table_module
-    from foursquare_cli.app.session import GameChoice, open_session
+    from foursquare_cli.app.opening import GameChoice, open_session
 
     clock = itertools.count(step=0.5)  # each line typed half a second after its prompt (two readings a line)
     monkeypatch.setattr(table_module, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
@@ -288,7 +288,7 @@ def test_the_index_waits_for_a_busy_writer(home):
 
 def test_a_piped_game_is_kept_but_never_offered_for_resume(home):
     from foursquare_cli.app.events import OpeningKind
-    from foursquare_cli.app.session import GameChoice, open_session
+    from foursquare_cli.app.opening import GameChoice, open_session
 
     piped = runner.invoke(app, ["play", "--seed", "92"], input="\n".join(WON_MOVES[:5]) + "\n")
     assert piped.exit_code == 0, piped.stderr
@@ -321,7 +321,7 @@ def test_the_trend_of_recent_scores_oldest_first_a_loss_an_x():
 def test_a_won_game_is_celebrated_a_first_win_a_streak_a_new_best_a_first_win_at_a_grade(home):
     from test_table import table
 
-    from foursquare_cli.app.session import GameChoice, open_session
+    from foursquare_cli.app.opening import GameChoice, open_session
     from foursquare_cli.players.grade import grade
     from foursquare_cli.players.solver import solve, winning_game
     from foursquare_cli.rules.cards import deal

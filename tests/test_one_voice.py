@@ -15,7 +15,7 @@ import pytest
 from conftest import at_the_table, in_process
 from typer.testing import CliRunner
 
-from foursquare_cli.app.session import GameChoice, open_session
+from foursquare_cli.app.opening import GameChoice, open_session
 from foursquare_cli.cli import app
 from foursquare_cli.store.history import History
 

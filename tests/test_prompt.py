@@ -16,7 +16,7 @@ import pytest
 from conftest import in_process, spawn_play
 from typer.testing import CliRunner
 
-from foursquare_cli.app.session import daily_seed
+from foursquare_cli.app.opening import daily_seed
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
 from foursquare_cli.ui.prompt import suggestion

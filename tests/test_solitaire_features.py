@@ -260,7 +260,7 @@ def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_
         leads_to = tuple(cornered(state_after(state, move)).key() for move in moves)
         return ExpertHint(state, Evaluation(tuple(ratings), leads_to))
 
-    monkeypatch.setattr("foursquare_cli.app.table.expert_hint", rated)
+    monkeypatch.setattr("foursquare_cli.app.session.expert_hint", rated)
     said = at_prompt(Session(Game.from_seed(42)), "A1", "A2", "shift down", "quit", meter=True)
     meters = [line for line in said.splitlines() if line.startswith("Expected score ")]
     assert meters == [

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from foursquare_cli.app.hint import ExpertHint
-from foursquare_cli.app.session import Session, open_session
+from foursquare_cli.app.opening import open_session
+from foursquare_cli.app.session import Session
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record
 from foursquare_cli.formats.source import read_source
@@ -93,7 +94,7 @@ def test_restart_and_new_start_again_and_the_game_left_is_kept(tmp_path, monkeyp
     from foursquare_cli.store.history import History
 
     monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr("foursquare_cli.app.session.new_seed", lambda: 7)  # `new`: a deal that does not start with 6D
+    monkeypatch.setattr("foursquare_cli.app.opening.new_seed", lambda: 7)  # `new`: a deal that does not start with 6D
 
     def reopen(seed, game):
         return open_session(seed=seed if game else None, history=History())
@@ -201,7 +202,7 @@ def test_a_shift_is_a_free_move_numbered_as_every_screen_numbers_it_and_an_undo_
 
     figures = Rating(Move.from_str("A1"), None, 3, 4, 12.0, chance=0.75, expected=9.0)
     monkeypatch.setattr(
-        "foursquare_cli.app.table.expert_hint", lambda state, player: ExpertHint(state, Evaluation((figures,)))
+        "foursquare_cli.app.session.expert_hint", lambda state, player: ExpertHint(state, Evaluation((figures,)))
     )
     _, said = table(Session(Game.from_seed(42)), "B2", "shift up", "C1", "undo", "quit", cards_to_come=True, meter=True)
     prompts = re.findall(r"Move (\d+), place", said)

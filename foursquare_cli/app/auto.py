@@ -11,7 +11,7 @@ from ..formats.records import format_record
 from ..players import PlayerSpec, closing_programs, play_game
 from ..rules.game import Game
 from ..store.files import opened_record
-from .session import new_seed
+from .opening import new_seed
 
 
 class AutoRequest(NamedTuple):

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from ..players import PlayerSpec, next_move
 from ..players.evaluation import Evaluation, Rating
-from ..players.expert import evaluator_of
+from ..players.expert import ExpertPlayer, evaluator_of
 from ..rules.engine import State
 from ..rules.game import Step
 from ..rules.playout import PLAYOUTS_IN_USE
@@ -105,9 +105,9 @@ def hint_for(request: HintRequest) -> Hinted | MoveHint | Problems:
     if isinstance(game, Problems):
         return game
     player = request.player.build()
-    if hasattr(player, "rate"):
+    if isinstance(player, ExpertPlayer):  # a player that rates its moves: built once, its evaluation shown
         began = time.perf_counter()
-        hinted = expert_hint(game.state, request.player)
+        hinted = ExpertHint(game.state, player.evaluate(game.state))
         took = time.perf_counter() - began
         why = PLAYOUTS_IN_USE.why_not_c
         return Hinted(hinted, request.detail, SlowPlayouts(took, why) if why is not None and took > 1.0 else None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import UsageError, display_name
 from ..formats.records import load
@@ -19,9 +19,6 @@ from ..store.history import History, HistoryError, data_folder
 from ..store.kept import KeptGame
 from ..store.totals import Totals, first_dailies, is_practice, totals
 from .events import Cheer, CheerKind
-
-if TYPE_CHECKING:
-    from .session import Session
 
 __all__ = [
     "Cheer",
@@ -127,22 +124,20 @@ def daily_game(games: list[KeptGame], day: str) -> Game:
     return verdict.game
 
 
-def cheers(session: Session) -> list[Cheer]:
-    """What the game of `session`, just won, earned among the kept games: a first win, a new best score, a
-    first win at its grade, a winning streak (two or more), a daily streak (two days or more, the day's
-    first attempt only). None for a lost game, one not kept in the history, or a practice daily (a daily deal
-    played again the same day counts in no figure)."""
+def cheers(game: Game, history: History, path: str) -> list[Cheer]:
+    """What `game`, just won and indexed in `history` as `path`, earned among the kept games: a first win, a new
+    best score, a first win at its grade, a winning streak (two or more), a daily streak (two days or more, the
+    day's first attempt only). None for a lost game or a practice daily (a daily deal played again the same day
+    counts in no figure)."""
 
-    game, history, record = session.game, session.history, session.record
-    if game.state.outcome.score is None or history is None or record is None:
+    if game.state.outcome.score is None:
         return []
-    session.index()
     try:
         games = history.games()
     except HistoryError:
         return []
 
-    path = os.path.abspath(record.path)
+    path = os.path.abspath(path)
     first = first_dailies(games)
     this = next((kept for kept in games if kept.path == path), None)
     if this is None or this.score is None or is_practice(this, first):

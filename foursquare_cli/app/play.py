@@ -14,8 +14,9 @@ from ..errors import ExitStatus, UsageError
 from ..players import PlayerSpec
 from ..rules.game import Game
 from .events import Opening, Openings
+from .opening import GameChoice, open_play
 from .pipe import PipeView, play_from_pipe
-from .session import GameChoice, Session, open_play
+from .session import Session
 from .table import Table, TableView
 
 
@@ -58,7 +59,9 @@ def play_as_asked(request: PlayRequest, views: PlayViews) -> ExitStatus:
     if views.input_closed:
         raise UsageError("standard input is closed; pipe moves in, or play at a terminal")
     keep = not (views.machine or request.game.no_record)
-    session, opening, reopen_values = open_play(request.game, keep=keep, at_prompt=views.at_prompt)
+    session, opening, reopen_values = open_play(
+        request.game, keep=keep, at_prompt=views.at_prompt, expert=request.player
+    )
     _said_as_they_come(session, views)
     views.show(Openings(opening, views.at_prompt))
 
@@ -72,7 +75,6 @@ def play_as_asked(request: PlayRequest, views: PlayViews) -> ExitStatus:
             table = Table(
                 session,
                 views.table,
-                request.player,
                 reopen=reopen,
                 cards_to_come=request.cards_to_come,
                 meter=request.meter,

@@ -1,42 +1,40 @@
-"""A game being played and where it is kept: the `Session` of `play`, and how one is opened.
+"""A game being played, and all it owns: the `Session` of `play`, at a prompt or from a pipe.
 
-A `Session` is a `Game` and, when asked, the `RecordFile` it is saved to; the record
-is rewritten atomically after every move, so it is always a valid record of the
-game so far, even if the process is killed. A move that would make the record
-too large to read back is refused, and the record stays as it was. `open_session`
-turns `play`'s options into a session (new, resumed, kept in the history).
+A `Session` is the one owner of a game: its `Game`, the `RecordFile` it is saved to
+(when asked), its entry in the history, its clock, and the expert its hint, its meter
+and its end screen read. The record is rewritten atomically after every move, so it is
+always a valid record of the game so far, even if the process is killed; a move that
+would make the record too large to read back is refused, and the record stays as it
+was. The prompt (`table`) and the pipe (`pipe`) only turn keys into calls on it and
+its values into text; `opening` opens one from `play`'s options.
 
-Values, never sentences: what is to be said when a session opens comes back as
-`Opening` values, and what goes wrong on the way (the index not updated, a kept
+Values, never sentences: what goes wrong on the way (the index not updated, a kept
 game that can no longer be saved) is handed to the session's `report` callback as
-a `SessionProblem` (`events`); `ui` turns both into text.
+a `SessionProblem` (`events`); `ui` turns it into text.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime
 import os
-import random
-import secrets
 import sqlite3
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import InvalidInput, UsageError, WriteError
-from ..formats.records import format_record, load, meta_nodes, unreadable_reason
-from ..formats.source import keepable_meta
-from ..players.grade import deal_of_level, grade
-from ..rules.cards import Card
+from ..errors import InvalidInput, WriteError
+from ..formats.records import format_record, meta_nodes, unreadable_reason
+from ..players import PlayerSpec
+from ..players.evaluation import Evaluation
+from ..players.grade import grade
+from ..players.solver import solve
 from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..store.files import RecordFile
 from ..store.history import History, HistoryError
-from ..store.kept import started_now
-from .events import Opening, OpeningKind, ProblemKind, Saved, SessionProblem, WhereKept
+from .events import GameOver, MeterReading, ProblemKind, Saved, SessionProblem, Tried, WhereKept
+from .hint import ExpertHint, expert_hint
+from .history import cheers
 
-if TYPE_CHECKING:
-    from ..store.history import History
+DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second or so; the same on any machine)
 
 
 class RecordRefused(InvalidInput):
@@ -54,10 +52,13 @@ class Session:
         *,
         kept: bool = False,
         resumed: bool = False,
+        expert: PlayerSpec = PlayerSpec(),
     ) -> None:
         """`kept`: the record is a game kept in the data folder (not a file the user named), so a failing
-        write stops the saving, not the game. `resumed`: the record already holds the game so far."""
+        write stops the saving, not the game. `resumed`: the record already holds the game so far. `expert`:
+        whose evaluations the hint, the meter and the move list show."""
         self.game = game
+        self.expert = expert
         self.record = record
         self.history = history if record is not None else None  # where the record is indexed
         self.kept = kept
@@ -175,209 +176,74 @@ class Session:
         """Save as the session ends (Ctrl-C, a signal, a failed output): why it failed if it did, and where."""
         return Saved(self.save_quietly(), self.where_kept())
 
+    def tried(self, moves: tuple[Move, ...]) -> Tried:
+        """What `moves` (a line: a move, or a shift and its placement) would do, played on a copy: the game is
+        left as it is. IllegalMoveError when one cannot be played."""
+        after = self.game.state.copy()
+        effects = [after.apply(move) for move in moves]
+        return Tried(Step(-1, moves[-1], effects[-1].card, effects[-1].turned, after))
 
-def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
-    """The deal of the day: the UTC date's digits as a number (20261130 for 2026-11-30), the same for everyone."""
-    day = today or datetime.datetime.now(datetime.UTC).date()
-    return int(day.strftime("%Y%m%d")), day
+    def hint(self) -> ExpertHint:
+        """The expert's evaluation of the position, taken as a hint: counted in the record, which is saved."""
+        said = expert_hint(self.game.state, self.expert)
+        self.game.hints += 1
+        self.save()
+        return said
 
+    def evaluation_of(self, step: Step) -> Evaluation:
+        """The evaluation of the position after `step`: the very one `hint` gives there (the same strength, so
+        the same futures), worked out once a position (`ExpertPlayer.evaluate` remembers it)."""
+        return expert_hint(step.state, self.expert).evaluation
 
-def new_seed() -> int:
+    def meter_reading(self) -> MeterReading | None:
+        """The meter (`play --meter`): the expert's figures from here, and what the last move gave up against
+        the expert's best where it was played, from that position's evaluation. A free shift leaves the reading
+        as it was. None once the game is over."""
+        steps = self.game.steps
+        step = steps[-1]
+        if step.state.is_over:
+            return None
+        if step.move is not None and step.move.is_shift:
+            return MeterReading(self.evaluation_of(steps[-2]).best, free_shift=True)
+        now = self.evaluation_of(step).best
+        if step.move is None:
+            return MeterReading(now)
+        shifted = len(steps) > 2 and steps[-2].move is not None and steps[-2].move.is_shift
+        before = self.evaluation_of(steps[-3] if shifted else steps[-2])  # a shift is decided with its placement
+        played = before.leading_to(step.state)  # where the move led (a shift: with its placement)
+        if played is None:
+            return MeterReading(now)
+        return MeterReading(now, played, before.best, before.lost_by(played))
 
-    return secrets.randbelow(2**32)
+    def game_over(self, looking_back: bool = True) -> GameOver:
+        """The end screen: the game's figures and how to look back at it, its grade kept in the record; with
+        `looking_back`, what it earned among the kept games and what the deal allowed (the solver, quickly)."""
+        game = self.game
+        graded = self.grade()
+        if graded is not None and self.record is not None and self.record.written:
+            self.save()  # the grade, kept in the record for the history
+        won = game.state.outcome.score is not None
+        day = game.meta.get("daily") if isinstance(game.meta, dict) else None
+        earned = []
+        if looking_back and won and self.history is not None and self.record is not None:
+            self.index()
+            earned = cheers(game, self.history, self.record.path)
+        return GameOver(
+            state=game.state,
+            ply=game.ply,
+            undos=game.undos,
+            hints=game.hints,
+            grade=graded,
+            daily=str(day) if day else None,
+            practice=isinstance(game.meta, dict) and game.meta.get("practice") is True,
+            seed=game.seed,
+            cheers=earned,
+            potential=solve(game.deck, budget=DEAL_BUDGET, known=[game.moves] if won else []) if looking_back else None,
+            where=self.where_kept(),
+        )
 
-
-LAST_GAME = "\x00last"  # `--resume` given with no file: the last unfinished game (no path holds a NUL)
-
-
-class GameChoice(NamedTuple):
-    """What `play` is asked for: the deal, the record, resuming."""
-
-    seed: int | None = None
-    deck: tuple[Card, ...] | None = None
-    daily: bool = False
-    record: str | None = None
-    resume: str | None = None
-    no_record: bool = False
-    force: bool = False
-    level: str | None = None  # a random deal of this grade (easy, medium, hard)
-
-
-def open_session(
-    *,
-    seed: int | None = None,
-    deck: tuple[Card, ...] | None = None,
-    daily: bool = False,
-    record: str | None = None,
-    resume: str | None = None,
-    no_record: bool = False,
-    force: bool = False,
-    history: History | None = None,
-    mention_waiting: bool = False,
-    level: str | None = None,
-    piped: bool = False,
-) -> tuple[Session, list[Opening]]:
-    """A session ready to play, and what to say first (its deal, where it is kept, why not).
-
-    With `history`, a game is kept in the data folder (unless `record` names its
-    file) and indexed; `resume=LAST_GAME` is the last unfinished game there; with
-    `mention_waiting`, a new game first says when an unfinished one is waiting. A game
-    `piped` (its moves from a pipe) says so in its meta (`piped: true`): it is kept,
-    but never offered for resume; a piped game resumed at a prompt loses the mark.
-    UsageError for contradictory options, a record that cannot be read or resumed;
-    InvalidInput for an invalid record to resume (its problems said before it);
-    WriteError when a file cannot be opened for writing.
-    """
-    if no_record and record is not None:
-        raise UsageError("--no-record and --record contradict each other; give one")
-    if daily and (seed is not None or deck is not None or resume is not None):
-        raise UsageError("--daily picks the deal; give it without --seed, --deck or --resume")
-    if seed is not None and deck is not None:
-        raise UsageError("give --seed or --deck, not both")
-    if level is not None and (seed is not None or deck is not None or daily or resume is not None):
-        raise UsageError("--level picks the deal; give it without --seed, --deck, --daily or --resume")
-    said: list[Opening] = []
-    if history is not None and mention_waiting and resume is None and record is None:
-        said.extend(_waiting(history))
-    if resume is None:
-        session, opening = _new_session(seed, deck, daily, record, no_record, force, history, level, piped)
-    else:
-        session, opening = _resumed_session(resume, seed, deck, record, no_record, force, history, piped)
-    notes = [Opening(OpeningKind.NOTE, text=note) for note in history.notes] if history is not None else []
-    return session, notes + said + opening
-
-
-Reopen = Callable[[int | None, Game | None], tuple[Session, list[Opening]]]
-"""`restart` (the game's deal again: its seed, or its game for a deck) and `new` (game None: a new deal)."""
-
-
-def open_play(options: GameChoice, *, keep: bool, at_prompt: bool) -> tuple[Session, list[Opening], Reopen]:
-    """The session of `play` (kept in the history when `keep`), what to say first, and how to open the
-    sessions of `restart` and `new` at the prompt, kept like any other game (see `open_session`). At a
-    prompt, a waiting game is mentioned; from a pipe, the game is marked piped."""
-
-    history = History() if keep else None
-    session, opening = open_session(
-        **options._asdict(), history=history, mention_waiting=at_prompt, piped=not at_prompt
-    )
-
-    def reopen(seed: int | None, game: Game | None) -> tuple[Session, list[Opening]]:
-        deck = game.deck if game is not None and seed is None else None
-        again = GameChoice(seed=seed if game is not None else None, deck=deck)
-        return open_session(**again._asdict(), history=History() if history is not None else None)
-
-    return session, opening, reopen
-
-
-def _daily_played(history: History, day: str) -> bool:
-    """Whether the daily deal of `day` was attempted already (its first attempt is the one that counts)."""
-
-    try:
-        return any(game.daily and game.day == day for game in history.games())
-    except HistoryError:
-        return False
-
-
-def _waiting(history: History) -> list[Opening]:
-    """An unfinished game waiting, if one is (and the history can be read)."""
-
-    try:
-        waiting = history.last_unfinished()
-    except HistoryError:
-        return []
-    return [Opening(OpeningKind.WAITING, waiting=waiting)] if waiting is not None else []
-
-
-def _new_session(
-    seed: int | None,
-    deck: tuple[Card, ...] | None,
-    daily: bool,
-    record: str | None,
-    no_record: bool,
-    force: bool,
-    history: History | None,
-    level: str | None = None,
-    piped: bool = False,
-) -> tuple[Session, list[Opening]]:
-
-    said: list[Opening] = []
-    started = started_now()
-    meta: dict[str, Any] = {"started": started}
-    if daily:
-        seed, day = daily_seed()
-        practice = history is not None and _daily_played(history, day.isoformat())
-        said.append(Opening(OpeningKind.DAILY, seed, day=day.isoformat(), practice=practice))
-        meta["daily"] = day.isoformat()
-        if practice:
-            meta["practice"] = True  # the day's first attempt is the one that counts: this one is not shared
-    elif level is not None:
-        seed, found = deal_of_level(level, random.Random())
-        level = found.level  # the one in 10^4 when no deal of the level came up: the truth, not the wish
-        said.append(Opening(OpeningKind.LEVEL, seed, level=level))
-    elif seed is None and deck is None:
-        seed = new_seed()
-        said.append(Opening(OpeningKind.DEALT, seed))
-    if level is not None:
-        meta["grade"] = level
-    if piped:
-        meta["piped"] = True
-    game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
-    path = record
-    if path is None and history is not None and not no_record:
-        try:
-            path = history.new_record_path(game.seed, started)
-        except HistoryError as error:
-            said.append(Opening(OpeningKind.UNSAVED, text=str(error)))
-            history = None
-    kept = record is None and path is not None
-    session = Session(game, RecordFile(path, replace=force) if path is not None else None, history, kept=kept)
-    if record is not None:  # a file the user named exists from the start; a kept game from its first move
-        session.save()
-        session.index()
-    return session, said
-
-
-def _resumed_session(
-    resume: str,
-    seed: int | None,
-    deck: tuple[Card, ...] | None,
-    record: str | None,
-    no_record: bool,
-    force: bool,
-    history: History | None,
-    piped: bool = False,
-) -> tuple[Session, list[Opening]]:
-
-    if resume == LAST_GAME:
-        waiting = None
-        if history is not None:
-            try:
-                waiting = history.last_unfinished()
-            except HistoryError as error:
-                raise UsageError(f"{error}; give the record to resume: --resume FILE") from None
-        if waiting is None:
-            raise UsageError("no unfinished game is waiting; start one with play, or give --resume FILE")
-        resume = waiting.path
-    verdict = load(resume, seed=seed, deck=deck)
-    if verdict.problems:
-        problems = tuple(problem.located(verdict.source.display_name) for problem in verdict.problems)
-        raise InvalidInput("cannot resume an invalid record", path=resume, before=problems)
-    resumed = verdict.game
-    assert resumed is not None
-    if resumed.state.is_over:
-        raise UsageError("this game is over; there is nothing to resume", path=resume)
-    ours = isinstance(verdict.source.meta_value, dict) and "started" in verdict.source.meta_value
-    if ours:  # a game this tool started: its meta is written afresh, so the time played goes on counting
-        resumed.meta = dict(verdict.source.meta_value)
-        resumed.meta.pop("piped", None)
-        if piped:
-            resumed.meta["piped"] = True
-    elif verdict.source.meta_value is not None:
-        resumed.meta = keepable_meta(verdict.source)
-        if resumed.meta is None:
-            raise UsageError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
-    target = None if no_record else (record or resume)
-    file = RecordFile(target, replace=force or target == resume) if target is not None else None
-    session = Session(resumed, file, history if target is not None else None, resumed=target == resume)
-    session.index()
-    return session, [Opening(OpeningKind.RESUMING, resumed.seed, ply=resumed.ply + 1, path=resume)]
+    def leave(self) -> WhereKept:
+        """The game left (`quit`, the end of input): the time played since the last move saved; where it is."""
+        if self.record is not None and self.record.written:
+            self.save()
+        return self.where_kept()

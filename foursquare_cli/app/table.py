@@ -2,11 +2,14 @@
 input, and what a player reaches for (the cards to come, a move tried before it is played, a way back from a
 slip, a hint, the meter).
 
-The loop decides; its view (`TableView`, `ui.terminal`'s) reads the keys and turns every value the loop shows
-(`events`) into text. Ctrl-C at the prompt clears the line, as in bash; `quit` or Ctrl-D leaves, the game
-saved. During a move, Ctrl-C is held until the move is played and saved (`interrupts`); during a hint or the
-meter it stops them at once. When a game ends the end screen takes `undo` (the last move back, even the one
-that lost), `restart`, `new` or `quit`.
+The loop turns each key into a call on the game's one owner, its `Session` (a move, an
+undo, the hint, the meter, the end screen), and shows what comes back; its view
+(`TableView`, `ui.terminal`'s) reads the keys and turns every value shown (`events`)
+into text. Ctrl-C at the prompt clears the line, as in bash; `quit` or Ctrl-D leaves,
+the game saved. During a move, Ctrl-C is held until the move is played and saved
+(`interrupts`); during a hint or the meter it stops them at once. When a game ends the
+end screen takes `undo` (the last move back, even the one that lost), `restart`, `new`
+or `quit`.
 """
 
 from __future__ import annotations
@@ -16,9 +19,6 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..errors import ExitStatus, Terminated, WriteError
-from ..players import PlayerSpec
-from ..players.evaluation import Evaluation
-from ..players.solver import solve
 from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move, moves_of_line
 from .events import (
@@ -26,7 +26,6 @@ from .events import (
     Board,
     CtrlC,
     EndOfInput,
-    GameOver,
     Left,
     MeterReading,
     Moved,
@@ -38,13 +37,12 @@ from .events import (
     Shown,
     Stop,
     Stopped,
-    Tried,
     Welcome,
 )
-from .hint import Hinted, expert_hint
-from .history import cheers
+from .hint import Hinted
 from .interrupts import Interrupts
-from .session import RecordRefused, Reopen, Session
+from .opening import Reopen
+from .session import RecordRefused, Session
 
 PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time played
 COMMANDS = ("moves", "left", "try", "board", "hint", "undo", "restart", "new", "help", "quit")
@@ -67,7 +65,6 @@ class Table:
         self,
         session: Session,
         view: TableView,
-        player: PlayerSpec,
         *,
         reopen: Reopen | None = None,
         cards_to_come: bool = False,
@@ -77,7 +74,6 @@ class Table:
         self.session = session
         self.opened = session  # the caller's, which the caller closes
         self.view = view
-        self.player = player  # the expert's seed and strength for `hint` and the meter
         self.reopen = reopen
         self.cards_to_come = cards_to_come
         self.meter = meter
@@ -123,9 +119,9 @@ class Table:
                         self.end_screen()
                     text = self.read()
                     if text is None or text.lower() == "quit":
-                        if self.session.record is not None and self.session.record.written:
-                            self.session.save()  # the time played since the last move
-                        self.say_where_kept()
+                        where = self.session.leave()
+                        if not (self.game.state.is_over and self.ended):  # an end screen said how to look back
+                            self.view.show(Left(where))
                         return ExitStatus.SUCCESS
                     if text:
                         self.answer(text)
@@ -143,11 +139,7 @@ class Table:
                     self.session.__exit__(None, None, None)
 
     def end_screen(self) -> None:
-        session = self.session
-        grade = session.grade()
-        if grade is not None and session.record is not None and session.record.written:
-            session.save()  # the grade, kept in the record for the history
-        self.view.show(game_over(session, self.looking_back))
+        self.view.show(self.session.game_over(self.looking_back))
         self.ended = True
 
     def answer(self, text: str) -> None:
@@ -159,7 +151,9 @@ class Table:
         elif command == "board":
             self.view.show(Board(self.game.step, self.cards_to_come))
         elif command == "moves":
-            evaluation = self.evaluation_of(self.game.step) if self.meter and not self.game.state.is_over else None
+            evaluation = (
+                self.session.evaluation_of(self.game.step) if self.meter and not self.game.state.is_over else None
+            )
             self.view.show(Shown(Asked.LEGAL_MOVES, self.game.state, evaluation))
         elif command == "left":
             self.view.show(Shown(Asked.CARDS_TO_COME, self.game.state))
@@ -175,15 +169,12 @@ class Table:
             self.play(text)
 
     def hint(self, *, detail: bool) -> None:
-
         try:
             with self.interrupts.waiting_for_input():  # Ctrl-C stops a slow hint at once
-                said = expert_hint(self.game.state, self.player)
+                said = self.session.hint()
         except KeyboardInterrupt:
             self.view.show(Refused(Refusal.HINT_STOPPED))
             return
-        self.game.hints += 1
-        self.session.save()
         self.view.show(Hinted(said, detail))
 
     def try_move(self, text: str) -> None:
@@ -191,19 +182,11 @@ class Table:
             self.view.show(Refused(Refusal.TRY_WHAT))
             return
         try:
-            moves = moves_of_line(text)
-            after = self.game.state.copy()
-            effects = [after.apply(move) for move in moves]
+            tried = self.session.tried(moves_of_line(text))
         except (InvalidMoveError, IllegalMoveError) as error:
             self.view.show(Refused(Refusal.TRY_REFUSED, str(error)))
             return
-        self.view.show(Tried(Step(-1, moves[-1], effects[-1].card, effects[-1].turned, after)))
-
-    def say_where_kept(self) -> None:
-        """Where the game is kept and how to go on, as it is left; not again for a game whose end screen,
-        just shown, said how to look back."""
-        if not (self.game.state.is_over and self.ended):
-            self.view.show(Left(self.session.where_kept()))
+        self.view.show(tried)
 
     def undo(self) -> None:
         try:
@@ -219,8 +202,8 @@ class Table:
             self.view.show(Refused(Refusal.CANNOT_REOPEN, command))
             return
         game = self.game
-        if self.session.record is not None:  # a game kept nowhere (--no-record) leaves without a word
-            self.say_where_kept()
+        if self.session.record is not None and not (game.state.is_over and self.ended):
+            self.view.show(Left(self.session.where_kept()))  # a game kept nowhere (--no-record): not a word
         if self.session is not self.opened:
             self.session.__exit__(None, None, None)
         else:
@@ -248,58 +231,12 @@ class Table:
         """What a move prints, and an undo again: the board with its marks, the count and the meter when asked."""
         return Moved(step, self.cards_to_come, self.meter_reading(), self.meter, undos)
 
-    def evaluation_of(self, step: Step) -> Evaluation:
-        """The evaluation of the position after `step`: the very one `hint` gives there (the same strength, so the
-        same futures), worked out once a position (`ExpertPlayer.evaluate` remembers it)."""
-
-        return expert_hint(step.state, self.player).evaluation
-
     def meter_reading(self) -> MeterReading | None:
-        """The meter (`play --meter`): the expert's figures from here, and what the last move gave up against
-        the expert's best where it was played, from that position's evaluation. A free shift leaves the reading
-        as it was. None when not asked, when the game is over, or when Ctrl-C skips it."""
-        steps = self.game.steps
-        step = steps[-1]
-        if not self.meter or step.state.is_over:
+        """The session's meter reading when the meter is asked for; None when not, or when Ctrl-C skips it."""
+        if not self.meter:
             return None
         try:
             with self.interrupts.waiting_for_input():
-                if step.move is not None and step.move.is_shift:
-                    return MeterReading(self.evaluation_of(steps[-2]).best, free_shift=True)
-                now = self.evaluation_of(step).best
-                if step.move is None:
-                    return MeterReading(now)
-                shifted = len(steps) > 2 and steps[-2].move is not None and steps[-2].move.is_shift
-                decided = steps[-3] if shifted else steps[-2]  # a shift is decided with the placement after it
-                before = self.evaluation_of(decided)
+                return self.session.meter_reading()
         except KeyboardInterrupt:
             return None
-        played = before.leading_to(step.state)  # where the move led (a shift: with its placement)
-        if played is None:
-            return MeterReading(now)
-        return MeterReading(now, played, before.best, before.lost_by(played))
-
-
-DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second or so; the same on any machine)
-
-
-def game_over(session: Session, looking_back: bool = True) -> GameOver:
-    """The end screen of a game at the prompt: its figures, how to look back at it; `looking_back`, what it
-    earned among the kept games (`cheers`) and what the deal allowed (the solver, quickly)."""
-
-    game = session.game
-    won = game.state.outcome.score is not None
-    day = game.meta.get("daily") if isinstance(game.meta, dict) else None
-    return GameOver(
-        state=game.state,
-        ply=game.ply,
-        undos=game.undos,
-        hints=game.hints,
-        grade=session.grade(),
-        daily=str(day) if day else None,
-        practice=isinstance(game.meta, dict) and game.meta.get("practice") is True,
-        seed=game.seed,
-        cheers=cheers(session) if looking_back else [],
-        potential=solve(game.deck, budget=DEAL_BUDGET, known=[game.moves] if won else []) if looking_back else None,
-        where=session.where_kept(),
-    )

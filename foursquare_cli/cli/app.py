@@ -135,7 +135,7 @@ def _resume_without_file(arguments: list[str]) -> list[str]:
         if command not in arguments or option not in arguments:
             continue
         if command == "play":
-            from ..app.session import LAST_GAME as missing  # start-up: a command's own modules load when it runs
+            from ..app.opening import LAST_GAME as missing  # start-up: a command's own modules load when it runs
         else:
             missing = "today"
         for index in range(arguments.index(command) + 1, len(arguments)):

@@ -138,9 +138,9 @@ def play_command(
     Exit codes: 0 the game ended or you stopped; 1 an invalid or illegal move
     from a pipe; 2 usage error; 74 a write failed; 130 interrupted.
     """
+    from ..app.opening import GameChoice  # start-up: a command's own modules load when it runs
     from ..app.play import PlayRequest, play_as_asked  # start-up: a command's own modules load when it runs
     from ..app.players import player_spec  # start-up: a command's own modules load when it runs
-    from ..app.session import GameChoice  # start-up: a command's own modules load when it runs
     from ..ui.terminal import PlayScreens  # start-up: a command's own modules load when it runs
 
     choice = GameChoice(seed, deck, daily, record, resume, no_record, force, level.value if level else None)
