@@ -59,6 +59,11 @@ def exit_codes_text() -> str:
     return "Exit codes: " + "; ".join(f"{int(code)} {meaning}" for code, meaning in EXIT_CODES.items()) + "."
 
 
+def counted(number: int, word: str) -> str:
+    """`1 move`, `3 moves`: a count and its word, plural as English has it for the words the tool counts."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def quoted(text: str, limit: int = 40) -> str:
     """`text` quoted (`repr`: nothing in it reaches the terminal as a control), at most `limit` characters of
     it and then its length (`'99999'... (5,000 characters)`): messages never echo a whole hostile input."""

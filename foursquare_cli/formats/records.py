@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UsageError, quoted
+from ..errors import UsageError, counted, quoted
 from ..rules.cards import Card, deal
 from ..rules.engine import State
 from ..rules.game import Game, Step
@@ -30,16 +30,12 @@ def outcome_words(state: State, moves: int, undos: int = 0) -> str:
     """`won, score 7, 29 moves, 2 undos`, `lost after 23 moves (more than 4 face-down cards)` or `playing, 12
     moves`: a game's outcome and counts in the words every screen uses (and error messages)."""
     outcome = state.outcome
-    tail = f", {_counted(undos, 'undo')}" if undos else ""
+    tail = f", {counted(undos, 'undo')}" if undos else ""
     if outcome.status is WON:
-        return f"won, score {outcome.score}, {_counted(moves, 'move')}{tail}"
+        return f"won, score {outcome.score}, {counted(moves, 'move')}{tail}"
     if outcome.status is LOST:
-        return f"lost after {_counted(moves, 'move')}{tail} ({outcome.reason})"
-    return f"playing, {_counted(moves, 'move')}{tail}"
-
-
-def _counted(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
+        return f"lost after {counted(moves, 'move')}{tail} ({outcome.reason})"
+    return f"playing, {counted(moves, 'move')}{tail}"
 
 
 @dataclass

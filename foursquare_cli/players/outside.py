@@ -45,7 +45,7 @@ __all__ = ["Forfeit", "ModulePlayer", "ProgramPlayer", "close_programs", "runnin
 
 MAX_ANSWER_BYTES = 4096
 STARTUP_TIME = 30.0  # seconds a module player's host may take to import its module
-_SLICE = 0.1  # the longest single wait, so an exit or a deadline is seen within it
+_LONGEST_WAIT = 0.1  # the longest single wait, so an exit or a deadline is seen within it
 _STRAY_WAIT = 0.02  # after a game's last state: how long an answer to it (none is awaited) is waited for
 EARLY_GRACE = 0.002  # after an answer: how long a second line written with it is waited for (a cost a move)
 
@@ -188,7 +188,7 @@ class ProgramPlayer:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise self._late(waited)
-            chunk = process.output(min(left, _SLICE))
+            chunk = process.output(min(left, _LONGEST_WAIT))
             if chunk is None:
                 if process.poll() is not None:  # exited, though a child of its may still hold the pipe
                     raise self._exited()

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 from ..errors import InvalidInput
 from .cards import Card, deal
 from .engine import State
-from .moves import Cell, Move, cells_of
+from .moves import Move
 
 
 class NothingToUndo(InvalidInput):
@@ -31,10 +31,6 @@ class Step(NamedTuple):
     card: Card | None
     turned: int
     state: State
-
-    @property
-    def turned_cells(self) -> tuple[Cell, ...]:
-        return cells_of(self.turned)
 
     def to_json(self) -> dict[str, Any]:
         """The state as protocol.md section 5 gives it, keys in protocol.md's order: every key, face-down cards named

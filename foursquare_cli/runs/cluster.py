@@ -56,7 +56,7 @@ BATCH_SECONDS = 5.0  # about how long a batch of games plays: what a lost worker
 MOST_IN_A_BATCH = 500
 CONNECT_SECONDS = 15.0  # the longest wait for a scheduler to answer
 NO_WORKER_SECONDS = 30.0  # how long a run waits with no worker at all before it gives up
-_SLICE = 0.5  # the longest single wait for a result, so a lost scheduler or worker is seen within it
+_RESULT_WAIT = 0.5  # the longest single wait for a result, so a lost scheduler or worker is seen within it
 _ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})$")
 # The code a worker runs to say whether it has the tool at all, sent as text to the builtin `eval`: a function of
 # the package would not even reach a worker that lacks the package.
@@ -322,7 +322,7 @@ class ClusterExecutor:
         unanswered: float | None = None
         while True:
             try:
-                results, seconds = future.result(timeout=_SLICE)
+                results, seconds = future.result(timeout=_RESULT_WAIT)
                 return list(results), float(seconds)
             except (DaskTimeout, TimeoutError):
                 pass

@@ -161,8 +161,8 @@ def step_heading(step: Step, style: Style = PLAIN) -> str:
     if step.card is None:
         return f"Move {step.ply}: {step.move} (free: no card drawn)"
     heading = f"Move {step.ply}: {step.move} places {card_text(step.card, style)}"
-    down = [str(cell) for cell in step.turned_cells if not step.state.is_face_up(cell)]
-    up = [str(cell) for cell in step.turned_cells if step.state.is_face_up(cell)]
+    down = [str(cell) for cell in cells_of(step.turned) if not step.state.is_face_up(cell)]
+    up = [str(cell) for cell in cells_of(step.turned) if step.state.is_face_up(cell)]
     parts = [f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells]
     return heading + ("; turns " + ", ".join(parts) if parts else "")
 
@@ -227,14 +227,6 @@ def _turned_words(state: State, move: Move, after: int) -> str:
     down = [str(c) for c in cells_of(turned & after)]
     up = [str(c) for c in cells_of(turned & ~after)]
     return ", ".join(f"{joined(cells)} face {side}" for cells, side in ((down, "down"), (up, "up")) if cells)
-
-
-def would_be(state: State, move: Move) -> Step:
-    """The step `move` would make from `state`, played on a copy (`try` at the prompt); IllegalMoveError
-    if the rules forbid it."""
-    after = state.copy()
-    effect = after.apply(move)
-    return Step(-1, move, effect.card, effect.turned, after)
 
 
 def to_come_line(state: State, style: Style = PLAIN) -> str:

@@ -4,14 +4,10 @@ of a daily game; and the line that says an unfinished game is waiting."""
 from __future__ import annotations
 
 from ..app.history import HistoryNote, HistoryReport, KeptGame, SharedDay, Totals
-from ..errors import display_name
+from ..errors import counted, display_name
 from ..rules.engine import State
 from ..rules.outcomes import Status
 from .output import Screen, Text, can_show, text_of
-
-
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def _when(started: str) -> str:
@@ -125,7 +121,7 @@ def history_text(
     mean = f"{totals.mean_score_of_wins:.1f}" if totals.mean_score_of_wins is not None else "-"
     lines.append(
         f"Played {totals.played}, won {totals.won}{share}; best score {best}, mean score of wins {mean}"
-        + (f"; {_count(totals.unfinished, 'unfinished game')} (not counted)" if totals.unfinished else "")
+        + (f"; {counted(totals.unfinished, 'unfinished game')} (not counted)" if totals.unfinished else "")
     )
     lines.append(
         f"Winning streak {totals.streak} (longest {totals.longest_streak}); "
@@ -168,10 +164,10 @@ def share_block(day: str, state: State, moves: int, undos: int, hints: int, *, u
     result = f"won, score {outcome.score}" if outcome.status is Status.WON else str(outcome.status)
     blocks = SHARE_BLOCKS if unicode else SHARE_ASCII
     shifts = moves - state.drawn
-    counted = _count(moves, "move") + (f" ({shifts} free)" if shifts else "")
+    moved = counted(moves, "move") + (f" ({shifts} free)" if shifts else "")
     lines = [
         f"Foursquare daily {day}: {result}",
-        f"{counted}, {_count(undos, 'undo')}, {_count(hints, 'hint')}",
+        f"{moved}, {counted(undos, 'undo')}, {counted(hints, 'hint')}",
     ]
     lines.extend("".join(blocks[len(state.piles[row * 4 + column])] for column in range(4)) for row in range(4))
     return "\n".join(lines)
@@ -188,6 +184,6 @@ def waiting_line(game: KeptGame, program: str) -> str:
     """Said when `play` starts a new game while an unfinished one is kept."""
     deal = f"deal {game.seed}" if game.seed is not None else "a deck of your own"
     return (
-        f"An unfinished game is waiting ({deal}, {_count(game.moves, 'move')}, started {_when(game.started)} UTC); "
+        f"An unfinished game is waiting ({deal}, {counted(game.moves, 'move')}, started {_when(game.started)} UTC); "
         f"to go on with it: {program} play --resume"
     )

@@ -35,7 +35,7 @@ from ..app.events import (
     WhereKept,
 )
 from ..app.table import COMMANDS
-from ..errors import display_name, quoted
+from ..errors import counted, display_name, quoted
 from ..rules.engine import State
 from ..rules.game import Step
 from ..rules.outcomes import Status
@@ -74,10 +74,6 @@ Commands:
   quit      stop; the game is saved and can be resumed (Ctrl-D too; Ctrl-C clears the line)
 Tab completes moves and commands; arrow keys recall earlier lines."""
 )
-
-
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def board_text(step: Step, style: Style, count: bool, *, legend: bool = False) -> str:
@@ -302,8 +298,8 @@ def moves_words(state: State, ply: int) -> str:
     among them said to be free (they draw no card)."""
     shifts = ply - state.drawn
     if not shifts:
-        return _count(ply, "move")
-    return _count(ply, "move") + (" (1 of them a free shift)" if shifts == 1 else f" ({shifts} of them free shifts)")
+        return counted(ply, "move")
+    return counted(ply, "move") + (" (1 of them a free shift)" if shifts == 1 else f" ({shifts} of them free shifts)")
 
 
 def outcome_line(state: State, ply: int, undos: int = 0, hints: int = 0, grade: str | None = None) -> str:
@@ -311,8 +307,8 @@ def outcome_line(state: State, ply: int, undos: int = 0, hints: int = 0, grade: 
     free), undos, hints, grade."""
     outcome = state.outcome
     counts = moves_words(state, ply)
-    counts += f", {_count(undos, 'undo')}" if undos else ""
-    counts += f", {_count(hints, 'hint')}" if hints else ""
+    counts += f", {counted(undos, 'undo')}" if undos else ""
+    counts += f", {counted(hints, 'hint')}" if hints else ""
     graded = f" The deal is graded {grade} (for simple players; the expert wins nearly every deal)." if grade else ""
     if outcome.status is Status.WON:
         return f"You won! Score {outcome.score} (cards left in the stock); {counts}.{graded}"
