@@ -6,9 +6,15 @@ figures are published for.
 A variant is `key=value` pairs joined by commas: `n` playouts a move (1500), `w` the score weight (0.01),
 `d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2), `F` 1 for
 futures played filling first (0); `T` the expert's best T moves looked at two plies deep (0: off; see
-`ExpertPlayer`'s second_ply), with `m` playouts for each reply (n / 20). A key left out takes the value
-of the expert before issue 25 (in brackets), so the commands in docs/figures.md repeat their runs; the
-expert now is n=20000,w=0.12,P=2,F=1,T=2.
+`ExpertPlayer`'s second_ply), with `m` playouts for each reply (n / 20), and `R` each reply's own best
+moves looked at again over the card after (0). A key left out takes the value of the expert before issue 25
+(in brackets), so the commands in docs/figures.md repeat their runs. Two names stand for whole experts:
+`now`, the expert as it ships (`ExpertPlayer()`), and `previous`, the expert before issue 51
+(n=20000,w=0.12,P=2,F=1,T=3,R=0), so that
+
+    python benchmarks/expert_variants.py --start 0 --count 1000 previous now --jobs 2
+
+prints the two side by side on the same deals, each deal's difference with its standard error.
 
 Run: python benchmarks/expert_variants.py --start 20350 --count 200 n=1500 n=1500,w=0.05,P=1 [--jobs 2]
 Prints figures (and with --save, one JSON line a game as it ends: the same command resumes a stopped run);
@@ -30,11 +36,14 @@ from foursquare_cli.players.futures import Valuation
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 
-KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int, "T": int, "m": int}
+KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int, "T": int, "m": int, "R": int}
+NAMED = {"previous": "n=20000,w=0.12,P=2,F=1,T=3,R=0"}  # and "now": the expert as it ships
 
 
 def parsed(variant: str) -> dict[str, float]:
-    pairs = dict(part.split("=", 1) for part in variant.split(",") if part)
+    if variant == "now":
+        return {}
+    pairs = dict(part.split("=", 1) for part in NAMED.get(variant, variant).split(",") if part)
     unknown = set(pairs) - set(KEYS)
     if unknown:
         raise SystemExit(f"{variant}: unknown keys {', '.join(sorted(unknown))}; the keys are {', '.join(KEYS)}")
@@ -52,6 +61,8 @@ class Game(NamedTuple):
 def play(task: tuple[str, int]) -> Game:
     variant, seed = task
     p = parsed(variant)
+    if variant == "now":
+        return played_out(variant, seed, ExpertPlayer(seed))
     valuation = Valuation(p.get("w", 0.01), p.get("d", 0.8), p.get("P", 0.0), int(p.get("K", 2)))
     player = ExpertPlayer(
         seed,
@@ -60,7 +71,12 @@ def play(task: tuple[str, int]) -> Game:
         fill_first=bool(p.get("F", 0)),
         second_ply=int(p.get("T", 0)),
         reply_playouts=int(p["m"]) if "m" in p else None,
+        reply_second_ply=int(p.get("R", 0)),
     )
+    return played_out(variant, seed, player)
+
+
+def played_out(variant: str, seed: int, player: ExpertPlayer) -> Game:
     state = State(deal(seed))
     began = time.process_time()
     moves = 0
@@ -113,7 +129,8 @@ def main() -> None:
         spread = math.sqrt(sum((x - mean) ** 2 for x in diff) / max(1, len(diff) - 1) / len(diff))
         print(
             f"{variant:>28}: won {len(won)} of {len(mine)}, mean score of wins {sum(won) / max(1, len(won)):.2f}, "
-            f"{mean:+.2f} ± {spread:.2f} a deal, {sum(game.cpu for game in mine) / len(mine):.1f} s a game; "
+            f"{mean:+.2f} ± {spread:.2f} a deal, {sum(game.cpu for game in mine) / len(mine):.1f} s a game "
+            f"({sum(game.cpu for game in mine) / max(1, sum(game.moves for game in mine)):.2f} s of CPU a move); "
             f"lost {lost or 'none'}"
         )
 

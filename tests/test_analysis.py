@@ -28,40 +28,42 @@ BUDGET = 300  # playouts a move, for the player and the analysis: far below the 
 runner = CliRunner()
 
 
-def _expert_game_with_a_blunder(seed: int = 3, at: int = 12) -> tuple[Game, int]:
-    """The expert plays deal `seed`, except move `at` + 1: the placement leaving the most face-down cards
-    without losing at once, while another leaves at least three fewer."""
+def _expert_game_with_a_blunder(seed: int = 3, earliest: int = 12) -> tuple[Game, int]:
+    """The expert plays deal `seed`, except one move from move `earliest` + 1 on: the first position where a
+    placement leaves at least three more cards face down than another (and no more than four, so the game goes
+    on) gets that placement. Found as the game goes, so a stronger expert's other line still finds one."""
     game = Game.from_seed(seed)
     expert = ExpertPlayer(0, BUDGET)
+    blunder = None
     while not game.state.is_over:
         state = game.state
-        if game.ply == at:
-            assert state.next_card is not None
+        if blunder is None and game.ply >= earliest and state.next_card is not None:
             options = state.face_downs_after(state.next_card)
             fewest = min(options)[0]
             worst = max((count, move) for count, move in options if count <= 4)
-            assert worst[0] >= fewest + 3, "the test needs a position with a clear blunder"
-            game.play(worst[1])
-            continue
+            if worst[0] >= fewest + 3:
+                blunder = game.ply + 1
+                game.play(worst[1])
+                continue
         game.play(expert.choose(state))
-    return game, at + 1
+    assert blunder is not None, "the test needs a position with a clear blunder"
+    return game, blunder
 
 
 @pytest.mark.slow
 def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
-    game, blunder = _expert_game_with_a_blunder(seed=1, at=14)
+    game, blunder = _expert_game_with_a_blunder(seed=1, earliest=14)
     moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
     marked = moves[blunder - 1]
-    # On the expert's own scale (calibrated: issue 34), three more cards face down at move 15 of deal 1 leave
-    # it still winning nearly always, but cost it points of score (about 1.7 on the table remade for the
-    # three-move expert, 2.3 on the one before): the expected score lost marks it.
-    # (The expert with a second ply, issue 35, mends most such blunders for under a point: deal 3 at move 13
-    # now costs half a point, so the test moved.)
+    # On the expert's own scale, three more cards face down on deal 1 (from move 15 on) leave it still winning
+    # nearly always, but cost it points of score: the expected score lost marks it. (The stronger the expert,
+    # the more of such a blunder it mends later: about a point now, 1.7 and 2.3 for the experts before.)
     assert marked.ply == blunder and marked.mark is not None
     assert not marked.agreed and marked.best.move != marked.move
     # the better move is not bought with the chance (both are about 99.9% here: a hair either way is no trade)
-    assert marked.best.win_rate >= marked.played.win_rate - 0.005
-    assert marked.best.expected_score - marked.played.expected_score >= 1.5
+    assert marked.best.chance >= marked.played.chance - 0.005
+    # a point or more of expected score given up: at least an inaccuracy (?!), by the marks analyze's help states
+    assert marked.best.expected - marked.played.expected >= 1.0
     assert sum(summary.marks.values()) >= 1
 
 
@@ -129,8 +131,8 @@ def test_figures_are_deterministic_and_the_same_with_jobs(tmp_path):
     again = subprocess.run([*TOOL, "analyze", *arguments, "--jobs", "2"], capture_output=True, text=True, timeout=300)
     assert one.exit_code == 0 and again.returncode == 0
     assert one.stdout == again.stdout
-    other_seed = runner.invoke(app, ["analyze", *arguments, "--player-seed", "1"])
-    assert other_seed.stdout != one.stdout
+    # a position's figures come from futures its own cards seed: no seed of the player's to give
+    assert "--player-seed" not in runner.invoke(app, ["analyze", "--help"]).stdout
 
 
 @pytest.mark.slow

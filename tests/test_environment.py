@@ -3,6 +3,7 @@ mask is the engine's legal moves, its episodes are records `check` accepts, and 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -128,7 +129,17 @@ def test_a_policy_becomes_a_player_that_compare_measures(tmp_path, monkeypatch):
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert "forfeits" in result.stdout and "firstlegal:Player" in result.stdout
+    table = result.stdout.splitlines()
+    assert "  A = firstlegal:Player" in table, "the long name, listed once below the table"
+    assert any(line.split()[:1] == ["A"] and "/20" in line for line in table), "its row, by its short name"
+    measured = subprocess.run(
+        [sys.executable, "-m", "foursquare_cli", "compare", "firstlegal:Player", "random", "-n", "20", "-f", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    first = json.loads(measured.stdout)["players"][0]
+    assert first["player"] == "firstlegal:Player" and first["games"] == 20 and first["forfeits"] == {}
 
 
 def test_the_cli_never_imports_gymnasium_or_numpy():

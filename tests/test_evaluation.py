@@ -4,6 +4,8 @@ allow, each move's figures its position's."""
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 from conftest import played
 from hypothesis import given, settings
@@ -131,3 +133,65 @@ def test_an_evaluation_is_worked_out_once_and_read_again():
     first = expert.evaluate(state)
     assert expert.evaluate(cornered(state)).ratings[0].value == first.ratings[0].value
     assert expert.evaluate(state) == first
+
+
+def test_two_threads_asking_for_one_position_get_one_search(monkeypatch):
+    """The meter's look-ahead and the prompt may ask for a position at once: one searches, the other waits for
+    its answer."""
+    expert = ExpertPlayer(playouts=QUICK + 1, reply_playouts=20)  # settings of its own: nothing remembered yet
+    searched = []
+    search = ExpertPlayer._search
+
+    def counted(self, state):
+        searched.append(position_key(state))
+        time.sleep(0.2)  # long enough for the second to arrive while the first works
+        return search(self, state)
+
+    monkeypatch.setattr(ExpertPlayer, "_search", counted)
+    state = played(deal(5), "B2", "C2")
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(expert.evaluate(state))) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(searched) == 1 and answers[0] == answers[1]
+
+
+def test_the_meter_looks_ahead_while_the_player_thinks_and_not_for_a_quick_answer(monkeypatch):
+    from foursquare_cli.app import session as session_module
+    from foursquare_cli.app.session import Session
+    from foursquare_cli.players import PlayerSpec, Strength
+    from foursquare_cli.rules.game import Game
+
+    searched: list[object] = []
+    search = ExpertPlayer._search
+    monkeypatch.setattr(ExpertPlayer, "_search", lambda self, state: searched.append(1) or search(self, state))
+    strength = PlayerSpec(strength=Strength(playouts=QUICK + 2))
+    game = Game.from_seed(7)
+    for move in ("B2", "C2"):
+        game.play(Move.from_str(move))
+    session = Session(game, expert=strength)
+    session.look_ahead()
+    session.stop_looking()  # answered at once, as a script does: nothing worked out
+    time.sleep(session_module.PONDER_AFTER + 0.2)
+    assert searched == []
+
+    monkeypatch.setattr(session_module, "PONDER_AFTER", 0.0)
+    session.look_ahead()
+    deadline = time.monotonic() + 30
+    while len(searched) < 1 + session_module.LOOK_AHEAD and time.monotonic() < deadline:
+        time.sleep(0.05)
+    session.stop_looking()
+    time.sleep(0.5)  # an evaluation under way finishes
+    evaluation = session.evaluation_of(session.game.step)
+    seen = len(searched)
+    for rating in evaluation.distinct()[: session_module.LOOK_AHEAD]:
+        session.play(rating.move)
+        if rating.then is not None:
+            session.play(rating.then)
+        session.meter_reading()  # the position after one of the expert's best moves: already worked out
+        session.undo()
+        if rating.then is not None:
+            session.undo()
+    assert len(searched) == seen == 1 + session_module.LOOK_AHEAD

@@ -305,3 +305,94 @@ def test_a_piped_line_that_is_no_move_says_what_it_is(line, said):
     refused, *kept = process.stderr.splitlines()
     assert refused == f"<stdin>:2: move 2 {line!r}: {said}"
     assert kept[0].startswith("The game so far, as a record"), "not kept: the record, as every end of a pipe says"
+
+
+HINT_LINE = re.compile(r"Hint: (.+?) \((\d+)% to win, expected score (\d+\.\d)\)")
+HINT_ROW = re.compile(r"^  (\S.*?)\s+\d+\.\d+\*?\s+(\d+)%\s+(\d+\.\d)$")
+METER = re.compile(r"Expected score (\d+\.\d), (\d+)% to win; (.+)")
+NEXT_PROMPT = r"Move \d+, place \w+> "
+
+
+def _as_shown(chance: float) -> set[int]:
+    """The percentages a chance (as analyze's JSON rounds it, to four places) may be shown as: whole, 99 for
+    any chance short of certain, 1 for any above none (docs/figures.md)."""
+    shown = {round(chance * 100)}
+    if 0.99 < chance <= 1:
+        shown.add(99)
+    if 0 <= chance < 0.01:
+        shown.add(1)
+    return shown
+
+
+def _near(shown: str, figure: float) -> bool:
+    """A score shown to a tenth is the figure rounded."""
+    return abs(float(shown) - figure) <= 0.0501
+
+
+def _named(figures: dict[str, str | None]) -> str:
+    return str(figures["move"]) if figures["then"] is None else f"{figures['move']}, then {figures['then']}"
+
+
+@pytest.mark.posix
+def test_a_game_at_the_prompt_the_meter_hint_and_analyze_agree_move_by_move(tmp_path):
+    """Issue 48: a game at a real prompt with the meter on. Before each move the hint, after it the meter, then
+    `analyze` on the game's record: for every position, the figures the three show are the same, and what the
+    meter says a move gave up is what analyze says."""
+    record = tmp_path / "game.yaml"
+    child = spawn("--seed", "42", "--meter", "--playouts", "200", "--record", str(record), NO_COLOR="1")
+    child.expect(NEXT_PROMPT)
+    child.sendline("B2")  # the first card: every cell alike, the expert's move whichever
+    hints: list[tuple[str, int, str, dict[str, tuple[int, str]]]] = [("", 0, "", {})]
+    meters: list[tuple[str, int, str]] = []
+    played = ["B2"]
+    for ply in range(2, 11):
+        child.expect(NEXT_PROMPT)
+        meter = METER.search(child.before)
+        assert meter is not None, child.before
+        meters.append((meter[1], int(meter[2]), meter[3].strip()))
+        child.sendline("hint")
+        child.expect(NEXT_PROMPT)
+        said = HINT_LINE.search(child.before)
+        assert said is not None, child.before
+        table = {m[1]: (int(m[2]), m[3]) for m in map(HINT_ROW.match, child.before.splitlines()) if m}
+        hints.append((said[1], int(said[2]), said[3], table))
+        placements = [name for name in table if "then" not in name and not name.startswith("shift")]
+        # the hint's own move on even moves, another on odd ones: the meter has something given up to say
+        move = placements[0] if ply % 2 == 0 or len(placements) == 1 else placements[1]
+        played.append(move)
+        child.sendline(move)
+    child.expect(NEXT_PROMPT)
+    meter = METER.search(child.before)
+    assert meter is not None, child.before
+    meters.append((meter[1], int(meter[2]), meter[3].strip()))
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+
+    analysed = runner.invoke(app, ["analyze", str(record), "--playouts", "200", "--solve-budget", "1000", "-f", "json"])
+    assert analysed.exit_code == 0, analysed.stderr
+    rows = [json.loads(line) for line in analysed.stdout.splitlines()][:-1]
+    assert [row["move"] for row in rows] == played
+    for ply in range(2, len(played) + 1):
+        row, (hinted, chance, score, table) = rows[ply - 1], hints[ply - 1]
+        # the hint before the move and analyze's row for it: the same best, the same figure for the move played
+        assert hinted == _named(row["best"]) or table[hinted] == table[_named(row["best"])]
+        assert chance in _as_shown(row["best"]["win_rate"]) and _near(score, row["best"]["expected_score"])
+        assert table[played[ply - 1]][0] in _as_shown(row["played"]["win_rate"])
+        assert _near(table[played[ply - 1]][1], row["played"]["expected_score"])
+    for ply, (score, chance, verdict) in enumerate(meters, 1):
+        row = rows[ply - 1]
+        if ply < len(played):  # the meter after a move: the position's figures, the next hint's
+            assert (score, chance) == (hints[ply][2], hints[ply][1])
+            assert _near(score, rows[ply]["best"]["expected_score"])
+        if row["agreed"]:
+            assert verdict.startswith(played[ply - 1]) or ply == 1, verdict
+            assert verdict.endswith("was the expert's move"), verdict
+        elif row["given_up"] == {"expected_score": 0.0, "win_rate": 0.0}:
+            assert verdict == f"{played[ply - 1]} gave up nothing to {_named(row['best'])}"
+        else:
+            given = re.fullmatch(r"(.+) gave up (\d+\.\d)(?: and (\d+)% to win)? to (.+)", verdict)
+            assert given is not None, verdict
+            assert (given[1], given[4]) == (played[ply - 1], _named(row["best"]))
+            assert _near(given[2], row["given_up"]["expected_score"])
+    assert any(" gave up " in verdict and "nothing" not in verdict for _, _, verdict in meters), "a move that cost"

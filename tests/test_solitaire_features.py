@@ -116,7 +116,7 @@ def test_deal_shows_the_grade_and_play_level_picks_a_deal_of_that_grade(home):
     assert shown.stderr == f"grade: {grade_words(grading.grade(3))}\n" and len(shown.stdout.splitlines()) == 1
     result = runner.invoke(app, ["play", "--level", "hard", "--no-record"], input="quit\n")
     said = result.stderr.splitlines()[0]
-    assert said.startswith("Deal ") and ", hard (to play it again" in said
+    assert said.startswith("Deal ") and ", graded hard for simple players (to play it again" in said
     assert grading.grade(int(said.split()[1].rstrip(","))).level == "hard"
     refused = runner.invoke(app, ["play", "--level", "easy", "--seed", "3"], input="")
     assert refused.exit_code == 2 and "--level picks the deal" in refused.stderr

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 from collections.abc import Callable
 
 from ..errors import InvalidInput, WriteError
@@ -26,6 +27,7 @@ from ..players import PlayerSpec
 from ..players.evaluation import Evaluation
 from ..players.grade import grade
 from ..players.solver import solve
+from ..rules.engine import State, state_after
 from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..store.files import RecordFile
@@ -39,6 +41,10 @@ DEAL_BUDGET = 100_000  # positions the end screen's solver may visit (a second o
 
 class RecordRefused(InvalidInput):
     """A move whose record could not be read back; the move was taken back."""
+
+
+LOOK_AHEAD = 3  # the expert's best moves whose positions the meter works out while the player thinks
+PONDER_AFTER = 0.3  # seconds of thought before it starts: a script's quick answers never start it
 
 
 class Session:
@@ -67,6 +73,7 @@ class Session:
         self.problems: list[SessionProblem] = []
         self.report: Callable[[SessionProblem], None] = self.problems.append
         """Where problems go as they happen (`ui` says them); by default they are kept in `problems`."""
+        self._pondering = threading.Event()  # set: the look-ahead under way (if any) stops
 
     def __enter__(self) -> Session:
         return self
@@ -194,6 +201,38 @@ class Session:
         """The evaluation of the position after `step`: the very one `hint` gives there (the same strength, so
         the same futures), worked out once a position (`ExpertPlayer.evaluate` remembers it)."""
         return expert_hint(step.state, self.expert).evaluation
+
+    def look_ahead(self) -> None:
+        """While the player thinks at the prompt, the meter's next reading: the positions the expert's best few
+        moves lead to are evaluated on a thread of their own, so that the meter after one of those moves is shown
+        at once. Fair: the card each position holds is drawn only when the move is made, and nothing worked out
+        here is shown before. The thread waits PONDER_AFTER first and stops between positions at `stop_looking`."""
+        self.stop_looking()
+        state = self.game.state
+        if not state.is_over:
+            stop = self._pondering = threading.Event()
+            looking = threading.Thread(target=self._ponder, args=(state.copy(), stop), name="foursquare-meter")
+            looking.daemon = True  # a game left while it looks ahead is not kept waiting for it
+            looking.start()
+
+    def stop_looking(self) -> None:
+        """The player has answered: the look-ahead stops (an evaluation it began finishes, and is remembered)."""
+        self._pondering.set()
+
+    def _ponder(self, state: State, stop: threading.Event) -> None:
+        if stop.wait(PONDER_AFTER):
+            return
+        try:
+            for rating in expert_hint(state, self.expert).evaluation.distinct()[:LOOK_AHEAD]:
+                if stop.is_set():
+                    return
+                after = state_after(state, rating.move)
+                if rating.then is not None:
+                    after.apply(rating.then)
+                if not after.is_over:
+                    expert_hint(after, self.expert)
+        except Exception:  # a look-ahead is only a saving: the meter works the position out itself
+            return
 
     def meter_reading(self) -> MeterReading | None:
         """The meter (`play --meter`): the expert's figures from here, and what the last move gave up against

@@ -90,6 +90,8 @@ class Table:
         """A line typed at the prompt; None at the end of input (Ctrl-D). Ctrl-C clears the line."""
         started = time.monotonic()
         playing = not self.game.state.is_over  # the clock stops with the game: the end screen is not play
+        if self.meter and playing:
+            self.session.look_ahead()  # the meter's next reading, worked out while the player thinks
         try:
             with self.interrupts.waiting_for_input():
                 text = self.view.read(Prompt(self.game.state, self.game.ply), self.game.state.legal_moves).strip()
@@ -108,6 +110,8 @@ class Table:
         except UnicodeDecodeError:
             self.view.show(Refused(Refusal.NOT_UTF8))
             return ""
+        finally:
+            self.session.stop_looking()
 
     def run(self) -> ExitStatus:
         """The loop (see the module's docstring); how it ended (Ctrl-C, a failed write), each way said already."""

@@ -90,7 +90,6 @@ def analyze_command(
     deck: Any = DECK_OPTION,
     playouts: int | None = PLAYOUTS_OPTION,
     think: float | None = THINK_OPTION,
-    player_seed: int = PLAYER_SEED_OPTION,
     output_format: Format = format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
     boards: bool = typer.Option(
         False, "--boards", help="A board after every move (a marked move also shows the position before it)."
@@ -123,7 +122,7 @@ def analyze_command(
     from ..app.loading import DealGiven  # start-up: a command's own modules load when it runs
     from ..app.players import player_spec  # start-up: a command's own modules load when it runs
 
-    given, expert = DealGiven(seed, deck), player_spec(seed=player_seed, playouts=playouts, think=think)
+    given, expert = DealGiven(seed, deck), player_spec(playouts=playouts, think=think)
     request = AnalyzeRequest(files or [], given, expert, solve_budget, jobs, results, solution, force, boards, last)
     show = emitter(output_format, screen_of())
     with progress_bar("analysing") as bar:

@@ -13,6 +13,7 @@ that shows a figure reads it.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import OrderedDict
 from typing import NamedTuple
@@ -42,6 +43,7 @@ REPLY_SHARE = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1
 REPLY_SECOND_PLY = 2 if _IN_C else 0  # a reply's own best looked at again over the card after (at 50 futures)
 THINK_BATCH = 16  # futures played at a time under a time cap, the clock looked at between
 KEPT_EVALUATIONS = 4096  # evaluations remembered in a process (a game's positions, its replies, many times over)
+WAIT_SLICE = 0.05  # seconds between looks at an evaluation another thread is working out
 
 
 class ExpertPlayer:
@@ -146,13 +148,28 @@ class ExpertPlayer:
         """The position's one evaluation at this expert's strength: worked out once a process, then remembered,
         whatever frame the layout is in (its moves named in the frame of `state`)."""
         key = (position_key(state), self.settings)
-        found = _EVALUATIONS.get(key)
-        if found is None:
-            found = _EVALUATIONS[key] = self._search(state)
-            if len(_EVALUATIONS) > KEPT_EVALUATIONS:
-                _EVALUATIONS.popitem(last=False)
-        else:
-            _EVALUATIONS.move_to_end(key)
+        while True:
+            with _KEPT_LOCK:  # the meter looks ahead on a thread of its own (`Session.look_ahead`)
+                found = _EVALUATIONS.get(key)
+                if found is not None:
+                    _EVALUATIONS.move_to_end(key)
+                    return _framed(state, found)
+                under_way = _UNDER_WAY.get(key)
+                if under_way is None:
+                    under_way = _UNDER_WAY[key] = threading.Event()
+                    break
+            while not under_way.wait(WAIT_SLICE):  # another thread works it out: its answer, not a second search
+                pass  # (in slices, so that Ctrl-C is heard on every system)
+        try:
+            found = self._search(state)
+            with _KEPT_LOCK:
+                _EVALUATIONS[key] = found
+                if len(_EVALUATIONS) > KEPT_EVALUATIONS:
+                    _EVALUATIONS.popitem(last=False)
+        finally:
+            with _KEPT_LOCK:
+                del _UNDER_WAY[key]
+            under_way.set()
         return _framed(state, found)
 
     def _search(self, state: State) -> _Ranked:
@@ -284,6 +301,8 @@ _Ranked = tuple[tuple[tuple[object, ...], Rating], ...]
 slid to its corner), best first, the figures of the moves that lead there."""
 
 _EVALUATIONS: OrderedDict[tuple[object, ...], _Ranked] = OrderedDict()
+_UNDER_WAY: dict[tuple[object, ...], threading.Event] = {}  # evaluations a thread is working out now
+_KEPT_LOCK = threading.Lock()
 
 
 def _framed(state: State, ranked: _Ranked) -> Evaluation:
