@@ -47,6 +47,7 @@ MAX_ANSWER_BYTES = 4096
 STARTUP_TIME = 30.0  # seconds a module player's host may take to import its module
 _LONGEST_WAIT = 0.1  # the longest single wait, so an exit or a deadline is seen within it
 _STRAY_WAIT = 0.02  # after a game's last state: how long an answer to it (none is awaited) is waited for
+_LAST_WORDS = 0.5  # after a program exits: how long what it wrote last may take to come through the reader
 EARLY_GRACE = 0.002  # after an answer: how long a second line written with it is waited for (a cost a move)
 
 
@@ -190,9 +191,13 @@ class ProgramPlayer:
                 raise self._late(waited)
             chunk = process.output(min(left, _LONGEST_WAIT))
             if chunk is None:
-                if process.poll() is not None:  # exited, though a child of its may still hold the pipe
+                if process.poll() is None:
+                    continue
+                # exited (though a child of its may still hold the pipe): what it wrote last may still be on
+                # its way through the reader, such as the host's line saying why it cannot go on
+                chunk = process.output(_LAST_WORDS)
+                if chunk is None:
                     raise self._exited()
-                continue
             if not chunk:
                 raise self._exited()
             self._pending += chunk
