@@ -24,9 +24,9 @@ writes the model the tool maps through (`foursquare_cli/players/calibration_tabl
              shows them.
 
 Run (the commands of docs/figures.md):
-    python benchmarks/meter_calibration.py collect --start 4200000 --count 1500 --save fit.jsonl --jobs 2
+    python benchmarks/meter_calibration.py collect --start 4200000 --count 1000 --save fit.jsonl
     python benchmarks/meter_calibration.py fit fit.jsonl --out foursquare_cli/players/calibration_table.py
-    python benchmarks/meter_calibration.py collect --start 4300000 --count 500 --save check.jsonl --jobs 2
+    python benchmarks/meter_calibration.py collect --start 4300000 --count 400 --save check.jsonl
     python benchmarks/meter_calibration.py check check.jsonl
 
 The deals 4200000 and up were never used to tune anything. Asserts nothing; prints figures.
