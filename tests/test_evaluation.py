@@ -77,16 +77,19 @@ def test_the_expert_plays_a_legal_move_in_every_frame_of_a_position_it_has_seen(
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10**6), st.integers(1, 24), st.sampled_from(["random", "greedy"]))
+@given(st.integers(0, 10**6), st.integers(1, 24), st.sampled_from(["random", "greedy", "searching"]))
 def test_no_figure_goes_beyond_what_the_cards_allow(seed, length, kind):
     """Issue 48, point 2: a chance is never above the share of the cards to come with a safe place next (so 0
     when none has), an expected score never above that chance times the best score the cards left allow."""
     state = State(deal(seed))
-    rng, greedy = random.Random(seed), GreedyPlayer()
-    for _ in range(length):
+    rng, greedy, expert = random.Random(seed), GreedyPlayer(), ExpertPlayer(seed, 100, second_ply=0)
+    for _ in range(length):  # a game of random moves, the greedy player or the expert (searching): any position rated
         if state.is_over:
             return
-        state.apply(rng.choice(state.legal_moves()) if kind == "random" else greedy.choose(state))
+        if kind == "random":
+            state.apply(rng.choice(state.legal_moves()))
+        else:
+            state.apply((greedy if kind == "greedy" else expert).choose(state))
     if state.is_over:
         return
     evaluation: Evaluation = _quick().evaluate(state)
