@@ -20,6 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
+from foursquare_cli.cli.app import COMMAND_ORDER
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
@@ -34,25 +35,7 @@ PIPED_TO_THE_END = (
 )
 
 INVALID = sorted(path.name for path in (SAMPLES / "invalid").glob("*.yaml"))
-COMMANDS = (
-    "play",
-    "rules",
-    "hint",
-    "history",
-    "replay",
-    "analyze",
-    "check",
-    "solve",
-    "deal",
-    "auto",
-    "stats",
-    "compare",
-    "summarize",
-    "schema",
-    "config",
-    "completion",
-    "help",
-)
+COMMANDS = COMMAND_ORDER  # every command's help, in the order `--help` lists them (the `help` case pins that list)
 
 # name: (arguments, standard input); `{tmp}` is the case's own folder
 CASES: dict[str, tuple[list[str], str]] = {
