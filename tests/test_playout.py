@@ -164,16 +164,18 @@ def test_a_deal_refuses_more_than_forty_cards():
         playout._deal_c(bytes(30), bytes(11), 0)
 
 
-def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python():
+@pytest.mark.parametrize("reply_second_ply", [0, 2])
+def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python(reply_second_ply):
     """The second ply's replies are searched all in C (`reply_in_c`): the same best move's figures as the
-    one-ply expert's evaluation in Python, on positions of every kind (placements, piles, shifts, ends)."""
+    expert of the replies finds in Python, on positions of every kind (placements, piles, shifts, ends): a reply
+    of one ply (Python's own short way, the halving alone) and a reply looking again at its best two."""
     from foursquare_cli.players import expert
     from foursquare_cli.players.futures import Futures
 
     if playout.reply_in_c is None:
         pytest.fail("the C module was not built (this machine has a compiler)")
     rng = random.Random(11)
-    looker = expert.ExpertPlayer(playouts=1500, reply_playouts=97)
+    looker = expert.ExpertPlayer(playouts=1500, reply_playouts=97, reply_second_ply=reply_second_ply)
     compared = 0
     for seed in range(40):
         state = _position(30000 + seed, rng.randint(0, 24), seed)

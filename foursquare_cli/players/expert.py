@@ -177,6 +177,36 @@ class ExpertPlayer:
         futures = Futures(state, self.fill_first, self.valuation)
         count = len(futures.groups)
         deadline = None if self.think is None else time.perf_counter() + self.think
+        order, wins, scores, samples, value, out_of_time = self._halving(futures, deadline)
+        rated = {i: futures.rated(i, wins[i], samples[i], scores[i], value[i]) for i in range(count)}
+        looked: list[int] = []
+        if self.second_ply > 1 and count > 1 and not out_of_time:
+            looked = order[: self.second_ply]
+            if deadline is None and playout.reply_in_c is not None:  # every reply at once, two threads, in C
+                replies = list(playout_threads().map(lambda task: self._reply(*task), futures.replies(looked)))
+            elif deadline is None:  # in Python, one after the other (a reply's own replies are too)
+                replies = [self._reply(*task) for task in futures.replies(looked)]
+            else:  # under a time cap, move by move, until the time runs out
+                replies = []
+                for index in looked:
+                    if time.perf_counter() > deadline:
+                        looked = []  # two scales are never mixed: all as they were
+                        break
+                    replies += [self._reply(*task) for task in futures.replies([index])]
+            for index in looked:
+                rated[index] = self._over_next_card(futures, index, rated[index], replies)
+            looked.sort(key=lambda i: -rated[i].value)  # stable: a tie keeps the first ranking's order
+        # the expert's choice, then the others looked at again, then the rest, each group by the worth it was
+        # ranked by: so a list never shows a move above one the expert ranks higher
+        choice = looked[0] if looked else order[0]
+        rest = sorted((i for i in order if i != choice and i not in looked), key=lambda i: -value[i])
+        order = [choice, *looked[1:], *rest]
+        return tuple((futures.positions[index].key(), rated[index]) for index in order)
+
+    def _halving(self, futures: Futures, deadline: float | None) -> _Halved:
+        """The first ply: the budget spent in rounds, each giving every candidate alive an equal share of new
+        futures, then the better half going on; the groups ordered survivors of the halving first."""
+        count = len(futures.groups)
         wins, scores, samples, worth = [0] * count, [0] * count, [0] * count, [0] * count
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
@@ -205,30 +235,7 @@ class ExpertPlayer:
         if alive[0] != order[0]:  # a time cap stopped the halving: the best estimate so far leads
             order.remove(alive[0])
             order.insert(0, alive[0])
-        rated = {i: futures.rated(i, wins[i], samples[i], scores[i], value[i]) for i in range(count)}
-        looked: list[int] = []
-        if self.second_ply > 1 and count > 1 and not out_of_time:
-            looked = order[: self.second_ply]
-            if deadline is None and playout.reply_in_c is not None:  # every reply at once, two threads, in C
-                replies = list(playout_threads().map(lambda task: self._reply(*task), futures.replies(looked)))
-            elif deadline is None:  # in Python, one after the other (a reply's own replies are too)
-                replies = [self._reply(*task) for task in futures.replies(looked)]
-            else:  # under a time cap, move by move, until the time runs out
-                replies = []
-                for index in looked:
-                    if time.perf_counter() > deadline:
-                        looked = []  # two scales are never mixed: all as they were
-                        break
-                    replies += [self._reply(*task) for task in futures.replies([index])]
-            for index in looked:
-                rated[index] = self._over_next_card(futures, index, rated[index], replies)
-            looked.sort(key=lambda i: -rated[i].value)  # stable: a tie keeps the first ranking's order
-        # the expert's choice, then the others looked at again, then the rest, each group by the worth it was
-        # ranked by: so a list never shows a move above one the expert ranks higher
-        choice = looked[0] if looked else order[0]
-        rest = sorted((i for i in order if i != choice and i not in looked), key=lambda i: -value[i])
-        order = [choice, *looked[1:], *rest]
-        return tuple((futures.positions[index].key(), rated[index]) for index in order)
+        return _Halved(order, wins, scores, samples, value, out_of_time)
 
     def _over_next_card(self, futures: Futures, index: int, rating: Rating, replies: list[_Reply]) -> Rating:
         """`rating` looked at again over the next card: for each rank the next card may have, weighted by how many
@@ -260,12 +267,18 @@ class ExpertPlayer:
             second_ply=self.reply_second_ply,
             reply_second_ply=0,
         )
-        if playout.reply_in_c is None:
+        if playout.reply_in_c is None and reply.second_ply > 1:
             best = reply.evaluate(supposed).best
             if best.looked_again and best.features is not None:
                 return _Reply(group, best.value, best.features.share, best.features.expected)
             scores = round((best.mean_score or 0.0) * best.wins)
             return _Reply(group, best.value, best.wins / best.samples, scores / best.samples)
+        if playout.reply_in_c is None:  # one ply: its best alone, not every candidate's figures, nor kept
+            halved = reply._halving(Futures(supposed, self.fill_first, self.valuation), None)
+            best_group = halved.order[0]
+            tried = halved.samples[best_group]
+            won_share = halved.wins[best_group] / tried
+            return _Reply(group, halved.value[best_group], won_share, halved.scores[best_group] / tried)
         _, occupied, down, ranks, heights = playout.start_of(supposed)
         card = supposed.next_card
         assert card is not None
@@ -285,6 +298,18 @@ class ExpertPlayer:
             reply.reply_playouts,
         )
         return _Reply(group, value, won, scored)
+
+
+class _Halved(NamedTuple):
+    """The first ply's figures, by group: their order (best first), futures won, scores summed, futures played,
+    mean worth; and whether a time cap cut it short."""
+
+    order: list[int]
+    wins: list[int]
+    scores: list[int]
+    samples: list[int]
+    value: list[float]
+    out_of_time: bool
 
 
 class _Reply(NamedTuple):
