@@ -216,15 +216,32 @@ def greedy_pick(
 
     A move's key is 64 x the face-down count after it, plus its tie-break (a pile 32 + 4 x its height, an empty
     cell 16 - 4 x the piles it touches, beyond an edge 12): the lowest key wins, the first in the order tried on
-    a tie. Piles are tried before empty cells, which cannot change a winner: their tie-breaks never meet.
+    a tie. The empty cells (beyond an edge included) are tried first: filling first, the piles are not looked at
+    when one of them is safe; and which kind comes first cannot change a winner, their tie-breaks never meet.
     """
     below = BELOW[rank]
     up_to = UP_TO[rank]
     piles, empties, beyond = _LAYOUTS.get(occupied) or _layout_of(occupied)
     best_key = empty_key = 1 << 30
     best_cell = best_down = empty_cell = empty_down = 0
-    best_direction = empty_direction = -1
+    empty_direction = -1
     flips = [count < below or not count & up_to for count in lines]  # a card placed on an empty cell
+    for cell, _, row_line, column_line, row_piles, column_piles, tie_break in empties:
+        after = down
+        if flips[row_line]:
+            after ^= row_piles
+        if flips[column_line]:
+            after ^= column_piles
+        key = after.bit_count() * 64 + tie_break
+        if key < empty_key:
+            empty_key, empty_cell, empty_down = key, cell, after
+    for direction, cell, line, line_piles in beyond:
+        after = down ^ line_piles if flips[line] else down
+        key = after.bit_count() * 64 + 12
+        if key < empty_key:
+            empty_key, empty_cell, empty_down, empty_direction = key, cell, after, direction
+    if fill_first and empty_key >> 6 <= MAX_FACE_DOWN:
+        return empty_key >> 6, empty_cell, empty_down, empty_direction
     for cell, bit, row_line, column_line, row_piles, column_piles in piles:
         height = heights[cell]
         if height >= MAX_PILE:
@@ -247,27 +264,9 @@ def greedy_pick(
         key = after.bit_count() * 64 + 32 + 4 * height
         if key < best_key:
             best_key, best_cell, best_down = key, cell, after
-    for cell, _, row_line, column_line, row_piles, column_piles, tie_break in empties:
-        after = down
-        if flips[row_line]:
-            after ^= row_piles
-        if flips[column_line]:
-            after ^= column_piles
-        key = after.bit_count() * 64 + tie_break
-        if key < best_key:
-            best_key, best_cell, best_down = key, cell, after
-        if key < empty_key:
-            empty_key, empty_cell, empty_down = key, cell, after
-    for direction, cell, line, line_piles in beyond:
-        after = down ^ line_piles if flips[line] else down
-        key = after.bit_count() * 64 + 12
-        if key < best_key:
-            best_key, best_cell, best_down, best_direction = key, cell, after, direction
-        if key < empty_key:
-            empty_key, empty_cell, empty_down, empty_direction = key, cell, after, direction
-    if fill_first and empty_key >> 6 <= MAX_FACE_DOWN:
+    if empty_key < best_key:  # never equal: a pile's tie-break and an empty cell's never meet
         return empty_key >> 6, empty_cell, empty_down, empty_direction
-    return best_key >> 6, best_cell, best_down, best_direction
+    return best_key >> 6, best_cell, best_down, -1
 
 
 def _shifted(
