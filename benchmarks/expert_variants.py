@@ -14,7 +14,9 @@ moves looked at again over the card after (0). A key left out takes the value of
 
     python benchmarks/expert_variants.py --start 0 --count 1000 previous now --jobs 2
 
-prints the two side by side on the same deals, each deal's difference with its standard error.
+prints the two side by side on the same deals, each deal's difference with its standard error. Without a
+compiler the expert is another: `python-previous` and `python-now` name it before issue 51 and now (played in
+C where it was built: the same moves, thirty times sooner).
 
 Run: python benchmarks/expert_variants.py --start 20350 --count 200 n=1500 n=1500,w=0.05,P=1 [--jobs 2]
 Prints figures (and with --save, one JSON line a game as it ends: the same command resumes a stopped run);
@@ -31,13 +33,19 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
-from foursquare_cli.players.expert import ExpertPlayer
+from foursquare_cli.players.expert import REPLY_SHARE_IN_PYTHON, SECOND_PLY, ExpertPlayer
 from foursquare_cli.players.futures import Valuation
+from foursquare_cli.players.registry import PYTHON_PLAYOUTS
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 
 KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int, "T": int, "m": int, "R": int}
-NAMED = {"previous": "n=20000,w=0.12,P=2,F=1,T=3,R=0"}  # and "now": the expert as it ships
+NAMED = {
+    "previous": "n=20000,w=0.12,P=2,F=1,T=3,R=0",
+    "python-previous": "n=1000,w=0.12,P=2,F=1,T=3,m=50,R=0",  # without C, before issue 51
+    # without C, as it ships: the same moves as Python's own, played here by whichever playouts were built
+    "python-now": f"n={PYTHON_PLAYOUTS},w=0.12,P=2,F=1,T={SECOND_PLY},m={PYTHON_PLAYOUTS // REPLY_SHARE_IN_PYTHON},R=0",
+}  # and "now": the expert as it ships with this build's playouts
 
 
 def parsed(variant: str) -> dict[str, float]:
