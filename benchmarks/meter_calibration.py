@@ -47,8 +47,9 @@ from typing import Any
 
 from foursquare_cli.players.calibration import Features, calibrated_figures, chance_terms, score_terms
 from foursquare_cli.players.evaluation import held_to_the_cards
-from foursquare_cli.players.expert import ExpertPlayer
+from foursquare_cli.players.expert import REPLY_SHARE_IN_PYTHON, ExpertPlayer
 from foursquare_cli.players.greedy import GreedyPlayer
+from foursquare_cli.players.registry import PYTHON_PLAYOUTS
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State, state_after
 
@@ -59,9 +60,10 @@ TROUBLE = 3  # a "trouble" prefix: the greedy player until this many cards are f
 KINDS = ("one", "two")
 
 
-def observed_deal(seed: int) -> dict[str, Any]:
-    """One deal: a weaker prefix, then the expert; the features of every move it played with a choice, and the
-    outcome."""
+def observed_deal(seed: int, without_c: bool = False) -> dict[str, Any]:
+    """One deal: a weaker prefix, then the expert (`without_c`: the expert of an install without a compiler,
+    played by whichever playouts were built: the same moves); the features of every move it played with a choice,
+    and the outcome."""
     rng = random.Random(f"calibration:{seed}")
     kind = rng.choice(PREFIXES)
     length = {"none": 0, "random": rng.randint(1, 12), "greedy": rng.randint(1, LONGEST_PREFIX)}.get(kind, 40)
@@ -71,7 +73,12 @@ def observed_deal(seed: int) -> dict[str, Any]:
         if state.is_over or (kind == "trouble" and state.face_down >= TROUBLE):
             break
         state.apply(rng.choice(state.legal_moves()) if kind == "random" else greedy.choose(state))
-    expert, first_ply = ExpertPlayer(), ExpertPlayer(second_ply=0)
+    if without_c:  # the expert's settings where the playouts run in Python
+        replies = PYTHON_PLAYOUTS // REPLY_SHARE_IN_PYTHON
+        expert = ExpertPlayer(playouts=PYTHON_PLAYOUTS, reply_playouts=replies, reply_second_ply=0)
+        first_ply = ExpertPlayer(playouts=PYTHON_PLAYOUTS, second_ply=0)
+    else:
+        expert, first_ply = ExpertPlayer(), ExpertPlayer(second_ply=0)
     positions = []
     while not state.is_over:
         evaluation = expert.evaluate(state)
@@ -97,7 +104,7 @@ def observed_deal(seed: int) -> dict[str, Any]:
     }
 
 
-def collect(start: int, count: int, save: str, jobs: int) -> None:
+def collect(start: int, count: int, save: str, jobs: int, without_c: bool = False) -> None:
     done = set()
     if os.path.exists(save):
         with open(save, encoding="utf-8") as lines:
@@ -105,7 +112,7 @@ def collect(start: int, count: int, save: str, jobs: int) -> None:
     seeds = [seed for seed in range(start, start + count) if seed not in done]
     context = multiprocessing.get_context("spawn")
     with open(save, "a", encoding="utf-8") as out, ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        for number, result in enumerate(pool.map(observed_deal, seeds, chunksize=1), 1):
+        for number, result in enumerate(pool.map(observed_deal, seeds, [without_c] * len(seeds), chunksize=1), 1):
             out.write(json.dumps(result) + "\n")
             out.flush()
             if number % 20 == 0:
@@ -273,6 +280,7 @@ def main() -> None:
     run.add_argument("--count", type=int, required=True)
     run.add_argument("--save", required=True)
     run.add_argument("--jobs", type=int, default=1)
+    run.add_argument("--without-c", action="store_true", help="the expert of an install without a compiler")
     fitting = commands.add_parser("fit")
     fitting.add_argument("file")
     fitting.add_argument("--out", required=True)
@@ -280,7 +288,7 @@ def main() -> None:
     checking.add_argument("file")
     args = parser.parse_args()
     if args.command == "collect":
-        collect(args.start, args.count, args.save, args.jobs)
+        collect(args.start, args.count, args.save, args.jobs, args.without_c)
     elif args.command == "fit":
         fit(args.file, args.out)
     else:

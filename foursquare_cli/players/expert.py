@@ -66,7 +66,7 @@ class ExpertPlayer:
     futures. `think` caps the seconds a move may take (then the rounds not reached are
     skipped; a cap makes moves depend on the machine's speed, the budget alone does not).
 
-    Then its best `second_ply` moves (3) are looked at again over the next card
+    Then its best `second_ply` moves (10) are looked at again over the next card
     (`_over_next_card`): for each rank the next card may have, what a second expert
     (`reply_playouts`, a twentieth of the budget unless given, one ply) makes of the
     position with a card of that rank in hand; they are ranked by that, ahead of the rest,

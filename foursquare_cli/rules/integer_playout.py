@@ -164,7 +164,8 @@ _Pile = tuple[int, int, int, int, int, int]  # cell, bit, row line, column line,
 _Empty = tuple[int, int, int, int, int, int, int]  # the same of an empty cell beside a pile, and its tie-break key
 _Beyond = tuple[int, int, int, int]  # a shift open, the edge cell (a pile) beyond which a card goes, its line, piles
 _Layout = tuple[tuple[_Pile, ...], tuple[_Empty, ...], tuple[_Beyond, ...]]
-_LAYOUTS: dict[int, _Layout] = {}  # at most 2**16, one a set of occupied cells; a playout meets few
+_LAYOUTS: dict[int, _Layout] = {}  # one a set of occupied cells: a game's playouts meet some 5,000
+LAYOUTS_KEPT = 16384  # then they are forgotten and worked out anew: some 30 MB at most, not the 2**16 sets' 110
 
 
 def _layout_of(occupied: int) -> _Layout:
@@ -186,6 +187,8 @@ def _layout_of(occupied: int) -> _Layout:
             beyond += [
                 (direction, cell, line, LINE_MASKS[line] & occupied) for cell, line in beside if occupied >> cell & 1
             ]
+    if len(_LAYOUTS) >= LAYOUTS_KEPT:
+        _LAYOUTS.clear()
     layout = _LAYOUTS[occupied] = (tuple(piles), tuple(empties), tuple(beyond))
     return layout
 

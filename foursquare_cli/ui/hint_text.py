@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..app.events import MeterReading
 from ..app.hint import Hinted, MoveHint
 from ..players.evaluation import Rating, shown_percent
+from ..players.expert import SECOND_PLY
 from ..rules.engine import State
 from .board import PLAIN, Style, render
 from .output import Screen, Text, text_of
@@ -46,8 +47,8 @@ HINT_EXPLAINED = (
     "the cards left allow. The expert ranks its moves by their worth: the mean over their futures of "
     "1 + 0.12 x score for a win and 1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less (a loss "
     "soon weighs more than one far off, so a move whose losses come early may rank below a higher chance). "
-    "Its candidates are halved round by round, the better half getting more futures; its best three "
-    "(marked *) are then looked at again over the next card: for every rank that card may have, what a "
+    "Its candidates are halved round by round, the better half getting more futures; its best "
+    f"{SECOND_PLY} (marked *) are then looked at again over the next card: for every rank that card may have, what a "
     "second look makes of the position; their worth and figures are that look's, and it plays the first."
 )
 
