@@ -33,9 +33,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
-from foursquare_cli.players.expert import REPLY_SHARE_IN_PYTHON, SECOND_PLY, ExpertPlayer
+from foursquare_cli.players.expert import ExpertPlayer, expert_without_c
 from foursquare_cli.players.futures import Valuation
-from foursquare_cli.players.registry import PYTHON_PLAYOUTS
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 
@@ -43,13 +42,11 @@ KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int, "T": i
 NAMED = {
     "previous": "n=20000,w=0.12,P=2,F=1,T=3,R=0",
     "python-previous": "n=1000,w=0.12,P=2,F=1,T=3,m=50,R=0",  # without C, before issue 51
-    # without C, as it ships: the same moves as Python's own, played here by whichever playouts were built
-    "python-now": f"n={PYTHON_PLAYOUTS},w=0.12,P=2,F=1,T={SECOND_PLY},m={PYTHON_PLAYOUTS // REPLY_SHARE_IN_PYTHON},R=0",
-}  # and "now": the expert as it ships with this build's playouts
+}  # and "now": the expert as it ships with this build's playouts; "python-now": as it ships without C
 
 
 def parsed(variant: str) -> dict[str, float]:
-    if variant == "now":
+    if variant in ("now", "python-now"):
         return {}
     pairs = dict(part.split("=", 1) for part in NAMED.get(variant, variant).split(",") if part)
     unknown = set(pairs) - set(KEYS)
@@ -71,6 +68,8 @@ def play(task: tuple[str, int]) -> Game:
     p = parsed(variant)
     if variant == "now":
         return played_out(variant, seed, ExpertPlayer(seed))
+    if variant == "python-now":
+        return played_out(variant, seed, expert_without_c(seed))
     valuation = Valuation(p.get("w", 0.01), p.get("d", 0.8), p.get("P", 0.0), int(p.get("K", 2)))
     player = ExpertPlayer(
         seed,

@@ -47,9 +47,8 @@ from typing import Any
 
 from foursquare_cli.players.calibration import Features, calibrated_figures, chance_terms, score_terms
 from foursquare_cli.players.evaluation import held_to_the_cards
-from foursquare_cli.players.expert import REPLY_SHARE_IN_PYTHON, ExpertPlayer
+from foursquare_cli.players.expert import ExpertPlayer, expert_without_c
 from foursquare_cli.players.greedy import GreedyPlayer
-from foursquare_cli.players.registry import PYTHON_PLAYOUTS
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State, state_after
 
@@ -73,12 +72,8 @@ def observed_deal(seed: int, without_c: bool = False) -> dict[str, Any]:
         if state.is_over or (kind == "trouble" and state.face_down >= TROUBLE):
             break
         state.apply(rng.choice(state.legal_moves()) if kind == "random" else greedy.choose(state))
-    if without_c:  # the expert's settings where the playouts run in Python
-        replies = PYTHON_PLAYOUTS // REPLY_SHARE_IN_PYTHON
-        expert = ExpertPlayer(playouts=PYTHON_PLAYOUTS, reply_playouts=replies, reply_second_ply=0)
-        first_ply = ExpertPlayer(playouts=PYTHON_PLAYOUTS, second_ply=0)
-    else:
-        expert, first_ply = ExpertPlayer(), ExpertPlayer(second_ply=0)
+    expert = expert_without_c() if without_c else ExpertPlayer()
+    first_ply = ExpertPlayer(playouts=expert.playouts, second_ply=0)
     positions = []
     while not state.is_over:
         evaluation = expert.evaluate(state)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from foursquare_cli.players.expert import REPLY_SHARE_IN_PYTHON, ExpertPlayer
-from foursquare_cli.players.registry import PYTHON_PLAYOUTS
+from foursquare_cli.players.expert import ExpertPlayer, expert_without_c
 from foursquare_cli.rules.engine import State
 
 DEALS = range(40)
@@ -47,9 +46,6 @@ def test_without_a_compiler_the_expert_stays_above_its_floor():
     """The expert of an install without a compiler (its budget, ten moves looked at again, the replies at a
     tenth of the budget and one ply), played by whichever playouts were built: the same moves. 21.05 on these
     deals when the floor was set; the same expert before issue 51 scored 20.35."""
-    player = ExpertPlayer(
-        playouts=PYTHON_PLAYOUTS, reply_playouts=PYTHON_PLAYOUTS // REPLY_SHARE_IN_PYTHON, reply_second_ply=0
-    )
-    scores = _scores(player)
+    scores = _scores(expert_without_c())
     assert None not in scores, f"lost deals {[seed for seed, s in zip(DEALS, scores, strict=True) if s is None]}"
     assert _mean_of_wins(scores) >= 20.8, scores

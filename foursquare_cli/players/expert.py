@@ -34,7 +34,7 @@ from .futures import (
     position_key,
     worth_tables,
 )
-from .registry import DEFAULT_PLAYOUTS, PlayerSpec
+from .registry import DEFAULT_PLAYOUTS, PYTHON_PLAYOUTS, PlayerSpec
 
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
 _IN_C = playout.reply_in_c is not None  # without C, the replies are kept to what a second of Python can look at
@@ -42,7 +42,9 @@ SECOND_PLY = 10  # the best moves looked at again over the next card (`ExpertPla
 REPLY_SHARE_IN_C = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
 REPLY_SHARE_IN_PYTHON = 10  # without C, 100 of 1,000: the replies' futures are what the small budget buys most
 REPLY_SHARE = REPLY_SHARE_IN_C if _IN_C else REPLY_SHARE_IN_PYTHON
-REPLY_SECOND_PLY = 2 if _IN_C else 0  # a reply's own best looked at again over the card after (at 50 futures)
+REPLY_SECOND_PLY_IN_C = 2  # a reply's own best looked at again over the card after (at 50 futures)
+REPLY_SECOND_PLY_IN_PYTHON = 0  # without C, a reply looks no further (in Python it would cost 9 s a move)
+REPLY_SECOND_PLY = REPLY_SECOND_PLY_IN_C if _IN_C else REPLY_SECOND_PLY_IN_PYTHON
 THINK_BATCH = 16  # futures played at a time under a time cap, the clock looked at between
 KEPT_EVALUATIONS = 4096  # evaluations remembered in a process (a game's positions, its replies, many times over)
 WAIT_SLICE = 0.05  # seconds between looks at an evaluation another thread is working out
@@ -351,6 +353,17 @@ def _framed(state: State, ranked: _Ranked) -> Evaluation:
 def _means(totals: list[int], samples: list[int]) -> list[float]:
     """The mean worth of each candidate's futures (their worth counted in millionths)."""
     return [total / n / WORTH_UNITS if n else 0.0 for total, n in zip(totals, samples, strict=True)]
+
+
+def expert_without_c(seed: int = 0) -> ExpertPlayer:
+    """The expert an install without a compiler plays by default (its budget and its replies' settings), whichever
+    playouts were built: where they are in C, the same moves thirty times sooner (for its runs and tests)."""
+    return ExpertPlayer(
+        seed,
+        PYTHON_PLAYOUTS,
+        reply_playouts=PYTHON_PLAYOUTS // REPLY_SHARE_IN_PYTHON,
+        reply_second_ply=REPLY_SECOND_PLY_IN_PYTHON,
+    )
 
 
 def evaluator_of(spec: PlayerSpec) -> ExpertPlayer:
