@@ -161,7 +161,7 @@ def line_counts(up: int, ranks: list[int]) -> list[int]:
 
 
 _Pile = tuple[int, int, int, int, int, int]  # cell, bit, row line, column line, the piles in its row, in its column
-_Empty = tuple[int, int, int, int, int, int, int]  # the same of an empty cell beside a pile, and its tie-break key
+_Empty = tuple[int, int, int, int, int, int]  # an empty cell beside a pile: the same but its bit, and its tie-break key
 _Beyond = tuple[int, int, int, int]  # a shift open, the edge cell (a pile) beyond which a card goes, its line, piles
 _Layout = tuple[tuple[_Pile, ...], tuple[_Empty, ...], tuple[_Beyond, ...]]
 _LAYOUTS: dict[int, _Layout] = {}  # one a set of occupied cells: a game's playouts meet some 5,000
@@ -176,11 +176,11 @@ def _layout_of(occupied: int) -> _Layout:
     empties: list[_Empty] = []
     for cell in range(16):
         bit = 1 << cell
-        entry = (cell, bit, cell >> 2, 4 + (cell & 3), ROW_OTHERS[cell] & occupied, COLUMN_OTHERS[cell] & occupied)
+        its_lines = (cell >> 2, 4 + (cell & 3), ROW_OTHERS[cell] & occupied, COLUMN_OTHERS[cell] & occupied)
         if occupied & bit:
-            piles.append(entry)
+            piles.append((cell, bit, *its_lines))
         elif NEIGHBOURS[cell] & occupied:
-            empties.append((*entry, 16 - 4 * (NEIGHBOURS[cell] & occupied).bit_count()))
+            empties.append((cell, *its_lines, 16 - 4 * (NEIGHBOURS[cell] & occupied).bit_count()))
     beyond: list[_Beyond] = []
     for direction, (needs_empty, beside) in enumerate(SHIFT_OPENINGS):
         if not occupied & needs_empty:
@@ -229,7 +229,7 @@ def greedy_pick(
     best_cell = best_down = empty_cell = empty_down = 0
     empty_direction = -1
     flips = [count < below or not count & up_to for count in lines]  # a card placed on an empty cell
-    for cell, _, row_line, column_line, row_piles, column_piles, tie_break in empties:
+    for cell, row_line, column_line, row_piles, column_piles, tie_break in empties:
         after = down
         if flips[row_line]:
             after ^= row_piles
