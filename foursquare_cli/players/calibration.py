@@ -18,6 +18,11 @@ the face-down cards, the empty cells. The chance is a logistic model of those te
 the chance times that score. A move looked at again over the next card has figures of
 another kind (its replies' best's), with a model of its own. Both are then held within what
 the cards allow (`evaluation.held_to_the_cards`).
+
+The expert an install plays depends on its build (without a compiler, a smaller budget spent
+otherwise: `expert.expert_without_c`), and so does what it then gets: each build has its table,
+fitted on its own expert's games (`calibration_table.py`, `calibration_table_without_c.py`), and
+the figures read the one of the expert this install plays (`SHIPPED`).
 """
 
 from __future__ import annotations
@@ -26,9 +31,19 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .calibration_table import CHANCE, SCORE
+from ..rules.playout import ACCELERATED
+from . import calibration_table, calibration_table_without_c
 
-__all__ = ["Features", "calibrated_figures", "chance_terms", "score_terms"]
+__all__ = [
+    "SHIPPED",
+    "WITHOUT_C",
+    "WITH_C",
+    "Calibration",
+    "Features",
+    "calibrated_figures",
+    "chance_terms",
+    "score_terms",
+]
 
 SMALLEST_SHARE = 1e-4  # a share of futures is taken within [this, 1 - this] before its log-odds
 
@@ -47,6 +62,21 @@ class Features(NamedTuple):
     empty: int
     safe: float
     ceiling: int
+
+
+class Calibration(NamedTuple):
+    """One expert's model, as `benchmarks/meter_calibration.py fit` wrote it: for each kind of figure (`one`, the
+    first ply's; `two`, the replies'), the chance's coefficients on `chance_terms` and the score of a win's on
+    `score_terms`."""
+
+    chance: dict[str, list[float]]
+    score: dict[str, list[float]]
+
+
+WITH_C = Calibration(calibration_table.C_CHANCE, calibration_table.C_SCORE)
+WITHOUT_C = Calibration(calibration_table_without_c.PYTHON_CHANCE, calibration_table_without_c.PYTHON_SCORE)
+SHIPPED = WITH_C if ACCELERATED else WITHOUT_C
+"""The model of the expert this install plays: the C expert's where the playouts run in C."""
 
 
 def chance_terms(features: Features) -> list[float]:
@@ -71,13 +101,14 @@ def _model(coefficients: Sequence[float], terms: Sequence[float]) -> float:
     return sum(c * t for c, t in zip(coefficients, terms, strict=True))
 
 
-def calibrated_figures(features: Features) -> tuple[float, float]:
+def calibrated_figures(features: Features, model: Calibration = SHIPPED) -> tuple[float, float]:
     """The chance that the expert wins after the move and the score it can expect (a loss counting 0), from its
-    `features`: before the bounds of the cards (`evaluation.held_to_the_cards`)."""
+    `features`, by `model` (the expert's this install plays): before the bounds of the cards
+    (`evaluation.held_to_the_cards`)."""
     kind = "two" if features.looked_again else "one"
     if features.safe <= 0:
         return 0.0, 0.0
-    logit = _model(CHANCE[kind], chance_terms(features))
+    logit = _model(model.chance[kind], chance_terms(features))
     chance = 1 / (1 + math.exp(-logit)) if logit > -700 else 0.0
-    score = min(max(_model(SCORE[kind], score_terms(features)), 0.0), float(features.ceiling))
+    score = min(max(_model(model.score[kind], score_terms(features)), 0.0), float(features.ceiling))
     return chance, chance * score

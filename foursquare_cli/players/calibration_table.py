@@ -1,14 +1,14 @@
-"""The meter's calibration, written by `benchmarks/meter_calibration.py fit` (do not edit by hand): from
-1000 deals of fit1000.jsonl. For the figures of the first ply (`one`) and of the second
-(`two`): the coefficients of the chance's logistic model on `calibration.chance_terms`, and of the score
+"""The meter's calibration, written by `benchmarks/meter_calibration.py fit` (do not edit by hand): of the expert
+with its playouts in C, from 1000 deals of fit1000.jsonl. For the figures of the first ply (`one`) and of the
+second (`two`): the coefficients of the chance's logistic model on `calibration.chance_terms`, and of the score
 of a win's linear model on `calibration.score_terms`.
 """
 
-CHANCE = {
-    "one": [7.271671, 1.524719, -0.990804, -5.026083, -0.911874, 0.148879, -1.432786],
-    "two": [-1.391224, 3.045247, -2.340759, 8.366299, -6.902768, 0.400398, 3.099788],
+C_CHANCE = {
+    "one": [5.152781, 1.767423, -1.229013, -1.234691, -2.667878, 0.199489, 0.160217],
+    "two": [1.827858, 2.23935, -1.374821, 0.242095, -1.552603, 0.405401, 2.069907],
 }
-SCORE = {
-    "one": [41.390602, 0.525022, 0.129995, -43.108884, -0.25392, -11.852868, -14.959368],
-    "two": [36.846682, 0.819841, 0.093257, -38.159923, -0.116823, -8.561665, -19.139096],
+C_SCORE = {
+    "one": [14.448025, 0.53379, 0.1207, -16.010631, -0.210421, -1.236604, 1.113879],
+    "two": [12.151788, 0.828781, 0.080777, -13.308855, -0.076595, 1.124586, -4.392646],
 }
