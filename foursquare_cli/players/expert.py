@@ -37,7 +37,7 @@ from .futures import (
 from .registry import DEFAULT_PLAYOUTS, PYTHON_PLAYOUTS, PlayerSpec
 
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
-_IN_C = playout.reply_in_c is not None  # without C, the replies are kept to what a second of Python can look at
+_IN_C = playout.ACCELERATED  # without C, the replies are kept to what a second of Python can look at
 SECOND_PLY = 10  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
 REPLY_SHARE_IN_C = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
 REPLY_SHARE_IN_PYTHON = 10  # without C, 100 of 1,000: the replies' futures are what the small budget buys most
