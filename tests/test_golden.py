@@ -102,13 +102,15 @@ FOLLOW_UPS = {
     "play-piped-to-the-end": [["check", "{tmp}/seven.yaml"], ["replay", "{tmp}/seven.yaml", "--format", "json"]],
 }
 
+DATE_AND_TIME = r"\d{4}-\d{2}-\d{2}[T ]\d{2}[:-]\d{2}([:-]\d{2})?Z?"  # when a game began, a history's row
+
 _VARYING = [
     (re.compile(r"mean [0-9.]+ ms, median [0-9.]+ ms; [0-9.]+ games/s"), "mean <MS> ms, median <MS> ms; <N> games/s"),
     (re.compile(r'"(seconds_per_move|median_seconds_per_move|games_per_second|seconds)":[0-9.e-]+'), r'"\1":<S>'),
     (re.compile(r'"move_seconds":\[[0-9.e,-]*\]'), '"move_seconds":[<S>]'),
     (re.compile(r"(positions in )[0-9.]+ s"), r"\1<S> s"),
     (re.compile(r"( +)([0-9]+\.[0-9]{2})( +)([0-9]+\.[0-9]{2})(  (none|[0-9]+ x ))"), r"\1<S>\3<MS>\5"),
-    (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}[:-]\d{2}([:-]\d{2})?Z?"), "<TIME>"),
+    (re.compile(DATE_AND_TIME), "<TIME>"),
     (re.compile(r"^(  \S+ +\d+/\d+ +[0-9.]+-[0-9.]+% +\S+ +[0-9.]+ +)[0-9.]+$", re.M), r"\1<MS>"),  # compare's ms/move
 ]
 

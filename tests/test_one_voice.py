@@ -139,18 +139,26 @@ def _wider_at_100_than(width: int, name: str) -> bool:
 _WHOLE: dict[str, str] = {}  # a case's text at full width, the same for every width tried: made once
 
 
-_CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}[:-]\d{2}([:-]\d{2})?Z?)?|\d{1,2}:\d{2}(:\d{2})?")
-
-
 def _words(text: str) -> set[str]:
     """A text's words, a date or a time of day as one word: a game played at width 60 and again at 80 on a
     busy machine starts in another minute, a word that is not broken."""
-    return {"<TIME>" if _CLOCK.fullmatch(word) else word for word in text.split()}
+    import test_golden
+
+    clock = re.compile(rf"{test_golden.DATE_AND_TIME}|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}:\d{{2}}(:\d{{2}})?")
+    return {"<TIME>" if clock.fullmatch(word) else word for word in text.split()}
+
+
+def _afresh(folder: pathlib.Path) -> None:
+    """A case that leaves files (a run, a game, a history) starts without them: its files and its home gone."""
+    import shutil
+
+    for leftover in folder.glob("*"):
+        if leftover.is_file():
+            leftover.unlink()
+    shutil.rmtree(folder / "home", ignore_errors=True)
 
 
 def _fit_every_command(width: int, tmp_path: pathlib.Path, monkeypatch) -> None:
-    import shutil
-
     monkeypatch.setenv("NO_COLOR", "1")
     too_wide, broken = [], []
     for name, arguments, stdin in _cases():
@@ -160,11 +168,8 @@ def _fit_every_command(width: int, tmp_path: pathlib.Path, monkeypatch) -> None:
         folder.mkdir(exist_ok=True)
         monkeypatch.setenv("FOURSQUARE_HOME", str(folder / "home"))
         args = [argument.replace("{tmp}", str(folder)) for argument in arguments]
-        if "+" not in name:  # a case that leaves files (a run, a game, a history) starts afresh each time
-            for leftover in folder.glob("*"):
-                if leftover.is_file():
-                    leftover.unlink()
-            shutil.rmtree(folder / "home", ignore_errors=True)
+        if "+" not in name:  # a follow-up reads the files its case left
+            _afresh(folder)
         monkeypatch.setenv("COLUMNS", str(width))
         fitted = CliRunner().invoke(app, args, input=stdin, prog_name="foursquare").stdout
         if not name.startswith(FOR_PROGRAMS):  # a line for programs as much as people: never broken
@@ -177,10 +182,7 @@ def _fit_every_command(width: int, tmp_path: pathlib.Path, monkeypatch) -> None:
             continue
         monkeypatch.setenv("COLUMNS", "")
         if "+" not in name:
-            for leftover in folder.glob("*"):
-                if leftover.is_file():
-                    leftover.unlink()
-            shutil.rmtree(folder / "home", ignore_errors=True)
+            _afresh(folder)
         whole = CliRunner().invoke(app, args, input=stdin, prog_name="foursquare").stdout
         _WHOLE[name] = whole.replace(str(folder), "{tmp}")
         if not _words(fitted) <= _words(whole):  # a word broken in two would be two new ones

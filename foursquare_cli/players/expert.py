@@ -37,14 +37,13 @@ from .futures import (
 from .registry import DEFAULT_PLAYOUTS, PYTHON_PLAYOUTS, PlayerSpec
 
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
-_IN_C = playout.ACCELERATED  # without C, the replies are kept to what a second of Python can look at
 SECOND_PLY = 10  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
 REPLY_SHARE_IN_C = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
 REPLY_SHARE_IN_PYTHON = 10  # without C, 100 of 1,000: the replies' futures are what the small budget buys most
-REPLY_SHARE = REPLY_SHARE_IN_C if _IN_C else REPLY_SHARE_IN_PYTHON
+REPLY_SHARE = REPLY_SHARE_IN_C if playout.ACCELERATED else REPLY_SHARE_IN_PYTHON
 REPLY_SECOND_PLY_IN_C = 2  # a reply's own best looked at again over the card after (at 50 futures)
 REPLY_SECOND_PLY_IN_PYTHON = 0  # without C, a reply looks no further (in Python it would cost 9 s a move)
-REPLY_SECOND_PLY = REPLY_SECOND_PLY_IN_C if _IN_C else REPLY_SECOND_PLY_IN_PYTHON
+REPLY_SECOND_PLY = REPLY_SECOND_PLY_IN_C if playout.ACCELERATED else REPLY_SECOND_PLY_IN_PYTHON
 THINK_BATCH = 16  # futures played at a time under a time cap, the clock looked at between
 KEPT_EVALUATIONS = 4096  # evaluations remembered in a process (a game's positions, its replies, many times over)
 WAIT_SLICE = 0.05  # seconds between looks at an evaluation another thread is working out
