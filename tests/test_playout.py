@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import struct
 
 import pytest
 from conftest import redealt
@@ -41,6 +42,8 @@ def test_the_c_playout_ends_every_position_as_the_python_one_does(seed, plies, s
     arguments = (playout.stock_of(state), *playout.start_of(state), fill_first)
     assert playout._finish_c is not None
     assert playout._finish_c(*arguments) == integer_playout.finish_python(*arguments)
+    stop_at = state.drawn + 1 + shuffle % 8  # stopped a few cards on (a reply's future before the tail table)
+    assert playout._finish_c(*arguments, stop_at) == integer_playout.finish_python(*arguments, stop_at)
 
 
 def _placements_after_any_shift(state: State) -> list[tuple[int, bool, str]]:
@@ -164,18 +167,21 @@ def test_a_deal_refuses_more_than_forty_cards():
         playout._deal_c(bytes(30), bytes(11), 0)
 
 
-@pytest.mark.parametrize("reply_second_ply", [0, 2])
-def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python(reply_second_ply):
+@pytest.mark.parametrize(("reply_second_ply", "reply_table"), [(0, 0), (2, 0), (0, 1)])
+def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python(reply_second_ply, reply_table):
     """The second ply's replies are searched all in C (`reply_in_c`): the same best move's figures as the
     expert of the replies finds in Python, on positions of every kind (placements, piles, shifts, ends): a reply
-    of one ply (Python's own short way, the halving alone) and a reply looking again at its best two."""
+    of one ply (Python's own short way, the halving alone), a reply looking again at its best two, and a reply
+    whose futures stop six cards on and read the tail table (the expert without a compiler's)."""
     from foursquare_cli.players import expert
     from foursquare_cli.players.futures import Futures
 
     if playout.reply_in_c is None:
         pytest.fail("the C module was not built (this machine has a compiler)")
     rng = random.Random(11)
-    looker = expert.ExpertPlayer(playouts=1500, reply_playouts=97, reply_second_ply=reply_second_ply)
+    looker = expert.ExpertPlayer(
+        playouts=1500, reply_playouts=97, reply_second_ply=reply_second_ply, reply_table=reply_table
+    )
     compared = 0
     for seed in range(40):
         state = _position(30000 + seed, rng.randint(0, 24), seed)
@@ -193,17 +199,19 @@ def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python(reply_secon
     assert compared > 100
 
 
-def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch):
+@pytest.mark.parametrize("reply_table", [0, 1])
+def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch, reply_table):
     from foursquare_cli.players import expert
 
     state = _position(20001, 9, 4)
-    fast = expert.ExpertPlayer(seed=2, playouts=200).rate(state)
+    settings = {"playouts": 200, "reply_second_ply": 0, "reply_table": 1} if reply_table else {"playouts": 200}
+    fast = expert.ExpertPlayer(seed=2, **settings).rate(state)
     expert._EVALUATIONS.clear()
     monkeypatch.setattr(playout, "futures", integer_playout.futures_python)
     monkeypatch.setattr(playout, "safe_ranks", integer_playout.safe_ranks_python)
     monkeypatch.setattr(playout, "ACCELERATED", False)  # one thread: the split is C's
     monkeypatch.setattr(playout, "reply_in_c", None)  # the second ply's replies searched in Python
-    assert expert.ExpertPlayer(seed=2, playouts=200).rate(state) == fast
+    assert expert.ExpertPlayer(seed=2, **settings).rate(state) == fast
 
 
 @pytest.mark.slow
@@ -259,7 +267,9 @@ def test_the_engine_the_python_playout_and_the_c_playout_end_every_game_alike(se
     if state.is_over:
         return
     engine = state.copy()
+    passed = {}  # cards drawn: the masks the game passed then (where a playout stopped there stops)
     while not engine.is_over:
+        passed[engine.drawn] = (integer_playout.STOPPED, engine.drawn, engine.occupied, engine.down)
         shift, placement = playout.greedy_choice(engine, fill_first=fill_first)
         if shift is not None:
             engine.apply(shift)
@@ -269,6 +279,10 @@ def test_the_engine_the_python_playout_and_the_c_playout_end_every_game_alike(se
     arguments = (playout.stock_of(state), *playout.start_of(state), fill_first)
     assert integer_playout.finish_python(*arguments) == ended
     assert playout._finish_c is not None and playout._finish_c(*arguments) == ended
+    for stop_at in range(state.drawn + 1, 41):  # stopped on the way, or ended first as the whole game did
+        expected = passed.get(stop_at, ended)
+        assert integer_playout.finish_python(*arguments, stop_at) == expected
+        assert playout._finish_c(*arguments, stop_at) == expected
 
 
 def test_the_c_tables_are_written_from_the_python_ones():
@@ -280,3 +294,59 @@ def test_the_c_tables_are_written_from_the_python_ones():
     assert header == tables.c_header()
     source = pathlib.Path(playout.__file__).with_name("_playout.c").read_text()
     assert not re.search(r"static (const )?uint(8|32|64)_t [A-Z_]+\[", source), "no table of its own"
+
+
+def _tail_figures() -> list[tuple[int, int, int]]:
+    from foursquare_cli.players.tail_table import TAIL_TABLE
+
+    assert len(TAIL_TABLE) == 12 * integer_playout.TAIL_CELLS
+    return [struct.unpack_from("<3i", TAIL_TABLE, 12 * cell) for cell in range(integer_playout.TAIL_CELLS)]
+
+
+def test_the_tail_table_never_says_more_than_the_cards_allow():
+    """Each cell of the tail table (the replies' futures without a compiler stop six cards on and count it):
+    a share won of 0 to 1, a score no higher than the cards left after the stop allow, a worth between a loss's
+    and the best win's; and a cell no playout passed counts 0.5, nothing won."""
+    from foursquare_cli.players.futures import EXPERTS_VALUATION
+
+    best = EXPERTS_VALUATION.worth(24, 0)
+    never = 0
+    for cell, (worth, won, scored) in enumerate(_tail_figures()):
+        drawn = cell // (5 * 17)
+        assert 0 <= won <= integer_playout.TAIL_UNITS, cell
+        assert 0 <= scored <= won * (40 - drawn), cell
+        assert 0 < worth <= best * integer_playout.TAIL_UNITS, cell
+        if (worth, won, scored) == (integer_playout.TAIL_UNITS // 2, 0, 0):
+            never += 1
+    assert 0 < never < integer_playout.TAIL_CELLS  # positions never passed exist (cards piled early), not all
+
+
+def test_the_tail_table_is_what_its_generator_makes(monkeypatch):
+    """The shipped table is the mean of what the playouts did (`benchmarks/tail_table.py`), not numbers edited by
+    hand: 3,000 deals of the same generator agree with it, cell by cell, where they saw a cell often."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parents[1] / "benchmarks" / "tail_table.py"
+    spec = importlib.util.spec_from_file_location("tail_table_generator", path)
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    shipped = _tail_figures()
+    compared = 0
+    for cell, (seen, worth, won, scored) in enumerate(generator.collect(3000)):
+        if seen >= 300:  # within 4 standard errors of a mean of 300 (a worth varies by about 1.2, a win by 0.5)
+            assert abs(worth / seen - shipped[cell][0]) < 0.3 * integer_playout.TAIL_UNITS, cell
+            assert abs(won / seen - shipped[cell][1]) < 0.12 * integer_playout.TAIL_UNITS, cell
+            assert abs(scored / seen - shipped[cell][2]) < 3 * integer_playout.TAIL_UNITS, cell
+            compared += 1
+    assert compared > 50, compared
+
+
+def test_an_expert_with_the_tail_table_says_what_it_needs():
+    from foursquare_cli.players.expert import ExpertPlayer
+
+    with pytest.raises(ValueError, match="reply_table 2: 1"):
+        ExpertPlayer(reply_table=2)
+    with pytest.raises(ValueError, match="reply_second_ply=0"):
+        ExpertPlayer(reply_table=1, reply_second_ply=2)

@@ -44,8 +44,9 @@ def test_the_expert_at_a_tenth_of_its_budget_stays_above_its_floor():
 @pytest.mark.slow
 def test_without_a_compiler_the_expert_stays_above_its_floor():
     """The expert of an install without a compiler (its budget, ten moves looked at again, the replies at a
-    tenth of the budget and one ply), played by whichever playouts were built: the same moves. 21.05 on these
-    deals when the floor was set; the same expert before issue 51 scored 20.35."""
+    fifth of the budget, one ply, their futures ending in the tail table), played by whichever playouts were
+    built: the same moves. 21.48 on these deals when the floor was set; with its replies' futures played to the
+    end it scored 21.05, and before issue 51, 20.35."""
     scores = _scores(expert_without_c())
     assert None not in scores, f"lost deals {[seed for seed, s in zip(DEALS, scores, strict=True) if s is None]}"
-    assert _mean_of_wins(scores) >= 20.8, scores
+    assert _mean_of_wins(scores) >= 21.2, scores

@@ -1,14 +1,14 @@
 """The meter's calibration, written by `benchmarks/meter_calibration.py fit` (do not edit by hand): of the expert of
-an install without a compiler, from 1000 deals of fit_py1000.jsonl. For the figures of the first ply (`one`) and
+an install without a compiler, from 1000 deals of fit_tab1000.jsonl. For the figures of the first ply (`one`) and
 of the second (`two`): the coefficients of the chance's logistic model on `calibration.chance_terms`, and of the
 score of a win's linear model on `calibration.score_terms`.
 """
 
 PYTHON_CHANCE = {
-    "one": [7.548373, 1.798352, -1.353402, -2.733184, -4.652025, 0.307244, -1.408651],
-    "two": [4.828636, 3.009519, -2.197987, -1.356535, -3.779634, 0.583155, 1.117361],
+    "one": [6.47505, 1.731007, -1.164547, -2.100878, -3.72451, 0.508988, 0.347995],
+    "two": [5.59769, 0.331252, 1.55776, -3.126255, -2.48148, 0.852317, 2.795973],
 }
 PYTHON_SCORE = {
-    "one": [13.616098, 0.560155, -0.007906, -14.964851, -0.118823, -2.952467, 2.279143],
-    "two": [10.759013, 0.819223, -0.056291, -11.67983, -0.054296, -0.345378, -1.74195],
+    "one": [16.997172, 0.537162, 0.024654, -18.585115, -0.11507, -3.357094, 0.289315],
+    "two": [17.022675, 0.687756, -0.007073, -18.756168, 0.094007, -1.828607, -3.016754],
 }

@@ -97,7 +97,9 @@ class Futures:
     futures depend on the position alone (`playout.futures`, which plays them all in C, two threads at once).
     """
 
-    def __init__(self, state: State, fill_first: bool = True, valuation: Valuation = Valuation()) -> None:
+    def __init__(
+        self, state: State, fill_first: bool = True, valuation: Valuation = Valuation(), tail: bool = False
+    ) -> None:
         self.state = state
         self._fill_first = fill_first
         self._worth = worth_tables(valuation)
@@ -106,6 +108,7 @@ class Futures:
         self._prefix = playout.stock_of(state)[: state.drawn + 1]
         self._unseen = bytes(sorted(card.rank for card in self.unseen))
         self._seed = playout.position_seed(state)
+        self._tail = tail_arguments() if tail else ()  # each future played a few cards, then the tail table read
         grouped: dict[tuple[object, ...], list[Candidate]] = {}
         positions: dict[tuple[object, ...], State] = {}
         for candidate in candidates_of(state):
@@ -136,14 +139,15 @@ class Futures:
 
     def play(self, groups: list[int], first: int, count: int) -> list[tuple[int, int, int]]:
         """Futures `first` to `first + count - 1` played by each of `groups`: for each, (futures won, their scores
-        summed, their worth summed in millionths). Enough work is split between two threads; the sums are exact,
-        so they are the same however it is split."""
+        summed, their worth summed in millionths; with a tail, all three in millionths). Enough work is split
+        between two threads; the sums are exact, so they are the same however it is split."""
         starts = b"".join(self._records[index] for index in groups)
         won, lost = self._worth
 
         def totals_of(start: int, futures: int) -> list[int]:
             position = (self._prefix, self._unseen, self._seed)
-            return _unpacked(playout.futures(*position, start, futures, starts, self._fill_first, won, lost))
+            totals = playout.futures(*position, start, futures, starts, self._fill_first, won, lost, *self._tail)
+            return _unpacked(totals)
 
         if playout.ACCELERATED and count > 1 and count * len(groups) >= PARALLEL_PLAYOUTS:
             half = count // 2
@@ -190,6 +194,14 @@ class Futures:
 
 WORTH_UNITS = 1_000_000  # a future's worth is counted in millionths: sums exact in any order, on any thread
 PARALLEL_PLAYOUTS = 2_000  # a batch of at least this many playouts is split between two threads
+
+
+def tail_arguments() -> tuple[int, bytes]:
+    """What `playout.futures` and `playout.reply_in_c` take to stop each future `TAIL_CARDS` cards on and count
+    what the tail table says of where it stopped (`tail_table`, read when first asked for: 40 kB)."""
+    from .tail_table import TAIL_CARDS, TAIL_TABLE  # read when first asked for: a C build never needs it
+
+    return TAIL_CARDS, TAIL_TABLE
 
 
 def worth_tables(valuation: Valuation) -> tuple[bytes, bytes]:

@@ -150,13 +150,19 @@ static void count_lines(uint32_t up, const uint8_t *ranks, uint64_t *lines) {
     }
 }
 
+#define STOPPED (-2) /* a playout stopped before its end (`stop_at`): what the tail table says of it counts */
+
 /* The greedy playout itself, on plain C values: `ranks` and `heights` are played on (the caller's copies).
- * Returns the score (-1 for a loss) and sets the cards drawn and the masks of the last position. */
+ * Returns the score (-1 for a loss; STOPPED when `stop_at` cards were drawn first) and sets the cards drawn and
+ * the masks of the last position. */
 static int play_to_end(const uint8_t *stock, int drawn, uint32_t occupied, uint32_t down, uint8_t *ranks,
-                       uint8_t *heights, int fill_first, int *drawn_out, uint32_t *occupied_out, uint32_t *down_out) {
+                       uint8_t *heights, int fill_first, int stop_at, int *drawn_out, uint32_t *occupied_out,
+                       uint32_t *down_out) {
     uint64_t lines[8];
     count_lines(occupied & ~down, ranks, lines);
+    *drawn_out = drawn, *occupied_out = occupied, *down_out = down;
     for (;;) {
+        if (drawn >= stop_at) return STOPPED;
         int rank = stock[drawn], fewest, cell, direction;
         uint32_t after;
         if (occupied) {
@@ -205,10 +211,10 @@ static int play_to_end(const uint8_t *stock, int drawn, uint32_t occupied, uint3
 static PyObject *finish(PyObject *self, PyObject *args) {
     const uint8_t *stock, *ranks_in, *heights_in;
     Py_ssize_t stock_length, ranks_length, heights_length;
-    int drawn, occupied_in, down_in, fill_first = 0;
+    int drawn, occupied_in, down_in, fill_first = 0, stop_at = 40;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y#iiiy#y#|p", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
-                          &ranks_length, &heights_in, &heights_length, &fill_first))
+    if (!PyArg_ParseTuple(args, "y#iiiy#y#|pi", &stock, &stock_length, &drawn, &occupied_in, &down_in, &ranks_in,
+                          &ranks_length, &heights_in, &heights_length, &fill_first, &stop_at))
         return NULL;
     if (stock_length != 40 || ranks_length != 16 || heights_length != 16 || drawn < 0 || drawn >= 40 ||
         occupied_in < 0 || occupied_in > (int)FULL || down_in < 0 || (down_in & ~occupied_in)) {
@@ -230,8 +236,8 @@ static PyObject *finish(PyObject *self, PyObject *args) {
         heights[cell] = heights_in[cell];
     }
     uint32_t occupied, down;
-    int score = play_to_end(stock, drawn, (uint32_t)occupied_in, (uint32_t)down_in, ranks, heights, fill_first, &drawn,
-                            &occupied, &down);
+    int score = play_to_end(stock, drawn, (uint32_t)occupied_in, (uint32_t)down_in, ranks, heights, fill_first,
+                            stop_at, &drawn, &occupied, &down);
     return Py_BuildValue("(iiII)", score, drawn, occupied, down);
 }
 
@@ -315,20 +321,47 @@ static PyObject *deal(PyObject *self, PyObject *args) {
  * totals: three int64 a candidate: futures won, their scores summed, the worth summed (`integer_playout.futures_python`).
  * The work is done with the interpreter's lock let go: threads may play futures side by side. */
 #define START_BYTES 39
+/* The tail table (`tail_table.TAIL_TABLE`): for each position a playout may stop at, by cards drawn (0-40), face
+ * down (0-4) and empty cells (0-16), three int32: the worth of its futures, their share won and their score (a
+ * loss 0), in millionths, as the playouts to the end made them, TAIL_CARDS cards after a search's start. */
+#define TAIL_CELLS (41 * 5 * 17)
+#define TAIL_BYTES (TAIL_CELLS * 3 * 4)
+#define UNITS 1000000
+
+static int tail_cell(int drawn, uint32_t occupied, uint32_t down) {
+    return (drawn * 5 + bit_count(down)) * 17 + 16 - bit_count(occupied);
+}
+
+/* A future's part of its candidate's totals (futures won, their scores, their worth): with no tail table, counts;
+ * with one, all three in millionths, a stopped playout counting what the table says of where it stopped. */
+static void count_future(int64_t *total, int score, int placed, int drawn, uint32_t occupied, uint32_t down,
+                         const int64_t *won_worth, const int64_t *lost_worth, const uint8_t *tail_table) {
+    int64_t unit = tail_table ? UNITS : 1;
+    if (score == STOPPED) {
+        int32_t cell[3];
+        memcpy(cell, tail_table + 12 * tail_cell(drawn, occupied, down), sizeof cell);
+        total[0] += cell[1], total[1] += cell[2], total[2] += cell[0];
+    } else if (score >= 0) {
+        total[0] += unit, total[1] += score * unit, total[2] += won_worth[score];
+    } else {
+        total[2] += lost_worth[placed];
+    }
+}
+
 static PyObject *futures(PyObject *self, PyObject *args) {
     const uint8_t *seen, *unseen, *starts;
-    const char *won_worth_bytes, *lost_worth_bytes;
-    Py_ssize_t seen_length, unseen_length, starts_length, won_length, lost_length;
+    const char *won_worth_bytes, *lost_worth_bytes, *tail_bytes = NULL;
+    Py_ssize_t seen_length, unseen_length, starts_length, won_length, lost_length, tail_length = 0;
     unsigned long long seed;
     long long first, count;
-    int fill_first;
+    int fill_first, tail = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y#y#KLLy#py#y#", &seen, &seen_length, &unseen, &unseen_length, &seed, &first, &count,
-                          &starts, &starts_length, &fill_first, &won_worth_bytes, &won_length, &lost_worth_bytes,
-                          &lost_length))
+    if (!PyArg_ParseTuple(args, "y#y#KLLy#py#y#|iy#", &seen, &seen_length, &unseen, &unseen_length, &seed, &first,
+                          &count, &starts, &starts_length, &fill_first, &won_worth_bytes, &won_length,
+                          &lost_worth_bytes, &lost_length, &tail, &tail_bytes, &tail_length))
         return NULL;
     if (seen_length + unseen_length != 40 || starts_length % START_BYTES || first < 0 || count < 0 ||
-        won_length != 25 * 8 || lost_length != 41 * 8) {
+        won_length != 25 * 8 || lost_length != 41 * 8 || tail < 0 || (tail && tail_length != TAIL_BYTES)) {
         PyErr_SetString(PyExc_ValueError, "futures: not the figures of a position's futures");
         return NULL;
     }
@@ -357,6 +390,7 @@ static PyObject *futures(PyObject *self, PyObject *args) {
     memcpy(lost_worth, lost_worth_bytes, sizeof lost_worth);
     int64_t *totals = calloc((size_t)(candidates ? candidates : 1) * 3, sizeof *totals);
     if (totals == NULL) return PyErr_NoMemory();
+    const uint8_t *tail_table = tail ? (const uint8_t *)tail_bytes : NULL;
     Py_BEGIN_ALLOW_THREADS
     uint8_t stock[40], ranks[16], heights[16];
     for (long long i = first; i < first + count; i++) {
@@ -364,23 +398,18 @@ static PyObject *futures(PyObject *self, PyObject *args) {
         shuffled(stock, seen, seen_length, unseen, unseen_length, next_random(&key_state));
         for (Py_ssize_t c = 0; c < candidates; c++) {
             const uint8_t *start = starts + c * START_BYTES;
-            int score, placed;
+            int score, placed, drawn = 0;
+            uint32_t occupied = 0, down = 0;
             if (start[0] == 0) {
-                int drawn;
-                uint32_t occupied, down;
                 memcpy(ranks, start + 7, 16), memcpy(heights, start + 23, 16);
                 score = play_to_end(stock, start[2], start[3] | (uint32_t)start[4] << 8,
-                                    start[5] | (uint32_t)start[6] << 8, ranks, heights, fill_first, &drawn, &occupied,
-                                    &down);
+                                    start[5] | (uint32_t)start[6] << 8, ranks, heights, fill_first,
+                                    tail ? start[2] + tail : 40, &drawn, &occupied, &down);
                 placed = drawn - start[2];
             } else {
                 score = start[0] == 2 ? start[1] : -1, placed = 0;
             }
-            if (score >= 0) {
-                totals[3 * c]++, totals[3 * c + 1] += score, totals[3 * c + 2] += won_worth[score];
-            } else {
-                totals[3 * c + 2] += lost_worth[placed];
-            }
+            count_future(totals + 3 * c, score, placed, drawn, occupied, down, won_worth, lost_worth, tail_table);
         }
     }
     Py_END_ALLOW_THREADS
@@ -530,6 +559,8 @@ typedef struct {
     int fill_first, second;
     long long second_playouts;
     const int64_t *won_worth, *lost_worth;
+    int tail;                  /* the cards a future is played before the tail table's figures count (0: to its end) */
+    const uint8_t *tail_table; /* NULL without a tail */
 } SearchSettings;
 
 static Figures search(const Position *p, int hand, const uint8_t *unseen, int unseen_length,
@@ -541,7 +572,7 @@ static Figures search(const Position *p, int hand, const uint8_t *unseen, int un
 static Figures over_next_card(const Position *after, const int *counts, int unseen_length,
                               const SearchSettings *settings) {
     SearchSettings reply_settings = {settings->second_playouts, settings->fill_first, 0, 0, settings->won_worth,
-                                     settings->lost_worth};
+                                     settings->lost_worth, settings->tail, settings->tail_table};
     Figures looked = {0.0, 0.0, 0.0};
     uint8_t rest[40];
     for (int rank = 1; rank <= 10; rank++) {
@@ -569,7 +600,7 @@ static Figures search(const Position *p, int hand, const uint8_t *unseen, int un
                       const SearchSettings *settings) {
     Position groups[MOST_CANDIDATES], corner = *p;
     int ends[MOST_CANDIDATES], counts[11] = {0}, count;
-    int64_t wins[MOST_CANDIDATES] = {0}, scores[MOST_CANDIDATES] = {0}, worth[MOST_CANDIDATES] = {0};
+    int64_t totals[MOST_CANDIDATES][3] = {{0}}; /* futures won, their scores, their worth (`count_future`) */
     int64_t samples[MOST_CANDIDATES] = {0};
     double value[MOST_CANDIDATES] = {0};
     int alive[MOST_CANDIDATES], order[MOST_CANDIDATES];
@@ -593,23 +624,24 @@ static Figures search(const Position *p, int hand, const uint8_t *unseen, int un
             uint64_t key_state = seed + (uint64_t)dealt * 0x9E3779B97F4A7C15ull;
             shuffled(stock, seen, p->drawn + 1, unseen, unseen_length, next_random(&key_state));
             for (int a = 0; a < living; a++) {
-                int g = alive[a], score, placed = 0;
+                int g = alive[a], score, placed = 0, end_drawn = 0;
+                uint32_t end_occupied = 0, end_down = 0;
                 if (ends[g] == 0) {
-                    int end_drawn;
-                    uint32_t end_occupied, end_down;
                     memcpy(ranks, groups[g].ranks, 16), memcpy(heights, groups[g].heights, 16);
+                    int stop_at = settings->tail ? groups[g].drawn + settings->tail : 40;
                     score = play_to_end(stock, groups[g].drawn, groups[g].occupied, groups[g].down, ranks, heights,
-                                        settings->fill_first, &end_drawn, &end_occupied, &end_down);
+                                        settings->fill_first, stop_at, &end_drawn, &end_occupied, &end_down);
                     placed = end_drawn - groups[g].drawn;
                 } else {
                     score = ends[g] == 2 ? 40 - groups[g].drawn : -1;
                 }
-                if (score >= 0) wins[g]++, scores[g] += score, worth[g] += settings->won_worth[score];
-                else worth[g] += settings->lost_worth[placed];
+                count_future(totals[g], score, placed, end_drawn, end_occupied, end_down, settings->won_worth,
+                             settings->lost_worth, settings->tail_table);
                 samples[g]++;
             }
         }
-        for (int g = 0; g < count; g++) value[g] = samples[g] ? (double)worth[g] / (double)samples[g] / 1e6 : 0.0;
+        for (int g = 0; g < count; g++)
+            value[g] = samples[g] ? (double)totals[g][2] / (double)samples[g] / 1e6 : 0.0;
         for (int i = 1; i < living; i++) { /* a stable sort by worth, the best first */
             int moving = alive[i], j = i;
             while (j > 0 && value[alive[j - 1]] < value[moving]) alive[j] = alive[j - 1], j--;
@@ -634,10 +666,11 @@ static Figures search(const Position *p, int hand, const uint8_t *unseen, int un
         order[0] = alive[0];
     }
     Figures figures[MOST_CANDIDATES];
+    double unit = settings->tail_table ? UNITS : 1.0;
     for (int g = 0; g < count; g++) {
         figures[g].value = value[g];
-        figures[g].won = samples[g] ? (double)wins[g] / (double)samples[g] : 0.0;
-        figures[g].scored = samples[g] ? (double)scores[g] / (double)samples[g] : 0.0;
+        figures[g].won = samples[g] ? (double)totals[g][0] / (double)samples[g] / unit : 0.0;
+        figures[g].scored = samples[g] ? (double)totals[g][1] / (double)samples[g] / unit : 0.0;
     }
     int looked = settings->second > 1 && count > 1 ? (settings->second < count ? settings->second : count) : 1;
     for (int i = 0; i < looked && looked > 1; i++)
@@ -660,17 +693,20 @@ static PyObject *reply(PyObject *self, PyObject *args) {
     const uint8_t *ranks_in, *heights_in, *unseen;
     const char *won_bytes, *lost_bytes;
     Py_ssize_t ranks_length, heights_length, unseen_length, won_length, lost_length;
-    int occupied_in, down_in, drawn, hand, fill_first, second;
+    const char *tail_bytes = NULL;
+    Py_ssize_t tail_length = 0;
+    int occupied_in, down_in, drawn, hand, fill_first, second, tail = 0;
     long long playouts, second_playouts;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiiy#y#iy#Lpy#y#iL", &occupied_in, &down_in, &drawn, &ranks_in, &ranks_length,
+    if (!PyArg_ParseTuple(args, "iiiy#y#iy#Lpy#y#iL|iy#", &occupied_in, &down_in, &drawn, &ranks_in, &ranks_length,
                           &heights_in, &heights_length, &hand, &unseen, &unseen_length, &playouts, &fill_first,
-                          &won_bytes, &won_length, &lost_bytes, &lost_length, &second, &second_playouts))
+                          &won_bytes, &won_length, &lost_bytes, &lost_length, &second, &second_playouts, &tail,
+                          &tail_bytes, &tail_length))
         return NULL;
     int bad = ranks_length != 16 || heights_length != 16 || occupied_in < 0 || occupied_in > (int)FULL ||
               down_in < 0 || (down_in & ~occupied_in) || hand < 1 || hand > 10 || drawn < 0 ||
               drawn + 1 + unseen_length != 40 || playouts < 1 || won_length != 25 * 8 || lost_length != 41 * 8 ||
-              second < 0 || second_playouts < 1;
+              second < 0 || second_playouts < 1 || tail < 0 || (tail && tail_length != TAIL_BYTES);
     for (int cell = 0; cell < 16 && !bad; cell++) bad = ranks_in[cell] > 10 || heights_in[cell] > 40;
     for (Py_ssize_t i = 0; i < unseen_length && !bad; i++) bad = unseen[i] < 1 || unseen[i] > 10;
     if (bad) {
@@ -681,7 +717,8 @@ static PyObject *reply(PyObject *self, PyObject *args) {
     memcpy(won_worth, won_bytes, sizeof won_worth), memcpy(lost_worth, lost_bytes, sizeof lost_worth);
     Position p = {(uint32_t)occupied_in, (uint32_t)down_in, drawn, {0}, {0}};
     memcpy(p.ranks, ranks_in, 16), memcpy(p.heights, heights_in, 16);
-    SearchSettings settings = {playouts, fill_first, second, second_playouts, won_worth, lost_worth};
+    SearchSettings settings = {playouts,   fill_first, second, second_playouts, won_worth, lost_worth,
+                               tail, tail ? (const uint8_t *)tail_bytes : NULL};
     Figures best;
     Py_BEGIN_ALLOW_THREADS
     best = search(&p, hand, unseen, (int)unseen_length, &settings);
@@ -692,14 +729,14 @@ static PyObject *reply(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"deal", deal, METH_VARARGS, "deal(seen, unseen, key) -> seen + unseen in an order drawn from key."},
     {"finish", finish, METH_VARARGS,
-     "finish(stock, drawn, occupied, down, ranks, heights, fill_first=False) -> (score, drawn, occupied, down): the "
-     "greedy playout."},
+     "finish(stock, drawn, occupied, down, ranks, heights, fill_first=False, stop_at=40) -> (score, drawn, occupied, "
+     "down): the greedy playout (score -2: stopped when stop_at cards were drawn)."},
     {"futures", futures, METH_VARARGS,
-     "futures(seen, unseen, seed, first, count, starts, fill_first, won_worth, lost_worth) -> totals: a position's "
-     "futures played by its candidates."},
+     "futures(seen, unseen, seed, first, count, starts, fill_first, won_worth, lost_worth, tail=0, tail_table=b'') -> "
+     "totals: a position's futures played by its candidates."},
     {"reply", reply, METH_VARARGS,
      "reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth, second, "
-     "second_playouts) -> (value, won, scored): the expert's best move's figures."},
+     "second_playouts, tail=0, tail_table=b'') -> (value, won, scored): the expert's best move's figures."},
     {"safe_ranks", safe_ranks, METH_VARARGS,
      "safe_ranks(occupied, down, ranks, heights) -> mask: the ranks (bits 1-10) with a placement leaving at most four "
      "face down."},

@@ -1,5 +1,13 @@
 def finish(
-    stock: bytes, drawn: int, occupied: int, down: int, ranks: bytes, heights: bytes, fill_first: bool = False, /
+    stock: bytes,
+    drawn: int,
+    occupied: int,
+    down: int,
+    ranks: bytes,
+    heights: bytes,
+    fill_first: bool = False,
+    stop_at: int = 40,
+    /,
 ) -> tuple[int, int, int, int]: ...
 def deal(seen: bytes, unseen: bytes, key: int, /) -> bytes: ...
 def safe_ranks(occupied: int, down: int, ranks: bytes, heights: bytes, /) -> int: ...
@@ -13,6 +21,8 @@ def futures(
     fill_first: bool,
     won_worth: bytes,
     lost_worth: bytes,
+    tail: int = 0,
+    tail_table: bytes = b"",
     /,
 ) -> bytes: ...
 def reply(
@@ -29,5 +39,7 @@ def reply(
     lost_worth: bytes,
     second: int,
     second_playouts: int,
+    tail: int = 0,
+    tail_table: bytes = b"",
     /,
 ) -> tuple[float, float, float]: ...

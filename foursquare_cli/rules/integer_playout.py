@@ -25,20 +25,32 @@ from .tables import (
     UP_TO,
 )
 
+STOPPED = -2  # the score of a playout stopped before its end (`stop_at`): the tail table's figures count for it
+
 
 def finish_python(
-    stock: bytes, drawn: int, occupied: int, down: int, top_ranks: bytes, top_heights: bytes, fill_first: bool = False
+    stock: bytes,
+    drawn: int,
+    occupied: int,
+    down: int,
+    top_ranks: bytes,
+    top_heights: bytes,
+    fill_first: bool = False,
+    stop_at: int = 40,
 ) -> tuple[int, int, int, int]:
     """`finish_from` in Python: the reference the C version (`_playout.c`) is held to.
 
     A line's face-up ranks are kept as counters (`line_counts`), updated by what
-    each move turns.
+    each move turns. `stop_at`: the score is STOPPED, and the masks those of the
+    position, when that many cards were drawn before the end.
     """
     ranks = list(top_ranks)
     heights = list(top_heights)
     lines = line_counts(occupied & ~down, ranks)
     pick = greedy_pick
     while True:
+        if drawn >= stop_at:
+            return STOPPED, drawn, occupied, down
         rank = stock[drawn]
         if occupied:
             fewest, cell, after, direction = pick(rank, occupied, down, ranks, heights, lines, fill_first)
@@ -114,6 +126,15 @@ def future_key(seed: int, number: int) -> int:
     return z ^ z >> 31
 
 
+TAIL_UNITS = 1_000_000  # with a tail table, a future's share won and score count in millionths
+TAIL_CELLS = 41 * 5 * 17  # positions by cards drawn (0-40), face down (0-4) and empty cells (0-16)
+
+
+def tail_cell(drawn: int, occupied: int, down: int) -> int:
+    """The tail table's cell for a position where a playout stopped: its cards drawn, face down and empty cells."""
+    return (drawn * 5 + down.bit_count()) * 17 + 16 - occupied.bit_count()
+
+
 def futures_python(
     seen: bytes,
     unseen: bytes,
@@ -124,10 +145,13 @@ def futures_python(
     fill_first: bool,
     won_worth: bytes,
     lost_worth: bytes,
+    tail: int = 0,
+    tail_table: bytes = b"",
 ) -> bytes:
     """`futures` in Python, future by future as `_playout.c` plays them."""
     won = [int.from_bytes(won_worth[8 * i : 8 * i + 8], "little", signed=True) for i in range(25)]
     lost = [int.from_bytes(lost_worth[8 * i : 8 * i + 8], "little", signed=True) for i in range(41)]
+    unit = TAIL_UNITS if tail else 1
     records = [starts[i : i + START_BYTES] for i in range(0, len(starts), START_BYTES)]
     totals = [[0, 0, 0] for _ in records]
     for number in range(first, first + count):
@@ -135,15 +159,21 @@ def futures_python(
         for record, total in zip(records, totals, strict=True):
             if record[0] == 0:
                 occupied, down = int.from_bytes(record[3:5], "little"), int.from_bytes(record[5:7], "little")
-                score, drawn, _, _ = finish_python(
-                    stock, record[2], occupied, down, record[7:23], record[23:39], fill_first
+                stop_at = record[2] + tail if tail else 40
+                score, drawn, occupied, down = finish_python(
+                    stock, record[2], occupied, down, record[7:23], record[23:39], fill_first, stop_at
                 )
                 placed = drawn - record[2]
             else:
                 score, placed = (record[1] if record[0] == 2 else -1), 0
-            if score >= 0:
-                total[0] += 1
-                total[1] += score
+            if score == STOPPED:  # what the tail table says of where it stopped
+                at = 12 * tail_cell(drawn, occupied, down)
+                total[0] += int.from_bytes(tail_table[at + 4 : at + 8], "little", signed=True)
+                total[1] += int.from_bytes(tail_table[at + 8 : at + 12], "little", signed=True)
+                total[2] += int.from_bytes(tail_table[at : at + 4], "little", signed=True)
+            elif score >= 0:
+                total[0] += unit
+                total[1] += score * unit
                 total[2] += won[score]
             else:
                 total[2] += lost[placed]

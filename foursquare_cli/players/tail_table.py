@@ -1,0 +1,75 @@
+"""The tail table, written by `benchmarks/tail_table.py` (do not edit by hand): from 1,000,000 deals
+of the greedy policy filling first, 25,266,406 positions. For each position a reply's playout may stop at
+(`TAIL_CARDS` cards after its start), by cards drawn, face down and empty cells (`integer_playout.tail_cell`): the
+mean worth of its futures at the expert's valuation, their share won and their mean score, in millionths, three
+int32 (packed: zlib, then base 85).
+"""
+
+import base64
+import zlib
+
+TAIL_CARDS = 6
+TAIL_TABLE = zlib.decompress(
+    base64.b85decode(
+        "c-rlqcTiMk+s1#e!0w)<w`Ez_28f8*0#RdE>{uXZuwsFjC~B}k?5Jq4qsE3J23xFHh`sRIqDB;>#@=fz(TEzm-^nuHjPK0*{rAp%"
+        "`($9|%v>|DGxx=PuIIk)`+3e;(+^7i_s3L@%W*j_$2N?g_p#u<S|V*>Uitr|9GByNIF6}cq4s=<0V8sS=i<`e!n8FK#fQt+u5w(C"
+        "{}cW+#X^Rxk(7htYeW%hVedQ%X+my!e#>z={ttL=0}JQ!C9Zc^EIgMXb1ZDzB=Oe#LwSD7aXJ1E_`0Ws&*Yk@zq?3yF8(VlT;C>9"
+        "d6W2h4>)T^6C*L^bx!%cT8{r~cxMj_lUGZ4r;G3BM-7qnzE)y`eu?m0G#AYz_m!|17na|v<@mpbUktEtRqo$^c_F^uQ@*xPf4xMF"
+        "f55zMUNs9R7fA59d=^oT|BE#-*TTJZ5+f&y?}1CISZK9UBKp4g8kvx8;oT~UA6km<Ro-m0px-4?`;+`~-Tgn~)g>016-szETq-=5"
+        "!(JAqFOqoUE56>78(4U?LgMZ?@#m<M{DXLXRATnZ<-&70y()-drzJ|`R|^^cFQq|TyDd@Y<XT3Am}qCxF!0n=G3WF47A&(Rde0Ys"
+        "_IR+7g}-FI?^!9n-uI5O&~~%jo8*e`Rkkz;BIZ|#nom{;8UO9p6{yrfL%p;jOs9;LDkM4&pDZMo_D5xn6iDogT1w|<MqKPA+D@7x"
+        "rrv`se8`h<JeJFVbQ2enWiGpC2+8GDB?~*2OZ@ddmzVu@6osl`a0el|n3r3)yhCE^>mTT+GZ0=`LU~|>F!9$5s)&AxhWW2g&@Cs3"
+        "s%{#NIIX6UgC80GPEfz4FkCj*4Q70)MBT3n*p_H!#|(*fU(Q3-*TS#kG<5Y5r@rj!ZQ<ckiHm>bF<`ujI(;NsewNME(?&L=YB;z+"
+        "oHg0M)Xd2odF^Vsh<CS4TpufQ={1`Ke>dUuzO|Nx;Pn!pXD#MQtdS;x5=BiW3KRd*OJTIWs^LNY75=y#jBB8V6;3}<Vl*>(vBbTW"
+        "bGR9*w|-_xmEJbZrT6_1&NkFwKXW%jwwM_@UE*ku9GbQ;5Vl^;jBTTY$xCoR5RZ3BbPriU{wWiO#z>e;XHghxByFz5{Rf%g9!kT;"
+        "ZZzz6$fmjYx?1SINMdl?T(-|Pv1pRSpflMVuWe-MT{W%RPY@<AVM+^eOC)}C%Vk}mk(g!@{<A0XVSX@CTb+5}u*s(5zu%%VS#_N`"
+        "r7b1lLIpxHHIRLfz&>WyFO>WG$McY;n5-VG$MbBP=A!QviXu(J0NqixJ+u%l>m~N5WsH1opqEb8{^;>|6#8;QQZgc{zD;x4QzsbZ"
+        "9f|ne1?1E;vt+WwuifV|ZmEIZCW$j!G8mC$K)+PYw40-Cnv35~3s*NtL{?l%)*%xSvfc--m__0(15Nu&4E=c=hxeAPU4FjDY?{mQ"
+        "APYfqpLMpzVjj0OF>#<o$?oY~8*SuaszlD|?`%5$ntQ6_UfG3V?@e|+6DpFwQNz_qzjECzgge7EIOc3&Xj~v6msC79r`a@@ndxDe"
+        "j%wKQ>>`hT3MSlF!^G2@88pkp>sX0V=9#SO6TtC2HD|*I(6^rL`pHc<LfBSALtx2nzW1?kQC@qy-O8m)mJvf|iM&o(1V;r@_l%mg"
+        "$A-|WzU^`e+Ym&~F^SvhYuF!drgVzL=CHYRduQOQ))J47jwfFez`pZp9_ac}G}CO=e#YGSHpk`ec?(T8No0S!jI^017N$wOH_YVq"
+        "IRmL}B^E3ghs&`*j$BZaS2WC~_0sWGWtJs7ljQ%JPAMUzRMk*eVF#<Oo0*v?ajAF_#{*2(8O4L-X*L&s+rtsmNq5Hn7wpzAs=%f0"
+        "8lr0)z|vIKi`;V^o|ebt0s{l@tBL$>ENk0nX_csC@vSB{$0hq!D969n(Bat$q|6|kFG}n(u4ZPciO2yG5ppkY`7w}TkJRW6e9ODf"
+        "{E4?yGux#r4eNwh^@4t@O>o&hCj=ZcT)w&!bA*K}KT6zqu$Y9MM$Yw<cu{pSsu_V4d&%|jMmnJfbmYHRp{SBzb9w2tHi*&t<v#bs"
+        "8fuL-(^d9etzsA8_1-|kXo*EmnXEk@z@W`)-f9LB_Nk8G;VQa%eQwj*f9)2A-xdx1)|_X26$_bzB`&wmqthn=RPC?g+e;~2PtaOF"
+        "V_F?;dvleh;dBpn=8W${ZiWZb#8JboI|UePo7mS)LYY0CCqv5C;qRl;vCGoYwVi~zdPke%^6YpB*(MD?tM;&Dmznfs5|-G7oI7Y>"
+        "T8Kp3&g1CNSkJl&YR+FzqQO>QbdMcT?zFw0WzMW1P92q4UT+Nt<vwwBy2S1tGig)Lz{_xn;1i>$=C3E&pyt`;-e_M0;Qm0(wQmO5"
+        "9G7n<Stylj{h{Q1E>$xToh-4c?{w;a7s$pJY6hK8=j~~K&U8`Jb$d@b?<><wcvN%Sey;qh5QchbxVLyG^`;oPTCAo<<4G9$=&7Ms"
+        "VVLlxZJ$M7Q<0@RH4NSS8y9L@sIpJu;PyP~W*CT2$o=CN8N})J%)6lCyT`pLey=UtGqS<GiS~+Ma{rVF@+;uy>qdU>D4~Bmg{<H}"
+        "+)LC{J~xEDE&S=$NKHX;S4?4gYpu7%S*zLK!nwcC5ZdRlCD4dxGl|s66Ns80K+;(?^%{P|nPMH!52-L;NMP<&U-Xlm@Jw!Gb6nyF"
+        "nHfAsqRW5<c-}U!K2Y|+d&cwg9zAcqQ1d9_Yl^1(G4;5ToeSCuGoOt6&ccRNiBnIPvSM8TJ7wSHayFH<iDmmlFZ<c{yy8~#3cTs5"
+        ";k4a;;=7tSA#;gsk<DD0%kNXwjQTv4voHMU5TxSy-8lMo^Tx;5k)lHpHpit)kcC3IPiZ<OkCGq*1Kz7SkTHsk!FsMFsi{`{B^zS="
+        "Sbj%E!`3ledlz8UzAe^DUpF&*@+HD!=JH`lAgQm_%#R(0SD`<qDr#2z(u0g3KceTTkS@1kS&%o`B?_v&2(vvu_N9qeDH5H3&*sjy"
+        "K%)O%hieRH=y-p|ILlteE0KSBYT5eAiQAhSi}MWEP!rd+66Ze5;^|F23j@^{oAsk_kk+aZTlD!K;|@=QSpPxd=i&kk!wp0#B_<YT"
+        "5P!g*d<QknGkVgZk(TjiR6KNV%7+-8_47R*+FmbKkZEGi2#Gu1vq+m4K*}aHpKkvKpEWu<9#JvLCxP5}Kfaozwrby&^U|ZTiIgc4"
+        "Gu}*Rv3~$F^3_~CnnKhkI=U=U;WsLtRnI;7BFure-AuN9ezlU37jmC6@5)5#4hf)ocQxTx2BL1Q<Ck<5I~#Q%POGPfyl&h2e)q?C"
+        "&2a;9vIh%Gn}F|DKQ7c!61gxIb{os~h~p>O_PMDeW*X&5*gGsHr!WA0uA1zCLB#gZG4-a3MRpx=SNmH%Ovbb>wtZe*_LE=Ml1TV5"
+        "ljHKeG`o{rQxcLGr1ztHgo>nu*0j`lv9OC1Q{=j8%UpiXGIC>_MB9y%n7`hicTLpn@$1RK-CE9ut2i>D1u>^g5akRbXW2BD*(U<I"
+        "a9&Mm$p~^ydTzc{aidByl}7mCTvf%;?6$NEbhG*vTi5%?xMf5jS+Y0&>t;Hq_m<VfZ|8KPe~1|8sVtj~bgL<`?#fhLYU^=mt)|n1"
+        "WLE9aQeaTAJEa9T-na_ErA=xe$7FB(@`rC(IZMaP2P&ekd_iWeFO(>Ga;84VtBR2q`vV4Ck|buwkH@!$j;AFmyza(R-J~USzmjcB"
+        "nov^9%laAj4i=l{(zJH~QDfA6(&!szY}B!Ew2FYNPMk{gWkPi&?T^(X!>g?SDmu|u80~Lgt|z6lnv8z^@NZtG{ix^SoSpXHAIP64"
+        ")F_^eBy5h3jj}f`7?!}DURoTyW$o8)O7(Ct^zuR(z)xG$9DAEW<;s3M8!6vo9b<@o?9JsgC#u?47bY(rI|EUKNKCypoF#9ygp82$"
+        "qHfKjd|&D$sEDo7fRb(A*1cm}oV|REH#+JGtfXdSXfl1|TJIO2BH=(gqFQTdHbiCfeewU<FQ4{jNH;a>ha}PHSlJw`-#Kyav0K0E"
+        "@s|6q{s;RrS0{U8`M#>&GlpGvyeP?V#5gfb7%unM`SW_9oQsP+F&^?o|4zxe(+zoa%ZIGXN<xR#62^~h$PFOzi5mODR2Gl*CGwz>"
+        "87J!#vBZbhGOqvbQySh2EIX6nIo!6-RnFDXyhuf@%ucNG)KVo&$>w3voUQ1?ALo=TPyIwl?SIJfWBvw}oS!(hRQDm^uoIW2M+y`F"
+        "-8%k+ma6c4orrsuFLw%*R9)DBN=JOGe^*miOBgQeQgl3!>&yD7Ur?~chikKy)T&Vn4?Ax<sGP{p3=>8#mdbj*9INKV1-Vw%^I=bv"
+        "k_~GjIUZJ)m!Z8QscjHr9qUrX4^3+oK0a-^c+`hzHzlpReMVZ84+U|uhuIP-r1onr)3SPzia$@b;#!z*+3(c#go!_4r5^!fRjhOU"
+        "oVeXSe3+r6l1FXYZS!Q>Ne41A4Z?8A^zviyVHLA7W0>~6H|-xfQTI|6UN-O|>!l-I!-9n2GVrR778TTNs@H|Fk~gD&bE4AAN+fUh"
+        "wmw5qr?iSNT=Mq$l6zFi(=m-vUG-+!btgKXufebVwbt3bsGdJ2QOlioDyB|sE@b>CEn3#vsmR&Zj2@l6Ie5#7>V*;P@^+`iJv-}u"
+        "m@v;yUi9Tse-&ZbjhPnhMN~~EUUv#6X1TZZ?+)aNqnEf*et7Ow@zc$AxW;=iso06a!eE}M#d{|A=13pvcT}>>R13ueFES#W@LL)#"
+        "{JTUZ-t^(bbQP~U))6xPO(%Sa%~o>qNgWoq@S;zW6MO20khiMLTRwPNQy4CV8+=e`RMeJgGiJFbX^u|pYhx5<pW@%nz`JY7ud3o;"
+        "Tr~5;JUO>b_APmOA-U|(c@ww5iQ1)=+1t*O7p)!n;+O$#Cok)KY)(#)klJw@=50OmR#dZ^kn#7O?oFY)62BwWd0*L+mxml_X9y5<"
+        "_TtUjIZC<|RmH2ogVbt{94^w5GEY3c+%NWF)<z}uLO;Vl$%CWS9ZBr(BV=9{J9@F&Pp&DAgGtHv<WG4`o)}>kzV5s3m1|{|lKD?7"
+        "iuoNM1H4!|%ZY-M6<J^6L5<yxG@Y#DMU;zhToePnsO6zV`>X<eJ9)6Zxg&3sKD0S4p7tlq_Qokv$*7jq_@j*n)1S!NfA1~kyV<XM"
+        "$o|EVi!Js1(ZK`nbq@5n=__PjKE_5*PwVW$92Y2L{0(|~QlxUC<##3$B@f;<mUGn1i;`{P<>gp!PY#Wg>&qbnll|S<zEMHsagC5%"
+        "CXewVYKs%Si$Zz6!kr6^9NDqVO~`vJN8>@%uMX5I@@9&=JHI_w;O^%tWL`eT_k2B>)I!DjC^5A^{2LE040ohga~(sq?(A>lfO&$m"
+        "kX(WXdvN8RBhT}+4BzL*)+-9)$Ek(n5<Ak9m0?Z{eQczLuRDbY9N70j!;rb+>19g1JAoY>IFjbZicW4Ejko7!6P56uKk1UYb&pcL"
+        "!&Auk|IBqK^0@;W>w2*%*$sV&g0&BnLUK{fcV}`NM>@oMaO=G*8^RS7Pj?WKOZL|utW0ra`%5h^KXqgD5BBtI?<D5Cc4fcfv{pgR"
+        "28q%)uH^4hP@3Z?{&z1{aJTNa{(W9V#Q43>xlt?8fygT^81r1|+{>P-V-#ZUSsZdBEZ2dIeH#8+?@Hujdr~Ke$tC)GcQP+K@Ho<w"
+        "u^(J<O;VIS7b@cW&y{XW@Kmtnv=d)x-I)59J&Pli!fQWtrMvY^wW!*kAL_<|Vg<dj)!a*R<*bW6KFjQd<Z@TO$No64U_v`3hh%SD"
+        "9HFpYB64ZG(T$%X9C(@TjA5eKT)GW#MK#EtvpW^EdE`Q1Z#(NHy7psDWt#tc|5e2Jvxd1+shWaYPaHXYwk$7u9*UWZtFf-^^;R%;"
+        "zk=LrE_62ASuY{K_vDEy+p`rs9IB$>DHrQGD^WGl^P&p@KiV;SydCG#T!hy9zdgry%f;%&M2-L4F&F+d*`D|yg^>GtALC(5Txbw("
+        "Z(YBBY2(6-jpA|{9qvlndwX0Q9EH!zkMS;?@wVe&7x-3Q2Q*Xct(WN9zqQF(==eKpU5GnnhgTIl;kn%Y-I)vVcK?XHoRsxaGv1!V"
+        "!S=#)S+UERW{Lj{z5J7Ks~BhOgUj^d;wE-pK8{~>E^%_7|H+@_c`3)`xEz;bTfqMVHp?Jz"
+    )
+)
