@@ -350,3 +350,25 @@ def test_an_expert_with_the_tail_table_says_what_it_needs():
         ExpertPlayer(reply_table=2)
     with pytest.raises(ValueError, match="reply_second_ply=0"):
         ExpertPlayer(reply_table=1, reply_second_ply=2)
+
+
+@pytest.mark.parametrize(("tail", "table"), [(-1, b""), (41, bytes(12 * integer_playout.TAIL_CELLS)), (6, bytes(12))])
+def test_the_c_futures_and_replies_refuse_a_tail_they_cannot_read(tail, table):
+    """A tail of cards out of 0 to 40, or a table not of the tail table's size, is refused with a ValueError
+    (never read beyond its bytes)."""
+    from foursquare_cli.players.futures import EXPERTS_VALUATION, worth_tables
+
+    assert playout._futures_c is not None and playout._reply_c is not None
+    state = _position(7, 6, 7)
+    won, lost = worth_tables(EXPERTS_VALUATION)
+    prefix, unseen = playout.stock_of(state)[: state.drawn + 1], bytes(sorted(c.rank for c in state.unseen_cards()))
+    record = playout.candidate_record(state_after(state, state.legal_moves()[0]))
+    with pytest.raises(ValueError, match="futures: not the figures"):
+        playout._futures_c(prefix, unseen, 1, 0, 3, record, True, won, lost, tail, table)
+    _, occupied, down, ranks, heights = playout.start_of(state)
+    card = state.next_card
+    assert card is not None
+    with pytest.raises(ValueError, match="reply: not a position"):
+        playout._reply_c(
+            occupied, down, state.drawn, ranks, heights, card.rank, unseen, 10, True, won, lost, 0, 1, tail, table
+        )

@@ -361,7 +361,8 @@ static PyObject *futures(PyObject *self, PyObject *args) {
                           &lost_worth_bytes, &lost_length, &tail, &tail_bytes, &tail_length))
         return NULL;
     if (seen_length + unseen_length != 40 || starts_length % START_BYTES || first < 0 || count < 0 ||
-        won_length != 25 * 8 || lost_length != 41 * 8 || tail < 0 || (tail && tail_length != TAIL_BYTES)) {
+        won_length != 25 * 8 || lost_length != 41 * 8 || tail < 0 || tail > 40 ||
+        (tail && tail_length != TAIL_BYTES)) {
         PyErr_SetString(PyExc_ValueError, "futures: not the figures of a position's futures");
         return NULL;
     }
@@ -706,7 +707,8 @@ static PyObject *reply(PyObject *self, PyObject *args) {
     int bad = ranks_length != 16 || heights_length != 16 || occupied_in < 0 || occupied_in > (int)FULL ||
               down_in < 0 || (down_in & ~occupied_in) || hand < 1 || hand > 10 || drawn < 0 ||
               drawn + 1 + unseen_length != 40 || playouts < 1 || won_length != 25 * 8 || lost_length != 41 * 8 ||
-              second < 0 || second_playouts < 1 || tail < 0 || (tail && tail_length != TAIL_BYTES);
+              second < 0 || second_playouts < 1 || tail < 0 || tail > 40 ||
+              (tail && tail_length != TAIL_BYTES);
     for (int cell = 0; cell < 16 && !bad; cell++) bad = ranks_in[cell] > 10 || heights_in[cell] > 40;
     for (Py_ssize_t i = 0; i < unseen_length && !bad; i++) bad = unseen[i] < 1 || unseen[i] > 10;
     if (bad) {
