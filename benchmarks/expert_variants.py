@@ -7,7 +7,8 @@ A variant is `key=value` pairs joined by commas: `n` playouts a move (1500), `w`
 `d` the loss decay (0.8), `P` the near-loss penalty (0), `K` the cards a near loss is within (2), `F` 1 for
 futures played filling first (0); `T` the expert's best T moves looked at two plies deep (0: off; see
 `ExpertPlayer`'s second_ply), with `m` playouts for each reply (n / 20), and `R` each reply's own best
-moves looked at again over the card after (0). A key left out takes the value of the expert before issue 25
+moves looked at again over the card after (0), `t` 1 for each reply's futures stopped six cards on to read the
+tail table (0; `reply_table`). A key left out takes the value of the expert before issue 25
 (in brackets), so the commands in docs/figures.md repeat their runs. Two names stand for whole experts:
 `now`, the expert as it ships (`ExpertPlayer()`), and `previous`, the expert before issue 51
 (n=20000,w=0.12,P=2,F=1,T=3,R=0), so that
@@ -15,8 +16,8 @@ moves looked at again over the card after (0). A key left out takes the value of
     python benchmarks/expert_variants.py --start 0 --count 1000 previous now --jobs 2
 
 prints the two side by side on the same deals, each deal's difference with its standard error. Without a
-compiler the expert is another: `python-previous` and `python-now` name it before issue 51 and now (played in
-C where it was built: the same moves, thirty times sooner).
+compiler the expert is another: `python-previous`, `python-to-the-end` and `python-now` name it before issue 51,
+before the tail table and now (played in C where it was built: the same moves, thirty times sooner).
 
 Run: python benchmarks/expert_variants.py --start 20350 --count 200 n=1500 n=1500,w=0.05,P=1 [--jobs 2]
 Prints figures (and with --save, one JSON line a game as it ends: the same command resumes a stopped run);
@@ -38,10 +39,11 @@ from foursquare_cli.players.futures import Valuation
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 
-KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int, "T": int, "m": int, "R": int}
+KEYS = {"n": int, "w": float, "d": float, "P": float, "K": int, "F": int, "T": int, "m": int, "R": int, "t": int}
 NAMED = {
     "previous": "n=20000,w=0.12,P=2,F=1,T=3,R=0",
     "python-previous": "n=1000,w=0.12,P=2,F=1,T=3,m=50,R=0",  # without C, before issue 51
+    "python-to-the-end": "n=1000,w=0.12,P=2,F=1,T=10,m=100,R=0",  # without C, before the tail table
 }  # and "now": the expert as it ships with this build's playouts; "python-now": as it ships without C
 
 
@@ -79,6 +81,7 @@ def play(task: tuple[str, int]) -> Game:
         second_ply=int(p.get("T", 0)),
         reply_playouts=int(p["m"]) if "m" in p else None,
         reply_second_ply=int(p.get("R", 0)),
+        reply_table=int(p.get("t", 0)),
     )
     return played_out(variant, seed, player)
 
