@@ -1,6 +1,6 @@
 """The tail table (issue 51, point 2): what a playout stopped after a few cards is worth, from the playouts themselves.
 
-The expert of an install without a compiler rates each reply of its second ply on 100
+The expert of an install without a compiler rates each reply of its second ply on 200
 futures, each played by the greedy policy to the end of the game. Most of a future's
 noise is in its tail, the cards far from the move rated; and a playout's tail is what
 costs the time. So those replies play each future `TAIL_CARDS` cards only, then read
@@ -11,12 +11,12 @@ for every position it passed, how the game then ended. Each cell holds three fig
 in millionths: the mean worth of those futures (`players/futures.py`'s `future_worth`
 at the expert's valuation, a loss counted `TAIL_CARDS` cards later than it came from
 the stop), the share won, and the mean score (a loss counting 0). A cell no playout
-passed (cards piled early, where the policy fills first) is worth half a future, with
-neither a win nor a score: the search keeps away from where the policy never goes
+passed (cards piled early, where the policy fills first) is worth 0.5, below any won
+future, with neither a win nor a score: the search keeps away from where the policy never goes
 (given the figures of the cells around it, the expert piled its cards: docs/figures.md).
 
 Run (the command of docs/figures.md; writes the module the expert reads):
-    python benchmarks/tail_table.py --deals 200000 --out foursquare_cli/players/tail_table.py
+    python benchmarks/tail_table.py --deals 1000000 --out foursquare_cli/players/tail_table.py
 
 The deals are futures of the seed `TABLE_SEED` (no deal number of any other run).
 Asserts nothing; prints how many positions went into the table.
@@ -31,7 +31,7 @@ import sys
 import time
 import zlib
 
-from foursquare_cli.players.futures import EXPERTS_VALUATION, WORTH_UNITS, worth_tables
+from foursquare_cli.players.futures import EXPERTS_VALUATION, worth_tables
 from foursquare_cli.rules import playout
 from foursquare_cli.rules.integer_playout import STOPPED, TAIL_CELLS, TAIL_UNITS, future_key, tail_cell
 
@@ -69,8 +69,8 @@ def collect(deals: int) -> list[list[int]]:
 
 def table_of(sums: list[list[int]]) -> bytes:
     """The table's bytes: each cell's means, rounded, three little-endian int32. A cell the policy never reached
-    holds `NEVER_SEEN`: a worth of half a future won and neither a win nor a score, so the search keeps away from
-    positions the playouts never lead to (cards piled where an empty cell was safe)."""
+    holds `NEVER_SEEN`: a worth of 0.5 (a won future's is 1 or more), neither a win nor a score, so the search
+    keeps away from positions the playouts never lead to (cards piled where an empty cell was safe)."""
     out = bytearray()
     for seen, *totals in sums:
         means = [round(total / seen) for total in totals] if seen else list(NEVER_SEEN)
@@ -103,7 +103,7 @@ TAIL_TABLE = zlib.decompress(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=200_000)
+    parser.add_argument("--deals", type=int, default=1_000_000)
     parser.add_argument("--out", type=pathlib.Path)
     args = parser.parse_args()
     began = time.perf_counter()
@@ -111,7 +111,6 @@ def main() -> int:
     seen = sum(cell[0] for cell in sums)
     took = time.perf_counter() - began
     print(f"{args.deals:,} deals, {seen:,} positions in {took:.0f} s ({playout.PLAYOUTS_IN_USE})", file=sys.stderr)
-    assert WORTH_UNITS == TAIL_UNITS  # the worth's millionths are the table's
     text = module_text(table_of(sums), args.deals, seen)
     if args.out is None:
         sys.stdout.write(text)

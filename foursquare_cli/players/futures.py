@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ..rules import playout
 from ..rules.engine import State, cornered, state_after
+from ..rules.integer_playout import TAIL_UNITS
 from ..rules.moves import Move
 from .evaluation import Rating, features_of, figures_of
 
@@ -192,13 +193,13 @@ class Futures:
         )
 
 
-WORTH_UNITS = 1_000_000  # a future's worth is counted in millionths: sums exact in any order, on any thread
+WORTH_UNITS = TAIL_UNITS  # a future's worth in the playouts' millionths: sums exact in any order, on any thread
 PARALLEL_PLAYOUTS = 2_000  # a batch of at least this many playouts is split between two threads
 
 
 def tail_arguments() -> tuple[int, bytes]:
     """What `playout.futures` and `playout.reply_in_c` take to stop each future `TAIL_CARDS` cards on and count
-    what the tail table says of where it stopped (`tail_table`, read when first asked for: 40 kB)."""
+    what the tail table says of where it stopped (`tail_table`, 42 kB)."""
     from .tail_table import TAIL_CARDS, TAIL_TABLE  # read when first asked for: a C build never needs it
 
     return TAIL_CARDS, TAIL_TABLE
