@@ -85,7 +85,7 @@ def test_imports_run_only_downward():
 
 
 def test_the_layer_test_sees_imports_inside_functions_and_under_type_checking():
-    assert "foursquare_cli.app.play" in GRAPH["foursquare_cli.cli.commands"]  # imported inside functions
+    assert "foursquare_cli.app.play" in GRAPH["foursquare_cli.cli.game_commands"]  # imported inside functions
     assert "foursquare_cli.players.evaluation" in GRAPH["foursquare_cli.app.events"]  # under TYPE_CHECKING
 
 
@@ -522,5 +522,8 @@ def test_an_exit_code_is_an_error_kind_or_a_status_and_nothing_else():
         and node.args[0].value not in (0, None)
     ]
     assert numbers == []
-    commands = "".join((PACKAGE / "cli" / name).read_text() for name in ("commands.py", "run_commands.py", "more.py"))
+    commands = "".join(
+        (PACKAGE / "cli" / name).read_text()
+        for name in ("record_commands.py", "game_commands.py", "run_commands.py", "more.py")
+    )
     assert "typer.Exit(" not in commands

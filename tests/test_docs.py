@@ -11,14 +11,13 @@ import subprocess
 import sys
 
 import pytest
-import typer.main
 
-from foursquare_cli.cli import app
+from foursquare_cli.cli.app import every_command
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 COMMANDS_PAGE = (ROOT / "docs" / "commands.md").read_text()
-COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+COMMANDS = every_command()
 
 
 def section(command: str) -> str:

@@ -111,7 +111,7 @@ def test_a_search_that_finds_no_deal_of_the_level_returns_the_true_grade_of_its_
 @pytest.mark.slow
 def test_deal_shows_the_grade_and_play_level_picks_a_deal_of_that_grade(home):
     shown = runner.invoke(app, ["deal", "--seed", "3"])
-    from foursquare_cli.ui.records_text import grade_words
+    from foursquare_cli.ui.deal_text import grade_words
 
     assert shown.stderr == f"grade: {grade_words(grading.grade(3))}\n" and len(shown.stdout.splitlines()) == 1
     result = runner.invoke(app, ["play", "--level", "hard", "--no-record"], input="quit\n")

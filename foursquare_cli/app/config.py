@@ -1,5 +1,6 @@
 """`config` and `--version`: the settings in force (the store's settings file, each with where it comes from)
-and the playouts this install runs (C, or Python and why); and the settings as the options' defaults."""
+and the playouts this install runs (C, or Python and why). Every command reads the settings through
+`app.defaults`, which loads no player."""
 
 from __future__ import annotations
 
@@ -56,8 +57,3 @@ def settings_report() -> SettingsReport:
 def version_report() -> VersionReport:
 
     return VersionReport(__version__, PLAYOUTS_IN_USE)
-
-
-def settings_in_force() -> dict[str, Any]:
-    """The settings file's values, each the default of the option of its name (ConfigError for a bad file)."""
-    return read_settings().values

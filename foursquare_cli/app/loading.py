@@ -10,7 +10,6 @@ from ..errors import ExitStatus, InvalidInput, UsageError
 from ..formats.records import Verdict, load
 from ..rules.cards import Card
 from ..rules.game import Game, Step
-from ..store.history import History
 
 
 class DealGiven(NamedTuple):
@@ -33,6 +32,8 @@ class Problems(NamedTuple):
 def last_game_path() -> str:
     """The record of the game played last (kept in the history): what `--last` names; UsageError when no game
     is kept."""
+
+    from ..store.history import History  # start-up: the history's index loads only for --last
 
     last = History().last_played()
     if last is None:

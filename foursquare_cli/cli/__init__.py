@@ -1,8 +1,10 @@
 """The `foursquare` command: Typer only.
 
-`app` (the Typer app and the one error handler), `options` (the options the
-commands share, their parsers, and `emitter`, the one way a command writes), `commands`
-(a game's), `run_commands` (many games') and `more` (the rest): each command a handful of
+`app` (the Typer app, the one error handler, and `COMMANDS`: which module defines each
+command, loaded only when that command runs), `options` (the options the commands share,
+their parsers, and `emitter`, the one way a command writes), `player_options` (those of
+the commands that play), `record_commands` (a record's or a deal's), `game_commands` (a
+game's), `run_commands` (many games') and `more` (the rest): each command a handful of
 lines, parse its options into a request, one call into `app`, emit what comes back. It
 imports `app` and `ui` (and `errors`, for the handler's table), never the core below
 them. Nothing imports this layer.
@@ -15,7 +17,6 @@ import signal
 import sys
 
 from ..errors import ExitStatus, interrupted_by
-from . import commands, more, run_commands  # noqa: F401  (registers the commands on the app)
 from .app import COMMAND_ORDER, app, say
 from .options import COMPLETE_VAR
 

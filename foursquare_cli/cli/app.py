@@ -11,11 +11,14 @@ the traceback in a crash log in the data folder, exit 70.
 from __future__ import annotations
 
 import datetime
+import difflib
+import importlib
 import os
 import sys
 import tempfile
 import traceback
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NamedTuple, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -23,41 +26,113 @@ from typer.core import TyperGroup
 from .. import __version__
 from ..errors import ExitStatus, FoursquareError, clipped, exit_code_of, exit_codes_text
 from ..ui.output import Screen, broken_pipe
-from .options import COMPLETE_VAR, Format, emitter, fill_players_help, screen_of
+from .options import COMPLETE_VAR, Format, emitter, screen_of
 
 say = Screen().say
 
-# the commands as `--help` lists them: in the order a player meets them, the tools for bots and runs after
-COMMAND_ORDER = (
-    "play",
-    "rules",
-    "hint",
-    "history",
-    "replay",
-    "analyze",
-    "check",
-    "solve",
-    "deal",
-    "auto",
-    "stats",
-    "compare",
-    "summarize",
-    "schema",
-    "config",
-    "completion",
-    "help",
-)
+
+class CommandEntry(NamedTuple):
+    """Where a command is defined (a module of this package) and its line in `--help`."""
+
+    module: str
+    short_help: str
+
+
+# Every command, in the order `--help` lists them (as a player meets them, the tools for bots and runs after):
+# the module that defines it, loaded only when the command runs or its own help is asked for (start-up by need,
+# as Click's lazy groups do), and its line in `--help` and in the shell's completion, which need no module.
+CLI_COMMANDS: dict[str, CommandEntry] = {
+    "play": CommandEntry("game_commands", "Play a game, at the prompt or with moves piped in."),
+    "rules": CommandEntry("more", "The rules of Foursquare, in brief."),
+    "hint": CommandEntry("game_commands", "The expert's best moves for a record's position."),
+    "history": CommandEntry("game_commands", "Your games, wins, best score and streaks."),
+    "replay": CommandEntry("record_commands", "Every state of a game record or a move log."),
+    "analyze": CommandEntry("run_commands", "Where a game was won or lost, move by move."),
+    "check": CommandEntry("record_commands", "Validate game records: every problem as file:line."),
+    "solve": CommandEntry("game_commands", "The best score a search knowing the stock finds."),
+    "deal": CommandEntry("record_commands", "The stock of a deal, first card first."),
+    "auto": CommandEntry("game_commands", "A player plays a whole game, shown move by move."),
+    "stats": CommandEntry("run_commands", "A player over many deals, summed up."),
+    "compare": CommandEntry("run_commands", "Which player is better, and how sure."),
+    "summarize": CommandEntry("more", "One run's figures from results files of shards."),
+    "schema": CommandEntry("more", "The JSON Schema of a format the tool reads or writes."),
+    "config": CommandEntry("more", "The settings in force, and where each comes from."),
+    "completion": CommandEntry("more", "A shell completion script: bash, zsh or fish."),
+    "help": CommandEntry("more", "This help, or a command's: foursquare help play."),
+}
+COMMAND_ORDER = tuple(CLI_COMMANDS)
 
 
 class _OneLineErrors(TyperGroup):
     """The one handler: usage errors and the core's errors as one line on standard error with their exit
     code; a failed or broken standard output as one line (or none), exit 74 or 141; a bug as one line and a
-    crash log, exit 70. It also lists the commands in `COMMAND_ORDER`."""
+    crash log, exit 70. It also loads each command by need (`CLI_COMMANDS`) and lists them in its order."""
+
+    shows_help = False  # this start shows a command's help or completes a word: the players are named in it
+    settings: dict[str, Any] | None = None  # the settings file's values, once read: the defaults of the options
 
     def list_commands(self, ctx: Any) -> list[str]:
-        """The commands as a player meets them (`COMMAND_ORDER`), then any other."""
-        names = list(super().list_commands(ctx))
-        return [name for name in COMMAND_ORDER if name in names] + [name for name in names if name not in COMMAND_ORDER]
+        """The commands as a player meets them (`CLI_COMMANDS`), then any other."""
+        return list(CLI_COMMANDS) + [name for name in self.commands if name not in CLI_COMMANDS]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command of that name, its module imported now if it was not yet."""
+        command = self.commands.get(cmd_name)
+        if command is None and cmd_name in CLI_COMMANDS:
+            importlib.import_module(f"{__package__}.{CLI_COMMANDS[cmd_name].module}")
+            info = next(info for info in app.registered_commands if info.name == cmd_name)
+            command = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
+            )
+            self.commands[cmd_name] = command
+        if command is not None:
+            self._prepared(ctx, cmd_name, command)
+        return command
+
+    def _prepared(self, ctx: Any, name: str, command: Any) -> None:
+        """A command given what this start knows: the players in its help (when help is shown), and the
+        settings file's values as its options' defaults (when read)."""
+        if self.shows_help and not getattr(command, "players_named", False):
+            from .player_options import fill_players_help  # start-up: the registry is read only for help
+
+            fill_players_help(command)
+            command.players_named = True
+        if self.settings:
+            _settings_as_defaults_of(ctx.find_root(), name, command, self.settings)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The commands' lines of `--help`, from `CLI_COMMANDS` alone: no command's module is loaded for them."""
+        from typer._click.utils import make_default_short_help  # start-up: only --help draws the list
+
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            entry = CLI_COMMANDS.get(name)
+            command = None if entry is not None else self.get_command(ctx, name)
+            said = entry.short_help if entry is not None else command.get_short_help_str(limit) if command else ""
+            rows.append((name, make_default_short_help(said, limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        """A command's name completed from `CLI_COMMANDS` alone; an option of the root as typer completes it."""
+        from typer._click.shell_completion import CompletionItem  # start-up: only the shell asks for it
+
+        named = [name for name in self.list_commands(ctx) if name.startswith(incomplete) and name in CLI_COMMANDS]
+        return [CompletionItem(name, help=CLI_COMMANDS[name].short_help) for name in named] + list(
+            super(TyperGroup, self).shell_complete(ctx, incomplete)
+        )
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """typer's, with its suggestion for a mistyped name made from every command, loaded or not."""
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.TyperException as error:
+            close = difflib.get_close_matches(args[0], list(CLI_COMMANDS)) if args else []
+            if close and isinstance(getattr(error, "message", None), str) and "Did you mean" not in error.message:
+                error.message = error.message.rstrip(".") + ". Did you mean " + ", ".join(map(repr, close)) + "?"
+            raise
 
     def main(  # type: ignore[override]
         self,
@@ -68,8 +143,7 @@ class _OneLineErrors(TyperGroup):
         **extra: Any,
     ) -> NoReturn:
         arguments = _resume_without_file(list(sys.argv[1:] if args is None else args))
-        if _shows_help(arguments):
-            fill_players_help(self)
+        self.shows_help = _shows_help(arguments)
         try:
             code = super().main(arguments, prog_name or "foursquare", complete_var, standalone_mode=False, **extra)
             if sys.stdout is not None:
@@ -180,6 +254,18 @@ app = typer.Typer(
 )
 
 
+def command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The decorator of a command's function: registered under its name, its line in `--help` from `CLI_COMMANDS`
+    (the one place it is written)."""
+    return app.command(name, short_help=CLI_COMMANDS[name].short_help)
+
+
+def every_command() -> dict[str, Any]:
+    """Every command, each module loaded: for what reads them all (the docs' tests), never a start of the tool."""
+    group = typer.main.get_command(app)
+    return {name: group.get_command(None, name) for name in group.list_commands(None)}  # type: ignore[attr-defined]
+
+
 _command = ["foursquare"]  # `foursquare COMMAND` once a command is chosen, for the handler's lines
 
 
@@ -219,22 +305,28 @@ def _root(
 
 
 def _settings_as_defaults(context: typer.Context) -> None:
-    """The settings file's values, the defaults of the options of their names (the command line wins); --help
-    shows the value in force (typer shows a flag's own default otherwise)."""
-    from ..app.config import settings_in_force  # start-up: a command's own modules load when it runs
+    """The settings file's values, the defaults of the options of their names (the command line wins), for the
+    command chosen and any loaded later (`help COMMAND`)."""
+    from ..app.defaults import settings_in_force  # start-up: the settings' reader alone, no player
 
+    group = context.command
     settings = settings_in_force()
-    if not settings:
+    if not settings or not isinstance(group, _OneLineErrors):
         return
-    commands = getattr(context.command, "commands", {})
-    context.default_map = {
-        name: {key: value for key, value in settings.items() if any(p.name == key for p in command.params)}
-        for name, command in commands.items()
-    }
-    for command in commands.values():
-        for param in command.params:
-            if param.name in settings:
-                param.show_default = f"{_setting_text(param, settings[param.name])}, from the settings file"
+    group.settings = settings
+    for name, command in group.commands.items():
+        _settings_as_defaults_of(context, name, command, settings)
+
+
+def _settings_as_defaults_of(root: Any, name: str, command: Any, settings: dict[str, Any]) -> None:
+    """The settings of the options of `command`: its defaults (through the root context's `default_map`, which
+    the command line overrides), and --help shows the value in force (typer shows a flag's own default
+    otherwise)."""
+    own = {key: value for key, value in settings.items() if any(p.name == key for p in command.params)}
+    root.default_map = {**(root.default_map or {}), name: own}
+    for param in command.params:
+        if param.name in settings:
+            param.show_default = f"{_setting_text(param, settings[param.name])}, from the settings file"
 
 
 def _shows_help(arguments: list[str]) -> bool:

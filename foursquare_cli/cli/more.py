@@ -5,19 +5,19 @@ from __future__ import annotations
 import typer
 
 from ..errors import UsageError
-from .app import app
+from .app import command
 from .options import COMPLETE_VAR, Format, Shell, emitter, format_option, screen_of
 
 
-@app.command("rules", short_help="The rules of Foursquare, in brief.")
+@command("rules")
 def rules_command() -> None:
     """The rules of Foursquare: placing a card, turning cards over, shifting, winning and losing."""
-    from ..ui.play_text import RULES  # start-up: a command's own modules load when it runs
+    from ..ui.rules_text import RULES  # start-up: a command's own modules load when it runs
 
     screen_of().write(RULES + "\n")
 
 
-@app.command("help", short_help="This help, or a command's: foursquare help play.")
+@command("help")
 def help_command(context: typer.Context, command: str | None = typer.Argument(None, metavar="[COMMAND]")) -> None:
     """This help, or the help of COMMAND."""
     group = context.parent.command if context.parent is not None else None
@@ -30,7 +30,7 @@ def help_command(context: typer.Context, command: str | None = typer.Argument(No
         screen_of().write(target.get_help(shown) + "\n")
 
 
-@app.command("completion", short_help="A shell completion script: bash, zsh or fish.")
+@command("completion")
 def completion_command(shell: str = typer.Argument(..., help="bash, zsh or fish.", metavar="SHELL")) -> None:
     """Print a script that completes commands, options, their choices and file names in SHELL.
 
@@ -46,7 +46,7 @@ def completion_command(shell: str = typer.Argument(..., help="bash, zsh or fish.
     screen_of().write(script + "\n", fit=False)
 
 
-@app.command("config", short_help="The settings in force, and where each comes from.")
+@command("config")
 def config_command() -> None:
     """The settings in force, each with where it comes from: the settings file (its path is shown first: a
     TOML file of `name = value` lines, the defaults of the options of that name), or the default."""
@@ -55,7 +55,7 @@ def config_command() -> None:
     emitter(Format.text, screen_of())(settings_report())
 
 
-@app.command("schema", short_help="The JSON Schema of a format the tool reads or writes.")
+@command("schema")
 def schema_command(
     name: str | None = typer.Argument(None, help="The format (state, record, stats, ...); none lists them."),
     output_format: Format = format_option("text (the schema, indented), or json (one line)."),
@@ -68,7 +68,7 @@ def schema_command(
     emitter(output_format, screen_of())(schema_named(name))
 
 
-@app.command("summarize", short_help="One run's figures from results files of shards.")
+@command("summarize")
 def summarize_command(
     files: list[str] = typer.Argument(..., help="Results files of stats or compare (--results).", metavar="FILE..."),
     output_format: Format = format_option("text, or json: what stats or compare print."),

@@ -1,5 +1,6 @@
 """The options the commands share, and their parsers: each value read by the core's own parser (through
-`app.parsing`), its error turned into typer's usage line."""
+`app.parsing`), its error turned into typer's usage line. The options of players and runs are in
+`player_options`, which only the commands that play load."""
 
 from __future__ import annotations
 
@@ -10,22 +11,12 @@ from typing import Any
 
 import typer
 
-from ..app.parsing import parse_deck, parse_seed, parse_shard
-from ..app.players import (
-    DEFAULT_MOVE_TIME,
-    DEFAULT_PLAYER,
-    DEFAULT_PLAYOUTS,
-    MAX_PLAYOUTS,
-    canonical_player,
-    player_names,
-    players_help,
-)
-from ..app.runs import DealRange
+from ..app.parsing import parse_deck, parse_seed
 from ..errors import ExitStatus, FoursquareError, quoted, worst
 from ..ui.output import OutputFormat, Screen, emit, style
 
 
-def _parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+def option_parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     """An option's parser: the core's `parse`, its error as typer's usage error (one line, exit 2)."""
 
     def parsed(text: str) -> Any:
@@ -39,42 +30,12 @@ def _parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 
 def seed_parser(text: str) -> int:
 
-    return int(_parser(parse_seed)(text))
+    return int(option_parser(parse_seed)(text))
 
 
 def deck_parser(text: str) -> Any:
 
-    return _parser(parse_deck)(text)
-
-
-def player_parser(text: str) -> str:
-    """The player's name in canonical form, checked without building the player (that is where its own errors
-    are reported): the form every later check compares."""
-
-    return str(_parser(canonical_player)(text))
-
-
-PLAYERS = "{players}"
-"""Where a help text names the players: filled from the registry when help is shown (`fill_players_help`), so
-that a start of the tool reads the registry only when it needs it."""
-
-
-def fill_players_help(command: Any) -> None:
-    """`PLAYERS` in the help of every option and argument of `command` and its subcommands, made the registry's
-    players (`players_help`)."""
-
-    for sub in getattr(command, "commands", {}).values():
-        fill_players_help(sub)
-    for parameter in getattr(command, "params", []):
-        said = getattr(parameter, "help", None)
-        if isinstance(said, str) and PLAYERS in said:
-            parameter.help = said.replace(PLAYERS, players_help())
-
-
-def complete_player(incomplete: str) -> list[str]:
-    """The registered players whose name begins with what is typed (the shell's completion)."""
-
-    return [name for name in player_names() if name.startswith(incomplete.lower())]
+    return option_parser(parse_deck)(text)
 
 
 def seconds_parser(text: str) -> float:
@@ -149,72 +110,10 @@ METER_OPTION = typer.Option(
     help="At the prompt, the expected score after every move.",
 )
 FORCE_OPTION = typer.Option(False, "--force", help="Replace an existing record file.")
-PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
-PLAYOUTS_OPTION = typer.Option(
-    None,
-    "--playouts",
-    metavar="N",
-    min=1,
-    max=MAX_PLAYOUTS,
-    help=f"The expert's budget: futures played out a move (default {DEFAULT_PLAYOUTS}).",
-)
-THINK_OPTION = typer.Option(
-    None, "--think", metavar="SECONDS", parser=seconds_parser, help="The most seconds the expert may think a move."
-)
-
-
-def player_option(default: str = DEFAULT_PLAYER) -> Any:
-    return typer.Option(
-        default,
-        "--player",
-        "-p",
-        parser=player_parser,
-        metavar="NAME",
-        autocompletion=complete_player,
-        help=f"The player: {PLAYERS}; settings after a colon (expert:playouts=1000), a short name before an "
-        "equals sign (fast=expert:playouts=500).",
-    )
-
-
-PROTOCOL_OPTION = typer.Option(
-    1,
-    "--protocol",
-    metavar="VERSION",
-    min=1,
-    max=2,
-    help="The version of the move protocol a cmd: program is spoken to in: 1, the states as the contract gives "
-    "them; 2, each state also with the protocol's version, the seconds a move may take and the unseen cards.",
-)
-MOVE_TIME_OPTION = typer.Option(
-    DEFAULT_MOVE_TIME,
-    "--move-time",
-    metavar="SECONDS",
-    parser=seconds_parser,
-    help="An outside program's time a move, after which it forfeits the game.",
-)
 
 
 def format_option(text_help: str) -> Any:
     return typer.Option(Format.text, "--format", "-f", help=text_help)
-
-
-RESULTS_OPTION = typer.Option(
-    None, "--results", metavar="FILE", help="Append each game to FILE as it ends; the same FILE again resumes the run."
-)
-SHARD_OPTION = typer.Option(None, "--shard", metavar="I/N", help="Play the I-th of N parts of the range.")
-CLUSTER_OPTION = typer.Option(
-    None,
-    "--cluster",
-    metavar="ADDRESS",
-    envvar="FOURSQUARE_CLUSTER",
-    help="Play on the Dask cluster at ADDRESS (tcp://host:8786); needs the cluster extra.",
-)
-SEALED_OPTION = typer.Option(
-    False,
-    "--sealed",
-    help="Deal each game from a fresh secret seed (the same for every player of a deal), written to --results "
-    "only once every player has finished it: no player can know the deals in advance.",
-)
 
 
 # -- what the commands share ----------------------------------------------------------------
@@ -228,12 +127,6 @@ def screen_of(reveal: bool = False, unicode: bool = False, color: Color = Color.
 def format_of(output_format: Format | HistoryFormat) -> Any:
 
     return OutputFormat(output_format.value)
-
-
-def deal_range(start: int, games: int, shard: str | None, sealed: bool) -> Any:
-    """The deals of a run, from its options: START to START+GAMES-1, this machine's `--shard K/N` of them."""
-
-    return DealRange(start, games, parse_shard(shard) if shard is not None else (1, 1), sealed)
 
 
 def exit_with(statuses: Iterable[ExitStatus | None]) -> None:

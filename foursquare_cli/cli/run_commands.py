@@ -9,12 +9,20 @@ import typer
 
 from ..app.solve import SOLVE_BUDGET
 from ..ui.output import progress_bar
-from .app import app
+from .app import command
 from .options import (
-    CLUSTER_OPTION,
     DECK_OPTION,
     FORCE_OPTION,
     LAST_OPTION,
+    SEED_OPTION,
+    Format,
+    emitter,
+    exit_with,
+    format_option,
+    screen_of,
+)
+from .player_options import (
+    CLUSTER_OPTION,
     MOVE_TIME_OPTION,
     PLAYER_SEED_OPTION,
     PLAYERS,
@@ -22,22 +30,16 @@ from .options import (
     PROTOCOL_OPTION,
     RESULTS_OPTION,
     SEALED_OPTION,
-    SEED_OPTION,
     SHARD_OPTION,
     THINK_OPTION,
-    Format,
     complete_player,
     deal_range,
-    emitter,
-    exit_with,
-    format_option,
     player_option,
     player_parser,
-    screen_of,
 )
 
 
-@app.command("stats", short_help="A player over many deals, summed up.")
+@command("stats")
 def stats_command(
     games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
     start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
@@ -80,7 +82,7 @@ def stats_command(
     show(summary)
 
 
-@app.command("analyze", short_help="Where a game was won or lost, move by move.")
+@command("analyze")
 def analyze_command(
     files: list[str] | None = typer.Argument(
         None, help="Game records or move logs; - for standard input.", metavar="[FILE]..."
@@ -129,7 +131,7 @@ def analyze_command(
         exit_with([show(report) for report in analyses(request, show, bar)])
 
 
-@app.command("compare", short_help="Which player is better, and how sure.")
+@command("compare")
 def compare_command(
     players: list[str] = typer.Argument(
         ...,

@@ -20,11 +20,9 @@ file, the line and the key (exit 2).
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -116,6 +114,8 @@ def read_settings(path: Path | None = None) -> Settings:
             path, 1, "starts with a byte-order mark, which TOML does not allow; save it as UTF-8 without one"
         )
 
+    import tomllib  # start-up: parsed only when a settings file is there, as it mostly is not
+
     try:
         text = data.decode("utf-8")
         parsed = tomllib.loads(text)
@@ -130,6 +130,8 @@ def read_settings(path: Path | None = None) -> Settings:
     values = {}
     for key, value in parsed.items():
         if key not in KINDS:
+            import difflib  # start-up: only a mistyped setting needs it
+
             close = difflib.get_close_matches(key, KINDS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; settings are {', '.join(KINDS)}"
             raise _refused(path, _line_of(text, key), f"unknown setting {key!r}{hint}")

@@ -129,19 +129,35 @@ def text_of(value: object, screen: Screen) -> Text:
     raise TypeError(f"no text for {type(value).__name__}")
 
 
-# Cheapest first: a value's renderer is found by importing these in turn until one has registered its type,
-# so that `--version` or `config` does not pay for the analysis's imports.
-_RENDERERS = ("about", "history_text", "runs_text", "hint_text", "records_text", "play_text", "analyze_text")
+# The ui module that renders the values of each module (a value's type's `__module__`), so that a command
+# loads the words of its own values and nothing else: `check` does not pay for the analysis's imports.
+# `tests/test_architecture.py` holds it to what the modules register.
+RENDERER_OF_MODULE = {
+    "foursquare_cli.app.config": "about",
+    "foursquare_cli.app.schema": "about",
+    "foursquare_cli.app.history": "history_text",
+    "foursquare_cli.app.runs": "runs_text",
+    "foursquare_cli.runs.compare": "runs_text",
+    "foursquare_cli.runs.stats": "runs_text",
+    "foursquare_cli.app.hint": "hint_text",
+    "foursquare_cli.app.check": "records_text",
+    "foursquare_cli.app.loading": "records_text",
+    "foursquare_cli.rules.game": "records_text",
+    "foursquare_cli.app.auto": "play_text",
+    "foursquare_cli.app.deal": "deal_text",
+    "foursquare_cli.app.events": "play_text",
+    "foursquare_cli.app.solve": "solve_text",
+    "foursquare_cli.app.analyze": "analyze_text",
+}
 
 
 def words(value: object, screen: Screen) -> Text:
-    """The text of `value` by its registered renderer (imported on first need)."""
-
-    unregistered = text_of.dispatch(object)
-    for name in _RENDERERS:
-        if text_of.dispatch(type(value)) is not unregistered:
-            break
-        importlib.import_module(f"{__package__}.{name}")
+    """The text of `value` by its registered renderer (its module imported on first need)."""
+    if text_of.dispatch(type(value)) is text_of.dispatch(object):
+        renderer = RENDERER_OF_MODULE.get(type(value).__module__)
+        if renderer is None:
+            raise TypeError(f"no words for {type(value).__module__}.{type(value).__name__}: see RENDERER_OF_MODULE")
+        importlib.import_module(f"{__package__}.{renderer}")
     return text_of(value, screen)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 
+from ..app.auto import DealtAtRandom
 from ..app.events import (
     Asked,
     Board,
@@ -45,19 +46,8 @@ from .hint_text import meter_line
 from .history_text import SHARE_BLOCKS, SHARE_EXPLAINED, share_block, waiting_line
 from .output import Screen, Text, can_show, text_of
 from .prompt import is_move_attempt, pipe_answer, suggestion
+from .rules_text import RULES
 from .solve_text import deal_potential
-
-RULES = """\
-Place each card you are given on the 4x4 grid (columns A-D, rows 1-4).
-  B3          place it on the empty cell B3 (it must share an edge with a pile; \
-the first card may go anywhere)
-  B3 top      place it on top of the pile at B3 (a pile holds at most 4 cards)
-  shift up    slide the whole layout one cell (up, down, left, right); free
-After a card is placed, its row and then its column are checked: if it is higher \
-than every other face-up top card in the line, or lower than every one, or there \
-is none, every other top card in the line is turned over. Ties never count.
-Win: all 16 cells filled and face up; your score is the cards left in the stock.
-Lose: more than 4 face-down cards, or the stock runs out."""
 
 HELP = (
     RULES
@@ -372,3 +362,8 @@ def _pipe_refused(value: PipeRefused, screen: Screen) -> Text:
         return Text(err=(f"{where}: {value.reason}",))
     reason = pipe_answer(value.text, value.reason) if value.not_a_move else value.reason
     return Text(err=(f"{where}: move {value.ply} {quoted(value.text)}: {reason}",))
+
+
+@text_of.register
+def _dealt_at_random(value: DealtAtRandom, screen: Screen) -> Text:
+    return Text(err=(f"Deal {value.seed} (to watch it again: --seed {value.seed})",))

@@ -1,17 +1,14 @@
-"""Records and deals in words: a game's states as `replay`, `auto` and a piped `play` print them, `check`'s
-verdicts, a file's problems, and `deal`'s stock."""
+"""Records in words: a game's states as `replay`, `auto` and a piped `play` print them, `check`'s verdicts, and
+a file's problems (a deal's words are in `deal_text`, which loads the grade's players)."""
 
 from __future__ import annotations
 
-from ..app.auto import DealtAtRandom
 from ..app.check import CheckedFile, Unreadable
-from ..app.deal import Dealt
 from ..app.loading import Problems
 from ..errors import display_name
 from ..formats.records import Verdict
-from ..players.grade import GAMES, Grade
 from ..rules.game import Step
-from .board import card_text, render_step
+from .board import render_step
 from .output import Screen, Text, text_of
 
 
@@ -51,22 +48,3 @@ def _checked_file(value: CheckedFile, screen: Screen) -> Text:
 @text_of.register
 def _unreadable(value: Unreadable, screen: Screen) -> Text:
     return Text(err=(str(value.error),))
-
-
-def grade_words(grade: Grade) -> str:
-    """A deal's grade and the measures it was made of."""
-    return (
-        f"{grade.level} (of {GAMES} greedy games {grade.greedy_won:.0%} won, filling the grid first "
-        f"{grade.filling_won:.0%}; a quick expert scored {grade.quick_score})"
-    )
-
-
-@text_of.register
-def _dealt(value: Dealt, screen: Screen) -> Text:
-    cards = " ".join(card_text(card, screen.style) for card in value.cards)
-    return Text(cards + "\n", (f"grade: {grade_words(value.grade)}",), whole=True)
-
-
-@text_of.register
-def _dealt_at_random(value: DealtAtRandom, screen: Screen) -> Text:
-    return Text(err=(f"Deal {value.seed} (to watch it again: --seed {value.seed})",))

@@ -1,5 +1,6 @@
-"""The commands of the game: each parses its options into a typed request, makes one call into `app`, and
-emits what comes back (`ui.output.emit`), ending with what it failed with."""
+"""The commands of a game (`play`, `history`, `hint`, `solve`, `auto`): each parses its options into a typed
+request, makes one call into `app`, and emits what comes back (`ui.output.emit`), ending with what it failed
+with."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import typer
 
 from ..app.solve import SOLVE_BUDGET
 from ..ui.output import progress_bar, style
-from .app import app
+from .app import command
 from .options import (
     COLOR_OPTION,
     COUNT_OPTION,
@@ -18,13 +19,8 @@ from .options import (
     FORCE_OPTION,
     LAST_OPTION,
     METER_OPTION,
-    MOVE_TIME_OPTION,
-    PLAYER_SEED_OPTION,
-    PLAYOUTS_OPTION,
-    PROTOCOL_OPTION,
     REVEAL_OPTION,
     SEED_OPTION,
-    THINK_OPTION,
     UNICODE_OPTION,
     Color,
     Format,
@@ -34,69 +30,21 @@ from .options import (
     exit_with,
     format_of,
     format_option,
-    player_option,
     screen_of,
     seconds_parser,
     seed_parser,
 )
+from .player_options import (
+    MOVE_TIME_OPTION,
+    PLAYER_SEED_OPTION,
+    PLAYOUTS_OPTION,
+    PROTOCOL_OPTION,
+    THINK_OPTION,
+    player_option,
+)
 
 
-@app.command("deal", short_help="The stock of a deal, first card first.")
-def deal_command(
-    seed: int = typer.Option(..., "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number, 0 to 2^64-1."),
-    unicode: bool = UNICODE_OPTION,
-) -> None:
-    """Print the stock of a deal, first card first, on one line; its grade (how hard it is) on standard error."""
-    from ..app.deal import dealt  # start-up: a command's own modules load when it runs
-
-    emitter(Format.text, screen_of(unicode=unicode))(dealt(seed))
-
-
-@app.command("replay", short_help="Every state of a game record or a move log.")
-def replay_command(
-    file: str | None = typer.Argument(None, help=FILE_HELP, metavar="[FILE]"),
-    last: bool = LAST_OPTION,
-    seed: int | None = SEED_OPTION,
-    deck: Any = DECK_OPTION,
-    output_format: Format = format_option("text for people, json for JSON Lines."),
-    reveal: bool = REVEAL_OPTION,
-    unicode: bool = UNICODE_OPTION,
-    color: Color = COLOR_OPTION,
-) -> None:
-    """Print every state of a game record or a move log.
-
-    The start, then the position after each move, naming what it turned over.
-    A move log carries no deal: give --seed or --deck. At the first invalid or
-    illegal move the states before it are printed, then the problem on standard
-    error, and the exit code is 1.
-    """
-    from ..app.loading import DealGiven  # start-up: a command's own modules load when it runs
-    from ..app.replay import ReplayRequest, replayed  # start-up: a command's own modules load when it runs
-
-    show = emitter(output_format, screen_of(reveal, unicode, color))
-    exit_with([show(replayed(ReplayRequest(file, DealGiven(seed, deck), last), show))])
-
-
-@app.command("check", short_help="Validate game records: every problem as file:line.")
-def check_command(
-    files: list[str] | None = typer.Argument(
-        None, help="Game records to validate; - for standard input.", metavar="[FILE]..."
-    ),
-    last: bool = LAST_OPTION,
-    output_format: Format = format_option("text, or json: one object per file per line."),
-) -> None:
-    """Validate game records; report each problem as file:line: message.
-
-    Prints the outcome of each valid file (won, score 7, 29 moves, 2 undos). Exit
-    codes: 0 every file is valid; 1 some file is invalid; 2 a file could not be read.
-    """
-    from ..app.check import check_files  # start-up: a command's own modules load when it runs
-
-    show = emitter(output_format, screen_of())
-    exit_with([show(checked) for checked in check_files(files or [], last)])
-
-
-@app.command("play", short_help="Play a game, at the prompt or with moves piped in.")
+@command("play")
 def play_command(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
@@ -148,7 +96,7 @@ def play_command(
     exit_with([play_as_asked(request, PlayScreens(style(reveal, unicode, color.value), format_of(output_format)))])
 
 
-@app.command("history", short_help="Your games, wins, best score and streaks.")
+@command("history")
 def history_command(
     limit: int = typer.Option(20, "--limit", "-n", metavar="N", min=1, help="How many of the last games to list."),
     deal: int | None = typer.Option(
@@ -181,7 +129,7 @@ def history_command(
     show(kept_games(HistoryRequest(limit, deal, wide, share), show))
 
 
-@app.command("hint", short_help="The expert's best moves for a record's position.")
+@command("hint")
 def hint_command(
     file: str | None = typer.Argument(None, help=FILE_HELP, metavar="[FILE]"),
     last: bool = LAST_OPTION,
@@ -208,7 +156,7 @@ def hint_command(
     exit_with([show(hinted)])
 
 
-@app.command("solve", short_help="The best score a search knowing the stock finds.")
+@command("solve")
 def solve_command(
     seed: int | None = typer.Option(None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number."),
     deck: Any = DECK_OPTION,
@@ -237,7 +185,7 @@ def solve_command(
     exit_with([show(solved)])
 
 
-@app.command("auto", short_help="A player plays a whole game, shown move by move.")
+@command("auto")
 def auto_command(
     seed: int | None = typer.Option(
         None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
