@@ -199,12 +199,10 @@ def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python(reply_secon
     assert compared > 100
 
 
-@pytest.mark.parametrize("reply_table", [0, 1])
-def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch, reply_table):
+def _rated_alike_in_c_and_python(monkeypatch, settings: dict[str, int]) -> None:
     from foursquare_cli.players import expert
 
     state = _position(20001, 9, 4)
-    settings = {"playouts": 200, "reply_second_ply": 0, "reply_table": 1} if reply_table else {"playouts": 200}
     fast = expert.ExpertPlayer(seed=2, **settings).rate(state)
     expert._EVALUATIONS.clear()
     monkeypatch.setattr(playout, "futures", integer_playout.futures_python)
@@ -212,6 +210,22 @@ def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch,
     monkeypatch.setattr(playout, "ACCELERATED", False)  # one thread: the split is C's
     monkeypatch.setattr(playout, "reply_in_c", None)  # the second ply's replies searched in Python
     assert expert.ExpertPlayer(seed=2, **settings).rate(state) == fast
+
+
+@pytest.mark.parametrize("reply_table", [0, 1])
+def test_the_expert_rates_alike_whichever_version_plays_its_futures(monkeypatch, reply_table):
+    """At a small budget (the versions agree at any: the full one is a slow test), every part of the search."""
+    base = {"playouts": 200, "second_ply": 2, "reply_playouts": 20}
+    _rated_alike_in_c_and_python(
+        monkeypatch, {**base, "reply_second_ply": 0, "reply_table": 1} if reply_table else base
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reply_table", [0, 1])
+def test_the_expert_rates_alike_whichever_version_plays_its_futures_at_its_own_settings(monkeypatch, reply_table):
+    settings = {"playouts": 200, "reply_second_ply": 0, "reply_table": 1} if reply_table else {"playouts": 200}
+    _rated_alike_in_c_and_python(monkeypatch, settings)
 
 
 @pytest.mark.slow
