@@ -4,10 +4,8 @@ A player sees what a person at the table sees: the grid (every card was seen whe
 it was placed, so a face-down card may be remembered), the card in hand
 (`state.next_card`) and, by elimination, which cards are still unseen
 (`state.unseen_cards()`). It must not read the order of the stock; when it needs
-futures, it shuffles the unseen cards anew.
-
-Its rating of a position is the position's one `Evaluation` (`evaluation`): every screen
-that shows a figure reads it.
+futures, it shuffles the unseen cards anew. Its rating of a position is the position's
+one `Evaluation` (`evaluation`): every screen that shows a figure reads it.
 """
 
 from __future__ import annotations
@@ -46,7 +44,7 @@ REPLY_SHARE = REPLY_SHARE_IN_C if playout.ACCELERATED else REPLY_SHARE_IN_PYTHON
 REPLY_SECOND_PLY_IN_C = 2  # a reply's own best looked at again over the card after (at 50 futures)
 REPLY_SECOND_PLY_IN_PYTHON = 0  # without C, a reply looks no further (in Python it would cost 9 s a move)
 REPLY_SECOND_PLY = REPLY_SECOND_PLY_IN_C if playout.ACCELERATED else REPLY_SECOND_PLY_IN_PYTHON
-REPLY_LOOK_AGAIN_FUTURES = 10  # a reply looks again at its best only if each of those replies gets this many futures
+REPLY_LOOK_AGAIN_FUTURES = 10  # a reply looks again only if those replies get this many futures (fewer say nothing)
 REPLY_TABLE_IN_C = 0  # in C, the replies' futures are played to the end
 REPLY_TABLE_IN_PYTHON = 1  # without C, six cards, then the tail table's figures (`tail_table`): 4 x quicker, stronger
 REPLY_TABLE = REPLY_TABLE_IN_C if playout.ACCELERATED else REPLY_TABLE_IN_PYTHON
@@ -287,9 +285,7 @@ class ExpertPlayer:
         the card after, their replies on one ply) makes of `supposed` (a looked-at move's position with a card of a
         rank in hand): its best move's worth, share of futures won and their score (a loss counting 0). In C when
         it was built (`playout.reply_in_c`, the interpreter's lock let go), else by `evaluate`: the same figures."""
-        # its look again scales with the budget too: replies of fewer than REPLY_LOOK_AGAIN_FUTURES futures say
-        # nothing, and a floor of a future a candidate would make them cost the same at any budget
-        looks_again = max(1, self.reply_playouts // REPLY_SHARE) >= REPLY_LOOK_AGAIN_FUTURES
+        looks_again = max(1, self.reply_playouts // REPLY_SHARE) >= REPLY_LOOK_AGAIN_FUTURES  # scales with the budget
         reply = ExpertPlayer(
             playouts=self.reply_playouts,
             valuation=self.valuation,
