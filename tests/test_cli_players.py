@@ -184,3 +184,21 @@ def test_solve_with_a_deck_finds_what_the_same_deal_by_seed_finds():
         assert by_deck[key] == by_seed[key]
     result = runner.invoke(app, ["solve", "--deck", cards, "--seed", "5"])
     assert result.exit_code == 2 and "one of them" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "named, said",
+    [
+        ("ñame=expert", "'ñame': a short name is 1 to 20 ASCII letters, digits, '_', '.' or '-', a letter first"),
+        ("abcdefghijklmnopqrstu=greedy", "'abcdefghijklmnopqrstu': a short name is 1 to 20 ASCII letters"),
+        ("1st=greedy", "'1st': a short name is 1 to 20 ASCII letters"),
+        ("my bot=greedy", "'my bot': a short name is 1 to 20 ASCII letters"),
+        ("fast=", "'fast=': no player after the short name (fast=expert:playouts=500)"),
+    ],
+)
+def test_a_short_name_out_of_its_form_is_refused_with_its_rules_not_as_no_such_player(named, said):
+    for command in (["stats", "-n", "1", "-p", named], ["compare", named, "random", "-n", "1"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert said in result.stderr and "no such player" not in result.stderr, result.stderr
+    assert runner.invoke(app, ["stats", "-n", "1", "-p", "abcdefghijklmnopqrst=greedy"]).exit_code == 0, "20 is fine"

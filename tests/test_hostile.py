@@ -636,3 +636,43 @@ def test_messages_resuming_a_move_log_names_options_play_has(tmp_path):
     assert result.stderr == f"{log}: a move log carries no deal; give --seed N or --deck CARDS\n"
     resumed = runner.invoke(app, ["play", "--resume", str(log), "--seed", "1", "--no-record", "-f", "json"], input="")
     assert resumed.exit_code == 0, resumed.stderr
+
+
+@pytest.mark.posix
+def test_a_killed_resource_tracker_puts_no_traceback_on_standard_error(capfd, recwarn):
+    """Python's multiprocessing resource tracker (the keeper of the workers' semaphores' names) killed during a
+    run of --jobs 2: it was started again with a warning, and the new one printed a KeyError traceback for every
+    name it had never been told of, on the user's standard error. It now runs with its standard error going
+    nowhere, and so does its warning; the run goes on to the same results."""
+    from multiprocessing import resource_tracker
+
+    from foursquare_cli.runs.executor import run_in_order
+
+    results = run_in_order(abs, range(-5, 1), jobs=2)  # a builtin: the workers need not import this module
+    first = next(results)
+    tracker = resource_tracker._resource_tracker
+    assert tracker._pid is not None
+    os.kill(tracker._pid, signal.SIGKILL)
+    os.waitpid(tracker._pid, 0)
+    tracker._pid = None  # reaped here; its pipe is seen closed when the run next needs it
+    assert [first, *results] == [5, 4, 3, 2, 1, 0]  # the run's end unregisters its semaphores: a new tracker
+    said, deadline = "", time.monotonic() + 0.5
+    while time.monotonic() < deadline and "Traceback" not in said:  # the tracker writes in its own time
+        time.sleep(0.05)
+        said += capfd.readouterr().err
+    assert "Traceback" not in said and "resource_tracker" not in said, said
+    assert not [warning for warning in recwarn if "resource_tracker" in str(warning.message)]
+
+
+@pytest.mark.posix
+def test_a_worker_that_fails_puts_no_traceback_on_standard_error(capfd):
+    """A worker whose setup raises (as keep_memory_private could) printed the standard library's `Exception in
+    initializer:` and its traceback on the user's standard error; the run's one line (RunFailed) is what is said."""
+    from foursquare_cli.errors import RunFailed
+    from foursquare_cli.runs.executor import run_in_order
+
+    with pytest.raises(RunFailed):
+        list(run_in_order(abs, range(4), jobs=2, worker_setup=next))  # next(): a TypeError, cheap to pickle
+    time.sleep(0.1)
+    said = capfd.readouterr().err
+    assert "Traceback" not in said and "initializer" not in said, said

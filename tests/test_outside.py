@@ -295,3 +295,13 @@ def test_the_wilcoxon_signed_rank_test():
 def test_a_forfeit_names_its_reason():
     assert str(Forfeit("no answer within 2 s")) == "no answer within 2 s"
     assert os.path.exists(EXAMPLES / "greedy_bot.py")
+
+
+@pytest.mark.posix
+def test_a_program_that_answers_and_exits_at_once_has_its_answer_taken():
+    """`read l; echo D1`: the answer is written and the program gone before the tool looks for a second line
+    written with it. Its end of output was taken for a forfeit (`exited with code 0`) and the answer lost; now
+    the move stands, and the program forfeits only when it is next to move and is not there."""
+    for _ in range(3):  # the answer and the end of its output come in either order to the reader: each time
+        results = list(play_deals("cmd:sh -c 'read l; echo D1'", 0, 1))
+        assert [(r.played, r.forfeit) for r in results] == [(("D1",), "exited with code 0")]

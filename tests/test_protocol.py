@@ -12,6 +12,8 @@ import sys
 
 import pytest
 from conftest import in_process
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from foursquare_cli.formats.protocol import ProtocolState
 from foursquare_cli.rules import Game, Move
@@ -231,3 +233,99 @@ def test_a_position_rebuilt_from_a_version_2_state_is_the_position_a_player_sees
         assert rebuilt.unseen_by_rank() == game.state.unseen_by_rank() and rebuilt.status is game.state.status
     with pytest.raises(ValueError, match="version 1 names no unseen cards"):
         state_from_protocol(ProtocolState(game.step).to_json())
+
+
+def _sent_states() -> list[dict]:
+    """Version 2 states of a few positions, from the start to a game's end, for the test below to break."""
+    chooser, states = random.Random(7), []
+    for _ in range(4):
+        game = Game.from_seed(chooser.randrange(2**64))
+        while True:
+            states.append(ProtocolState(game.step, 2, 10.0).to_json())
+            if game.state.is_over:
+                break
+            for _ in range(chooser.randrange(1, 12)):
+                if not game.state.is_over:
+                    game.play(chooser.choice(game.state.legal_moves()))
+    return states
+
+
+SENT_STATES = _sent_states()
+_KEYS = ["grid", "next", "unseen", "protocol", "card", "up", "height", "A", "6", "10", "status"]
+_JSONISH = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 50)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=5)
+    | st.sampled_from(["7H", "AS", "10D", "6c", "ZZ", "A", "10", "up"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(_KEYS) | st.text(max_size=4), inner),
+    max_leaves=12,
+)
+
+
+@st.composite
+def _broken_states(draw) -> object:
+    """A valid state with one part of it (a key, a row, a cell, a cell's field, a rank's count) replaced by any
+    JSON value or taken out; or any JSON value at all."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(_JSONISH)
+    sent = json.loads(json.dumps(draw(st.sampled_from(SENT_STATES))))
+    holder, key = sent, draw(st.sampled_from(["grid", "next", "unseen", "protocol", "grid", "unseen"]))
+    if key == "grid" and draw(st.booleans()):
+        holder, key = sent["grid"], draw(st.integers(0, 3))
+        if draw(st.booleans()):
+            holder, key = holder[key], draw(st.integers(0, 3))
+            if holder[key] is not None and draw(st.booleans()):
+                holder, key = holder[key], draw(st.sampled_from(["card", "up", "height"]))
+    elif key == "unseen" and draw(st.booleans()):
+        holder, key = sent["unseen"], draw(st.sampled_from(["A", "2", "5", "9", "10"]))
+    if isinstance(holder, dict) and draw(st.integers(0, 4)) == 0:
+        holder.pop(key, None)
+    else:
+        holder[key] = draw(_JSONISH | st.integers(0, 5))
+    return sent
+
+
+@settings(max_examples=300)
+@given(_broken_states())
+def test_a_malformed_state_is_refused_with_a_value_error_and_nothing_else(sent):
+    """Whatever a program or a test builds, `state_from_protocol` answers with a position or ValueError, its
+    documented error: never a TypeError, KeyError, IndexError or StopIteration from deep inside."""
+    from foursquare_cli.api import State, state_from_protocol
+
+    try:
+        rebuilt = state_from_protocol(sent)
+    except ValueError:
+        return
+    assert isinstance(rebuilt, State)
+
+
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        (lambda sent: sent.pop("grid"), "grid: missing"),
+        (lambda sent: sent["unseen"].pop("7"), "unseen: an object with a count for each rank"),
+        (lambda sent: sent.update(protocol=3), "protocol 3: not a version of the move protocol this tool knows"),
+        (lambda sent: sent.update(protocol=True), "protocol True: not a version"),
+        (lambda sent: sent["grid"].__setitem__(0, "....") or None, "grid: 4 rows"),
+        (lambda sent: sent["unseen"].update({"6": 1}), "do not make a deck of 40"),  # a card missing, buried nowhere
+        (lambda sent: sent["unseen"].update({"6": "2"}), "each rank's count is a whole number"),
+        (
+            lambda sent: sent.update(next=None) or sent["unseen"].update({"6": 3}),
+            "next: null, but its grid and unseen cards say the game goes on",
+        ),
+        (lambda sent: sent["grid"][1][1].update(height=2.0), "grid B2: up is true or false, height a whole number"),
+    ],
+)
+def test_each_kind_of_malformed_state_is_said(change, said):
+    from foursquare_cli.api import state_from_protocol
+
+    game = Game.from_seed(42)
+    for move in ("B2", "C2"):
+        game.play(Move.from_str(move))
+    sent = ProtocolState(game.step, 2, 10.0).to_json()
+    assert state_from_protocol(json.loads(json.dumps(sent))).unseen_by_rank() == game.state.unseen_by_rank()
+    change(sent)
+    with pytest.raises(ValueError, match=re.escape(said)):
+        state_from_protocol(sent)

@@ -367,3 +367,32 @@ def test_hostile_documents_are_refused_in_a_few_megabytes(document):
         tracemalloc.stop()
     assert source.kind == "unreadable" and len(source.problems) == 1
     assert peak < 3 * len(data) + 2_000_000, f"peak {peak:,} bytes for a {len(data):,}-byte file"
+
+
+@pytest.mark.parametrize(
+    "name, text, line, no_move",
+    [
+        ("moves.json", '["B2", "C2"]\n', 1, '\'["B2", "C2"]\''),
+        ("notes.md", "# Notes\n\nSome *text* here.\n", 3, "'Some *text* here.'"),
+    ],
+)
+def test_a_file_that_is_neither_record_nor_move_log_is_said_so_by_every_command(tmp_path, name, text, line, no_move):
+    """A JSON array or a page of Markdown is no game record and no move log: `check` said so, but replay, hint,
+    analyze and play --resume asked for a deal (`a move log carries no deal; give --seed N`), which would not
+    help. Every command says it as check does, exit 1; given a deal too, as nothing in the file is a move."""
+    path = tmp_path / name
+    path.write_text(text)
+    said = f"{path}:{line}: not a game record (no YAML mapping) nor a move log: {no_move} is no move\n"
+    assert runner.invoke(app, ["check", str(path)]).stderr == said
+    for command in (["replay"], ["hint"], ["analyze"], ["play", "--resume"], ["replay", "--seed", "1"]):
+        result = runner.invoke(app, [*command, str(path)])
+        assert result.exit_code == 1 and result.stderr.startswith(said), (command, result.stderr)
+        assert "carries no deal" not in result.stderr
+
+
+def test_a_move_log_with_a_mistake_further_on_is_still_played_up_to_it_with_a_deal(tmp_path):
+    path = tmp_path / "typo.log"
+    path.write_text("B2\nC2\nB5\n")
+    result = runner.invoke(app, ["replay", str(path), "--seed", "1"])
+    assert result.exit_code == 1 and result.stderr == f"{path}:3: move 3 'B5': no such cell; cells are A1 to D4\n"
+    assert "Move 2" in result.stdout

@@ -288,3 +288,39 @@ def test_a_program_on_numbered_deals_is_told_they_can_be_known_and_a_module_play
     sealed = runner.invoke(app, ["stats", "-n", "2", "-p", bot, "--sealed"])
     assert sealed.exit_code == 0 and sealed.stderr == ""
     assert runner.invoke(app, ["stats", "-n", "2", "-p", "greedy"]).stderr == ""
+
+
+def test_a_run_that_fails_before_its_first_game_leaves_no_results_file(tmp_path, monkeypatch):
+    """A failed start (a cluster refused, a worker lost before the first game, analyze's --solution file there
+    already) left a results file of a header alone, or none at all when the failure came before it was
+    written; a file the run made and wrote no game to is removed. A file that was there before is left."""
+    from foursquare_cli.errors import RunFailed, UsageError
+    from foursquare_cli.runs import run
+
+    def refused(*args, **kwargs):
+        raise UsageError("this cluster cannot be used")
+
+    def lost(*args, **kwargs):
+        raise RunFailed("a worker process died in the middle of the run; 0 of 2 tasks had finished")
+        yield  # a generator, as run_in_order is
+
+    path = tmp_path / "new.jsonl"
+    monkeypatch.setattr(run, "ClusterExecutor", refused)
+    said = runner.invoke(
+        app, ["stats", "-n", "2", "-p", "greedy", "--cluster", "tcp://nowhere:1", "--results", str(path)]
+    )
+    assert said.exit_code == ExitStatus.USAGE and "cannot be used" in said.stderr
+    assert not path.exists()
+    monkeypatch.setattr(run, "run_in_order", lost)
+    said = runner.invoke(app, ["compare", "greedy", "random", "-n", "2", "--results", str(path)])
+    assert said.exit_code == ExitStatus.WORKER_LOST and not path.exists()
+    moves = tmp_path / "moves.log"
+    moves.write_text("B2\n")
+    analysed = ["analyze", str(moves), "--seed", "1", "--solution", str(moves), "--results", str(path)]
+    said = runner.invoke(app, analysed)
+    assert said.exit_code == ExitStatus.USAGE and "already exists" in said.stderr
+    assert not path.exists()
+    path.write_text("")  # the user's own file, made before the run: it stays
+    said = runner.invoke(app, ["stats", "-n", "2", "-p", "greedy", "--results", str(path)])
+    assert said.exit_code == ExitStatus.WORKER_LOST and path.exists()
+    assert json.loads(path.read_text())["command"] == "stats"

@@ -76,3 +76,31 @@ def test_one_player_under_two_settings_and_a_table_of_short_names_within_60_colu
     assert "  fast = expert:playouts=30" in lines and "  A = expert:playouts=60,second_ply=0" in lines
     assert any(line.startswith("  A ") for line in lines) and any(line.startswith("  fast ") for line in lines)
     assert in_process("compare", "expert", "expert:playouts=20", "--sprt", "greedy", "-n", "2").returncode == 2
+
+
+@pytest.mark.parametrize(
+    "options, said",
+    [
+        (["--sprt", "--sprt-alpha", "nan"], "Invalid value for '--sprt-alpha': 'nan': an error rate is a number"),
+        (["--sprt", "--sprt-beta", "nan"], "Invalid value for '--sprt-beta': 'nan': an error rate is a number"),
+        (["--sprt", "--sprt-points", "nan"], "Invalid value for '--sprt-points': 'nan': the difference is a number"),
+        (["--sprt", "--sprt-points", "inf"], "Invalid value for '--sprt-points': 'inf': the difference is a number"),
+        (["--sprt", "--sprt-alpha", "-inf"], "Invalid value for '--sprt-alpha': '-inf': an error rate is a number"),
+        (["--sprt-points", "3"], "--sprt-points goes with --sprt, the sequential test; give --sprt, or leave it out"),
+        (["--sprt-alpha", "0.1", "--sprt-beta", "0.1"], "--sprt-alpha, --sprt-beta go with --sprt"),
+    ],
+)
+def test_a_test_setting_that_is_no_number_or_without_sprt_is_a_usage_error_in_one_line(options, said):
+    """NaN passed click's ranges (it is neither below nor above a bound) and ran a test at alpha nan%; the
+    settings of the test without --sprt were silently ignored. Both are usage errors, one line, nothing played."""
+    result = in_process("compare", "greedy", "random", "-n", "2", *options)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and said in result.stderr, result.stderr
+
+
+def test_the_tests_settings_given_are_the_tests_settings_kept(tmp_path):
+    results = tmp_path / "sprt.jsonl"
+    options = ["--sprt", "--sprt-points", "2", "--sprt-beta", "0.1", "--results", str(results)]
+    assert in_process("compare", "greedy", "random", "-n", "2", *options).returncode == 0
+    header = json.loads(results.read_text().splitlines()[0])
+    assert header["sprt"] == {"points": 2.0, "alpha": 0.05, "beta": 0.1}

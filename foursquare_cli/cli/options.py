@@ -12,7 +12,7 @@ from typing import Any
 import typer
 
 from ..app.parsing import parse_deck, parse_seed
-from ..errors import ExitStatus, FoursquareError, quoted, worst
+from ..errors import ExitStatus, FoursquareError, UsageError, quoted, worst
 from ..ui.output import OutputFormat, Screen, emit, style
 
 
@@ -46,6 +46,45 @@ def seconds_parser(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise typer.BadParameter(f"{quoted(text, 30)}: a time limit is a finite number of seconds above 0")
     return value
+
+
+def number_parser(low: float, high: float, what: str) -> Callable[[str], float]:
+    """The parser of an option that takes a number from `low` to `high` (`what` it is, for the message): NaN,
+    an infinity or a number out of the range is a usage error in one line (click's FloatRange lets NaN through:
+    it is neither below nor above a bound)."""
+
+    def parsed(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            raise typer.BadParameter(f"{quoted(text, 30)}: {what} is a number from {low:g} to {high:g}")
+        return value
+
+    return parsed
+
+
+SPRT_DEFAULTS = (0.5, 0.05, 0.05)  # compare --sprt: the difference worth finding, alpha and beta
+SPRT_OPTIONS = ("--sprt-points", "--sprt-alpha", "--sprt-beta")
+
+
+def sprt_test(
+    sprt: bool, points: float | None, alpha: float | None, beta: float | None
+) -> tuple[float, float, float] | None:
+    """compare's sequential test from its options (None where one is not given: its default): None without
+    --sprt, and then any of its settings given is refused in one line, never ignored."""
+    given = (points, alpha, beta)
+    if not sprt:
+        named = [option for option, value in zip(SPRT_OPTIONS, given, strict=True) if value is not None]
+        if named:
+            verb, them = ("goes", "it") if len(named) == 1 else ("go", "them")
+            raise UsageError(
+                f"{', '.join(named)} {verb} with --sprt, the sequential test; give --sprt, or leave {them} out"
+            )
+        return None
+    chosen = [default if value is None else value for value, default in zip(given, SPRT_DEFAULTS, strict=True)]
+    return chosen[0], chosen[1], chosen[2]
 
 
 class Format(enum.StrEnum):

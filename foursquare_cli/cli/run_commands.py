@@ -19,7 +19,9 @@ from .options import (
     emitter,
     exit_with,
     format_option,
+    number_parser,
     screen_of,
+    sprt_test,
 )
 from .player_options import (
     CLUSTER_OPTION,
@@ -156,22 +158,29 @@ def compare_command(
     cluster: str | None = CLUSTER_OPTION,
     sealed: bool = SEALED_OPTION,
     sprt: bool = typer.Option(False, "--sprt", help="Stop as soon as a sequential test knows (two players)."),
-    sprt_points: float = typer.Option(
-        0.5, "--sprt-points", min=0.01, max=24.0, help="--sprt: the difference of mean score a deal worth finding."
+    sprt_points: float | None = typer.Option(
+        None,
+        "--sprt-points",
+        parser=number_parser(0.01, 24.0, "the difference"),
+        metavar="POINTS",
+        show_default=False,
+        help="--sprt: the difference of mean score a deal worth finding, 0.01 to 24 (default 0.5).",
     ),
-    sprt_alpha: float = typer.Option(
-        0.05,
+    sprt_alpha: float | None = typer.Option(
+        None,
         "--sprt-alpha",
-        min=0.001,
-        max=0.49,
-        help="--sprt: how often it may call a player stronger when neither is.",
+        parser=number_parser(0.001, 0.49, "an error rate"),
+        metavar="RATE",
+        show_default=False,
+        help="--sprt: how often it may call a player stronger when neither is, 0.001 to 0.49 (default 0.05).",
     ),
-    sprt_beta: float = typer.Option(
-        0.05,
+    sprt_beta: float | None = typer.Option(
+        None,
         "--sprt-beta",
-        min=0.001,
-        max=0.49,
-        help="--sprt: how often it may miss a true difference of --sprt-points.",
+        parser=number_parser(0.001, 0.49, "an error rate"),
+        metavar="RATE",
+        show_default=False,
+        help="--sprt: how often it may miss a true difference of --sprt-points, 0.001 to 0.49 (default 0.05).",
     ),
 ) -> None:
     """Which player is better, and how sure: every player on the same deals, and paired tests.
@@ -187,7 +196,7 @@ def compare_command(
     from ..app.runs import RunRequest  # start-up: a command's own modules load when it runs
 
     settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
-    deals, test = deal_range(start, games, shard, sealed), (sprt_points, sprt_alpha, sprt_beta) if sprt else None
+    deals, test = deal_range(start, games, shard, sealed), sprt_test(sprt, sprt_points, sprt_alpha, sprt_beta)
     request = RunRequest(tuple(players), settings, deals, jobs, cluster, results, test)
     show = emitter(output_format, screen_of())
     with progress_bar("comparing") as bar:

@@ -15,10 +15,7 @@ from ..rules.cards import RANK_NAMES
 from ..rules.game import Step
 from .jsonl import json_line
 
-PROTOCOL_VERSIONS = (1, 2)
-"""The versions of the move protocol the tool speaks: 1, the states exactly as docs/protocol.md's section 7 gives
-them (the default: what every program written for it reads); 2, asked for (`--protocol 2`), each state also says
-the version, the seconds a move may take, and how many cards of each rank are still to come."""
+# The versions of the protocol: `api.PROTOCOL_VERSIONS` (the lowest layer that reads them, in state_from_protocol).
 
 
 class ProtocolState(NamedTuple):

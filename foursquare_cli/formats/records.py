@@ -153,13 +153,25 @@ def check_record(source: Source) -> Verdict:
 def _not_a_record(source: Source) -> Problem:
     """What a file that is not a game record is, said plainly: a move log (every line a move or a comment),
     which names no deal to check it on, or neither (its first line that is no move named)."""
+    neither = not_a_move_log(source)
+    if neither is not None:
+        return neither
+    return Problem(1, "a move log, not a game record: it names no deal (replay it with --seed N to check its moves)")
+
+
+def not_a_move_log(source: Source, first_only: bool = False) -> Problem | None:
+    """For a file that is no game record: the problem that it is no move log either, at its first line that is no
+    move (with `first_only`, only when that is its first line with a word: a log of moves with a mistake further
+    on is a move log, played up to its mistake), or None. Every command that reads records says it so."""
     for move_line in source.moves:
         try:
             moves_of_line(move_line.text or "")
         except InvalidMoveError:
             no_move = quoted(move_line.text or "")
             return Problem(move_line.line, f"not a game record (no YAML mapping) nor a move log: {no_move} is no move")
-    return Problem(1, "a move log, not a game record: it names no deal (replay it with --seed N to check its moves)")
+        if first_only:
+            return None
+    return None
 
 
 def check_path(path: str) -> Verdict | ReadError:
@@ -272,14 +284,19 @@ def load(
 
     `data`, when given, is the file's bytes, already read (standard input read by a parent process).
     A UsageError (a file that cannot be read, a deal given twice or not at all) is the
-    caller's; problems of the file are in the verdict.
+    caller's; problems of the file are in the verdict (a file that is neither a record nor a move log is
+    said as `check` says it, with no game).
     """
     if seed is not None and deck is not None:
         raise UsageError("give --seed or --deck, not both")
     try:
         source = read_source(path, data)
-        if source.kind is SourceKind.LOG and seed is None and deck is None:
-            raise UsageError("a move log carries no deal; give --seed N or --deck CARDS")
+        if source.kind is SourceKind.LOG:  # neither a record nor a move log (a JSON array, a page of text)?
+            neither = not_a_move_log(source, first_only=seed is not None or deck is not None)
+            if neither is not None:
+                return Verdict(source, [neither], None)
+            if seed is None and deck is None:
+                raise UsageError("a move log carries no deal; give --seed N or --deck CARDS")
         return judge(source, seed=seed, deck=deck, on_step=on_step)
     except UsageError as error:
         if error.path is None:

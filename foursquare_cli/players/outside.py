@@ -256,13 +256,14 @@ class ProgramPlayer:
         self._refuse_early_answers()
         self._send(state_line(step, self.protocol, self.move_time).encode(), deadline, self.move_time)
         answer = self._receive(deadline, self.move_time)
-        self._refuse_early_answers(EARLY_GRACE)  # a second line written with the answer: the next state's?
+        self._refuse_early_answers(EARLY_GRACE, answered=True)  # a second line written with the answer?
         return answer, step.ply + 1
 
-    def _refuse_early_answers(self, grace: float = 0.0) -> None:
+    def _refuse_early_answers(self, grace: float = 0.0, answered: bool = False) -> None:
         """Before a state is sent, and a moment (`grace`) after its answer: a line the program wrote ahead (two
         answers to one state, an answer to a state it has not seen) would be read as the answer to the next one;
-        it forfeits instead."""
+        it forfeits instead. A program that exits just `answered` has its answer taken: its exit is a forfeit
+        only when it is next to move."""
         process = self._process
         if process is None:
             return
@@ -270,6 +271,8 @@ class ProgramPlayer:
         if early is None:
             return
         if not early:
+            if answered:
+                return
             raise self._exited()
         self._stop()
         raise Forfeit("answered before its state was sent (one line, one move, for each state)")

@@ -113,6 +113,7 @@ class PlayerProcess:
         self.pid = self._popen.pid
         _WARDENS.add(self.pid)
         self._output: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self._output_ended = False  # the reader's b"" was taken: every later `output` says so at once
         self._input: queue.SimpleQueue[tuple[bytes, threading.Event] | None] = queue.SimpleQueue()
         self.input_closed = False  # a write failed: the program closed its input or exited
         self._threads = [
@@ -172,11 +173,16 @@ class PlayerProcess:
         self._input.put(None)
 
     def output(self, timeout: float) -> bytes | None:
-        """What the program wrote next: a chunk, b"" when its output is closed, None when `timeout` seconds pass."""
+        """What the program wrote next: a chunk, b"" when its output is closed (each time it is asked, once it
+        is), None when `timeout` seconds pass."""
+        if self._output_ended:
+            return b""
         try:
-            return self._output.get(timeout=min(max(0.0, timeout), threading.TIMEOUT_MAX))
+            chunk = self._output.get(timeout=min(max(0.0, timeout), threading.TIMEOUT_MAX))
         except queue.Empty:
             return None
+        self._output_ended = not chunk
+        return chunk
 
     def poll(self) -> int | None:
         """Its exit code, or None while it runs."""

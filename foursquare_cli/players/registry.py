@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import PlayerError
+from ..errors import PlayerError, quoted
 from ..rules.playout import ACCELERATED
 
 if TYPE_CHECKING:
@@ -135,6 +135,11 @@ class PlayerKind(enum.StrEnum):
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 _LABEL = re.compile(r"([A-Za-z][A-Za-z0-9_.-]{0,19})=(?=\S)")
+SHORT_NAME_EXAMPLE = "fast=expert:playouts=500"
+SHORT_NAME_RULES = (
+    f"a short name is 1 to 20 ASCII letters, digits, '_', '.' or '-', a letter first, then '=' and the player "
+    f"({SHORT_NAME_EXAMPLE})"
+)
 _SETTING = re.compile(r"([a-z_][a-z0-9_]*)=([^,=\s]+)")
 
 
@@ -252,6 +257,11 @@ def parse_player_name(text: str) -> tuple[str | None, str]:
     found = _LABEL.match(text)
     if found is not None and not text.startswith(("cmd:",)):
         label, text = found.group(1), text[found.end() :]
+    elif "=" in text.partition(":")[0]:  # a short name before an equals sign, but not one of the form
+        short, _, after = text.partition("=")
+        if _LABEL.match(short + "=x") and not after.strip():
+            raise PlayerError(f"{quoted(text, 30)}: no player after the short name ({SHORT_NAME_EXAMPLE})")
+        raise PlayerError(f"{quoted(short, 30)}: {SHORT_NAME_RULES}")
     if text.startswith("cmd:"):
         from .processes import split_command  # start-up: 11 ms, for outside players alone
 

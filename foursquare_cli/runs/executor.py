@@ -10,7 +10,10 @@ interpreter: no fork of a process whose threads, rich's progress among them, hol
 locks). Workers ignore Ctrl-C, die quietly on SIGTERM and SIGHUP, and on
 Linux die with the tool's process (and their players with them). The parent
 turns SIGINT, SIGTERM and SIGHUP into `Interrupted` and ends every worker (the
-caller exits 130 or 143).
+caller exits 130 or 143). Python's resource tracker (POSIX: the process that keeps
+the names of the workers' semaphores) is started with its standard error going
+nowhere, and started again so when it is killed mid-run: what it prints then (a
+warning, a traceback for each name it was never told of) is no output of the tool's.
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ from __future__ import annotations
 import collections
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sized
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import Protocol, TypeVar
 
 from ..errors import Interrupted, RunFailed, UsageError, interrupted_by
@@ -41,7 +47,13 @@ def workers_for(jobs: int, count: int) -> int:
 
 
 def _quiet_worker(setup: Callable[[], None] | None = None) -> None:
-    """A worker process starts: Ctrl-C is the tool's to handle, it dies with the tool, then `setup`."""
+    """A worker process starts: its standard error goes nowhere (what goes wrong in it comes back to the tool as
+    an error, said in one line: never a traceback of its own on the user's screen), Ctrl-C is the tool's to
+    handle, it dies with the tool, then `setup`."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for stopping in _SIGNALS[1:]:
         signal.signal(stopping, signal.SIG_DFL)
@@ -52,6 +64,37 @@ def _quiet_worker(setup: Callable[[], None] | None = None) -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: die with the tool
     if setup is not None:
         setup()
+
+
+def _quiet_resource_tracker() -> None:
+    """Python's resource tracker, whenever it is started (first, or again after it was killed), started with its
+    standard error on the null device, its warning that it was started again unsaid (once a process)."""
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    start = getattr(tracker, "ensure_running", None)
+    if start is None or getattr(start, "quiet", False):
+        return
+
+    def ensure_running() -> None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sys.stderr.flush()  # what was said before goes where it was going
+        try:
+            saved, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            saved = null = -1
+        try:
+            if null >= 0:
+                os.dup2(null, 2)  # the tracker, if started now, inherits the null device as its standard error
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "process died unexpectedly, relaunching": nothing to do about it
+                start()
+        finally:
+            if null >= 0:
+                os.dup2(saved, 2)
+                os.close(saved)
+                os.close(null)
+
+    ensure_running.quiet = True  # type: ignore[attr-defined]
+    tracker.ensure_running = ensure_running  # type: ignore[union-attr]
 
 
 def _raise_interrupted(signum: int, frame: object) -> None:
@@ -126,6 +169,7 @@ def _in_workers(
     setup: Callable[[], None] | None = None,
 ) -> Iterator[_Result]:
 
+    _quiet_resource_tracker()
     try:
         executor = ProcessPoolExecutor(
             jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker, initargs=(setup,)

@@ -99,9 +99,9 @@ def play_plan(
     deals = plan.deals.deal_count()
     tasks = deals - len({deal for _, deal in done}) if plan.deals.sealed else deals * len(plan.players) - len(done)
     executor = None
-    if cluster is not None and tasks:
-        executor = ClusterExecutor(cluster, plan.names)
     try:
+        if cluster is not None and tasks:
+            executor = ClusterExecutor(cluster, plan.names)  # in the try: a cluster refused closes the file
         private = keep_memory_private if plan.deals.sealed else None  # a worker is private before its first seed
         played = run_in_order(play_task, _tasks(plan, done), jobs, executor=executor, count=tasks, worker_setup=private)
         waiting: collections.deque[GameResult] = collections.deque()

@@ -15,6 +15,9 @@ flight and the same command on the same file goes on from there. For every log:
   file is read, and cut off before anything is appended.
 - The file keeps its mode; a file that cannot be written (read-only) is refused
   before any work is done, by name.
+- A file the log made is removed when it is closed with no line written after its
+  header: a run that fails before its first piece of work (a cluster that cannot be
+  used, a --solution file that exists, a worker lost) leaves no file behind.
 
 What the lines mean is the caller's (`runs.results`): this module knows files.
 """
@@ -55,7 +58,9 @@ class JsonLinesLog:
         self.header: dict[str, Any] | None = None
         self.entries: list[tuple[int, dict[str, Any]]] = []
         self._stream: IO[str] | None = None
+        self._kept = False  # a line was written after the header: the file is worth keeping
         _refuse_what_is_not_a_file(path)
+        self._made = not os.path.lexists(path)  # made by this log (a race lost to another run ends in refusal)
         if os.path.exists(path) and not (os.stat(path).st_mode & stat.S_IWUSR and os.access(path, os.W_OK)):
             raise LogError("is read-only; give a file this run can write to", path=path)
         try:
@@ -94,10 +99,12 @@ class JsonLinesLog:
         if self.header is None:
             self.append(header)
             self.header = header
+            self._kept = False  # a header alone is no work kept
 
     def append(self, value: dict[str, Any]) -> None:
         """One line, written and flushed now; WriteError naming the file when the write fails."""
         assert self._stream is not None
+        self._kept = True
         try:
             self._stream.write(json_line(value))
             self._stream.flush()
@@ -105,13 +112,22 @@ class JsonLinesLog:
             raise WriteError(f"cannot write: {error.strerror or error}", path=self.path) from None
 
     def close(self) -> None:
+        """Let the file and its lock go; a file this log made and wrote no line to (past a header) is removed."""
         stream, self._stream = self._stream, None
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
         lock, self._lock = getattr(self, "_lock", None), None
-        if lock is not None:
-            lock.release()
+        if lock is None:
+            return
+        unused = self._made and not self._kept
+        if unused:  # removed while locked (POSIX), so no other run takes up a file about to go
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        lock.release()
+        if unused and os.path.lexists(self.path):  # Windows: an open file cannot be removed; now it can
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
 
     def __enter__(self) -> JsonLinesLog:
         return self
