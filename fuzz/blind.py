@@ -6,7 +6,7 @@ and the seed corpus are run, then N mutations of them (`fuzz.mutate`). Each inpu
 WORK/crashes/HARNESS/current before it runs, so that an ASan report, which ends the process at once, leaves it
 behind; an exception keeps it as crash-SHA1 and ends the run (exit 1); an input that takes longer than
 `--timeout` seconds is a hang (`faulthandler` ends the process, even in C). It prints what `fuzz.run` reads of
-libFuzzer: `Done N in S second(s)`.
+libFuzzer: `#N pulse` every thousand inputs, `Done N in S second(s)` at the end.
 """
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         faulthandler.cancel_dump_traceback_later()
         done += 1
+        if done % 1000 == 0:  # what is counted if the process ends at an ASan report
+            print(f"#{done}\tpulse", file=sys.stderr, flush=True)
     current.unlink(missing_ok=True)
     print(f"Done {done} in {int(time.monotonic() - started)} second(s)", file=sys.stderr)
     return 0

@@ -29,6 +29,7 @@ from .table import HARNESSES
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 _STATS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+)", re.MULTILINE)
+_PULSE = re.compile(r"^#(\d+)\s", re.MULTILINE)
 _DONE = re.compile(r"^Done (\d+) in", re.MULTILINE)
 _EXECUTED = re.compile(r"stat::number_of_executed_units: (\d+)")
 _ARTIFACT = re.compile(r"Test unit written to (\S+)")
@@ -114,7 +115,7 @@ def run_harness(name: str, runs: int, seed: int, work: Path, timeout: int, max_c
         output = done.stdout + done.stderr
         executed = [int(found) for found in _DONE.findall(output) or _EXECUTED.findall(output)]
         stats = _STATS.findall(output)
-        outcome.inputs += executed[-1] if executed else (int(stats[-1][0]) if stats else 0)
+        outcome.inputs += executed[-1] if executed else max(map(int, _PULSE.findall(output)), default=0)
         if stats:
             outcome.cov, outcome.ft = max(outcome.cov, int(stats[-1][1])), max(outcome.ft, int(stats[-1][2]))
         known.update(_KNOWN.findall(output))
@@ -128,7 +129,7 @@ def run_harness(name: str, runs: int, seed: int, work: Path, timeout: int, max_c
         if kind not in kinds:
             kinds.add(kind)
             outcome.crashes.append({"kind": kind, "input": artifact[-1] if artifact else str(log), "log": str(log)})
-        if attempt >= max_crashes or not stats and not executed:
+        if attempt >= max_crashes or not _PULSE.search(output) and not executed:
             outcome.note = outcome.note or f"stopped after {attempt} crashes"
             break
     outcome.known = sorted(known)
