@@ -20,6 +20,8 @@ import pytest
 
 from foursquare_cli.formats.records import check_record
 from foursquare_cli.formats.source import read_source
+from foursquare_cli.players.futures import EXPERTS_VALUATION, worth_tables
+from foursquare_cli.rules import playout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 if not (ROOT / "fuzz" / "harnesses.py").exists():
@@ -101,6 +103,34 @@ def test_a_yaml_date_that_is_no_date_is_a_problem_of_the_record_with_its_line():
     ]:
         problems = check_record(read_source("x.yaml", text.encode())).problems
         assert [problem.located("x.yaml") for problem in problems][0].startswith(f"x.yaml:{said}"), problems
+
+
+@pytest.mark.skipif(playout.reply_in_c is None, reason="the C playouts were not built")
+def test_the_c_search_refuses_a_grid_of_more_cards_than_were_drawn():
+    """Found by the playout harness under ASan: `reply` (and `futures`) took a grid holding more cards than were
+    drawn, so a win scored past 24 and read beyond `won_worth` (a stack-buffer-overflow); a full grid of piles of
+    4 left the search no move, and it read its candidates uninitialised (a segmentation fault)."""
+    won, lost = worth_tables(EXPERTS_VALUATION)
+    assert playout._reply_c is not None and playout._futures_c is not None
+
+    def reply(occupied: int, drawn: int, heights: list[int]) -> object:
+        unseen = bytes([1] * (39 - drawn))
+        return playout._reply_c(
+            occupied, 0, drawn, bytes([5] * 16), bytes(heights), 3, unseen, 10, True, won, lost, 0, 1
+        )
+
+    for occupied, drawn, heights in [
+        (0xFFFF, 20, [4] * 16),  # a full grid of piles of 4 (64 cards), 20 drawn: no move to search
+        (0xFFFF, 2, [1] * 16),  # a full grid, 2 cards drawn: a win would score 37
+        (0b11, 1, [1] + [0] * 15),  # an occupied cell with no card
+    ]:
+        with pytest.raises(ValueError, match="reply: not a position being played"):
+            reply(occupied, drawn, heights)
+    assert reply(0xFFFF, 16, [1] * 16) is not None  # the first full grid a game can reach
+    start = bytes([0, 0, 0]) + (0xFFFF).to_bytes(2, "little") + bytes(2) + bytes([5] * 16) + bytes([1] * 16)
+    with pytest.raises(ValueError, match="futures: a candidate"):  # a full grid with no card drawn: a win of 39
+        playout._futures_c(b"", bytes([5] * 40), 1, 0, 1, start, False, won, lost)
+    harnesses.playout((mutate.CORPUS / "playout" / "crash-reply-scores-past-24").read_bytes())
 
 
 @pytest.mark.slow
