@@ -13,6 +13,7 @@ and mutations of them (`fuzz.mutate`).
 
 from __future__ import annotations
 
+import copy
 import importlib.machinery
 import importlib.util
 import io
@@ -231,7 +232,7 @@ def _fuzzed_value(reader: Reader) -> Any:
         return reader.number(-300, 300)
     if kind == 1:
         return reader.chunk(8).decode("utf-8", errors="replace")
-    return reader.pick(_VALUES)
+    return copy.deepcopy(reader.pick(_VALUES))  # a copy: a list of _VALUES changed in place stays as it was
 
 
 def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
