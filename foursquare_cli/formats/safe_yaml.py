@@ -5,8 +5,10 @@ with duplicate and merge keys refused; a document of more than 10,000 nodes, one
 whose aliases expand to more than 10,000 nodes (a "billion laughs"), one nested
 deeper than 50 levels, one with an alias inside the node it names, or with a
 number of more than 40 characters is refused from the parser's events, before any
-of it is built. The record writer checks what it writes against the same limits
-(`prescan`), so whatever the tool writes, it reads back.
+of it is built. A value PyYAML's constructor fails on in a way of its own
+(`2024-02-30`, `!!bool maybe`: a ValueError or a KeyError, not a YAMLError) is
+refused with its line too. The record writer checks what it writes against the
+same limits (`prescan`), so whatever the tool writes, it reads back.
 """
 
 from __future__ import annotations
@@ -53,6 +55,23 @@ class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
             seen[key] = line
         mapping: dict[Any, Any] = super().construct_mapping(node, deep)
         return mapping
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        """A node built, or refused with its line when PyYAML's own constructor fails on its text in a way of its
+        own (`2024-02-30`, `!!int abc`, `!!bool maybe`: a ValueError, a KeyError, ... instead of a YAMLError)."""
+        try:
+            return super().construct_object(node, deep)
+        except (InvalidInput, yaml.YAMLError):
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as error:
+            kind = node.tag.rsplit(":", 1)[-1]
+            what = _TAG_WORDS.get(kind, f"!!{kind}")
+            detail = f" ({error})" if kind == "timestamp" and type(error) is ValueError else ""  # day out of range
+            value = quoted(str(node.value)) if isinstance(node, yaml.ScalarNode) else "the value"
+            raise _refused(node.start_mark.line + 1, f"{value} cannot be read as {what}{detail}") from None
+
+
+_TAG_WORDS = {"timestamp": "a date", "int": "a whole number", "float": "a number", "bool": "true or false"}
 
 
 def _refused(line: int | None, message: str) -> InvalidInput:

@@ -208,6 +208,20 @@ static int play_to_end(const uint8_t *stock, int drawn, uint32_t occupied, uint3
     }
 }
 
+/* Whether a grid can be one of a game `drawn` cards in: every occupied cell holds a card, and the grid holds no
+ * more cards than were drawn. Then a grid is full only once 16 cards were drawn, so a win scores at most 24 (the
+ * last entry of `won_worth`), and some pile always takes a card (a full grid of piles of 4 is 64 cards): a
+ * search always has a move to try. */
+static int grid_fits(uint32_t occupied, int drawn, const uint8_t *heights) {
+    int cards = 0;
+    for (int cell = 0; cell < 16; cell++) {
+        if (!(occupied >> cell & 1)) continue;
+        if (!heights[cell]) return 0;
+        cards += heights[cell];
+    }
+    return cards <= drawn;
+}
+
 static PyObject *finish(PyObject *self, PyObject *args) {
     const uint8_t *stock, *ranks_in, *heights_in;
     Py_ssize_t stock_length, ranks_length, heights_length;
@@ -378,7 +392,7 @@ static PyObject *futures(PyObject *self, PyObject *args) {
         uint32_t occupied = start[3] | (uint32_t)start[4] << 8, down = start[5] | (uint32_t)start[6] << 8;
         int bad = start[0] > 2 || start[1] > 24;
         if (start[0] == 0) {
-            bad |= drawn < seen_length || drawn >= 40 || (down & ~occupied);
+            bad |= drawn < seen_length || drawn >= 40 || (down & ~occupied) || !grid_fits(occupied, drawn, start + 23);
             for (int cell = 0; cell < 16; cell++) bad |= start[7 + cell] > 10 || start[23 + cell] > 40;
         }
         if (bad) {
@@ -711,6 +725,7 @@ static PyObject *reply(PyObject *self, PyObject *args) {
               (tail && tail_length != TAIL_BYTES);
     for (int cell = 0; cell < 16 && !bad; cell++) bad = ranks_in[cell] > 10 || heights_in[cell] > 40;
     for (Py_ssize_t i = 0; i < unseen_length && !bad; i++) bad = unseen[i] < 1 || unseen[i] > 10;
+    bad = bad || !grid_fits((uint32_t)occupied_in, drawn, heights_in);
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "reply: not a position being played");
         return NULL;
