@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import struct
+from typing import Any
 
 import pytest
 from conftest import redealt
@@ -199,7 +200,7 @@ def test_a_reply_searched_in_c_is_the_one_ply_experts_best_in_python(reply_secon
     assert compared > 100
 
 
-def _rated_alike_in_c_and_python(monkeypatch, settings: dict[str, int]) -> None:
+def _rated_alike_in_c_and_python(monkeypatch, settings: dict[str, Any]) -> None:
     from foursquare_cli.players import expert
 
     state = _position(20001, 9, 4)
