@@ -52,12 +52,13 @@ def _expert_game_with_a_blunder(seed: int = 3, earliest: int = 12) -> tuple[Game
 
 @pytest.mark.slow
 def test_a_deliberate_blunder_is_marked_and_a_better_move_named():
-    game, blunder = _expert_game_with_a_blunder(seed=1, earliest=14)
+    game, blunder = _expert_game_with_a_blunder(seed=3, earliest=12)
     moves, summary = analyze(game, ExpertPlayer(0, BUDGET), solve_budget=50_000)
     marked = moves[blunder - 1]
-    # On the expert's own scale, three more cards face down on deal 1 (from move 15 on) leave it still winning
-    # nearly always, but cost it points of score: the expected score lost marks it. (The stronger the expert,
-    # the more of such a blunder it mends later: about a point now, 1.7 and 2.3 for the experts before.)
+    # On the expert's own scale, three more cards face down on deal 3 (from move 13 on) leave it still winning
+    # nearly always, but cost it points of score: the expected score lost marks it (about 3.9 points at this
+    # budget). Not every such placement is a blunder: on deal 1 from move 15 the expert at 4,000 futures plays it
+    # itself, so a deal where the cost is clear is the test's.
     assert marked.ply == blunder and marked.mark is not None
     assert not marked.agreed and marked.best.move != marked.move
     # the better move is not bought with the chance (both are about 99.9% here: a hair either way is no trade)
