@@ -21,7 +21,7 @@ from foursquare_cli.rules.game import Game, play_out
 from foursquare_cli.rules.moves import Move
 from foursquare_cli.rules.outcomes import WON
 from foursquare_cli.runs.plans import DealRange, Plan
-from foursquare_cli.runs.run import play_plan, run_stats
+from foursquare_cli.runs.run import RunOptions, play_plan, run_stats
 from foursquare_cli.runs.stats import GameResult, summary_of, wilson_interval
 
 QUICK = 60  # playouts a move: far fewer than the default, for speed
@@ -314,11 +314,11 @@ def test_wilson_interval_against_hand_computed_values():
 
 def test_jobs_give_exactly_the_figures_of_one_job():
     for player in ("random", "greedy"):
-        one = run_stats(_plan(player, 100, 24), jobs=1)
-        two = run_stats(_plan(player, 100, 24), jobs=2)
+        one = run_stats(_plan(player, 100, 24), RunOptions(jobs=1))
+        two = run_stats(_plan(player, 100, 24), RunOptions(jobs=2))
         assert (one.games, one.wins, one.mean_score) == (two.games, two.wins, two.mean_score)
-        assert [r[:4] for r in play_plan(_plan(player, 100, 24), jobs=1)] == [
-            r[:4] for r in play_plan(_plan(player, 100, 24), jobs=2)
+        assert [r[:4] for r in play_plan(_plan(player, 100, 24), RunOptions(jobs=1))] == [
+            r[:4] for r in play_plan(_plan(player, 100, 24), RunOptions(jobs=2))
         ]
 
 

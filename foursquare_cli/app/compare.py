@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from ..errors import UsageError
 from ..runs.compare import Comparison
 from ..runs.run import run_compare
-from .runs import Progress, RunRequest, counting, plan_of, when_ready
+from .runs import Progress, RunRequest, plan_of, run_options
 
 
 def comparisons(
@@ -17,11 +17,4 @@ def comparisons(
     if len(request.players) < 2:
         raise UsageError("give at least two players to compare")
     plan = plan_of("compare", request)  # a player named twice, by any spelling, is refused there
-    yield from run_compare(
-        plan,
-        jobs=request.jobs,
-        cluster=request.cluster,
-        results=request.results,
-        progress=counting(plan, progress),
-        ready=when_ready(plan, show),
-    )
+    yield from run_compare(plan, run_options(plan, request, show, progress))

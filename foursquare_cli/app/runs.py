@@ -4,13 +4,16 @@ the warning that numbered deals are public when an outside player plays them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..players import PlayerKind, PlayerSpec
 from ..runs.plans import DealRange, Plan
 from ..runs.sprt import SprtSettings
 
-__all__ = ["DealRange", "Plan", "Progress", "PublicDeals", "RunRequest", "counting", "plan_of", "when_ready"]
+if TYPE_CHECKING:
+    from ..runs.run import RunOptions
+
+__all__ = ["DealRange", "Plan", "Progress", "PublicDeals", "RunRequest", "plan_of", "run_options"]
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)`: how far a long run has come, for a progress bar."""
@@ -43,7 +46,18 @@ def plan_of(command: str, request: RunRequest) -> Plan:
     return Plan.of(command, request.players, request.settings, request.deals, sprt)
 
 
-def when_ready(plan: Plan, show: Callable[[object], None]) -> Callable[[], None]:
+def run_options(
+    plan: Plan, request: RunRequest, show: Callable[[object], None], progress: Progress | None
+) -> RunOptions:
+    """How the run of `plan` is played, made once from the request: where, kept where, and what it says as it goes."""
+    from ..runs.run import RunOptions  # start-up: `play` reads deal ranges from here, and plays no run
+
+    return RunOptions(
+        request.jobs, request.cluster, request.results, _counting(plan, progress), _when_ready(plan, show)
+    )
+
+
+def _when_ready(plan: Plan, show: Callable[[object], None]) -> Callable[[], None]:
     """What to say once the players are known to be there: the warning of `PublicDeals` where it applies."""
 
     def ready() -> None:
@@ -53,7 +67,7 @@ def when_ready(plan: Plan, show: Callable[[object], None]) -> Callable[[], None]
     return ready
 
 
-def counting(plan: Plan, progress: Progress | None) -> Callable[[int], None] | None:
+def _counting(plan: Plan, progress: Progress | None) -> Callable[[int], None] | None:
     """A run's progress in games, out of every game of the plan."""
     if progress is None:
         return None

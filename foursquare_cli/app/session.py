@@ -226,9 +226,7 @@ class Session:
             for rating in expert_hint(state, self.expert).evaluation.distinct()[:LOOK_AHEAD]:
                 if stop.is_set():
                     return
-                after = state_after(state, rating.move)
-                if rating.then is not None:
-                    after.apply(rating.then)
+                after = state_after(state, rating.move, rating.then)
                 if not after.is_over:
                     expert_hint(after, self.expert)
         except Exception:  # a look-ahead is only a saving: the meter works the position out itself

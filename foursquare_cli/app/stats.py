@@ -6,16 +6,9 @@ from collections.abc import Callable
 
 from ..runs.run import run_stats
 from ..runs.stats import Summary
-from .runs import Progress, RunRequest, counting, plan_of, when_ready
+from .runs import Progress, RunRequest, plan_of, run_options
 
 
 def player_stats(request: RunRequest, show: Callable[[object], None], progress: Progress | None = None) -> Summary:
     plan = plan_of("stats", request)
-    return run_stats(
-        plan,
-        jobs=request.jobs,
-        cluster=request.cluster,
-        results=request.results,
-        progress=counting(plan, progress),
-        ready=when_ready(plan, show),
-    )
+    return run_stats(plan, run_options(plan, request, show, progress))

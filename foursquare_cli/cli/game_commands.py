@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from ..app.players import DEFAULT_MOVE_TIME
 from ..app.solve import SOLVE_BUDGET
 from ..ui.output import progress_bar, style
 from .app import command
@@ -35,11 +36,11 @@ from .options import (
     seed_parser,
 )
 from .player_options import (
-    MOVE_TIME_OPTION,
-    PLAYER_SEED_OPTION,
-    PLAYOUTS_OPTION,
-    PROTOCOL_OPTION,
-    THINK_OPTION,
+    MoveTimeOption,
+    PlayerSeedOption,
+    PlayoutsOption,
+    ProtocolOption,
+    ThinkOption,
     player_option,
 )
 
@@ -66,8 +67,8 @@ def play_command(
     reveal: bool = REVEAL_OPTION,
     unicode: bool = UNICODE_OPTION,
     color: Color = COLOR_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
+    playouts: PlayoutsOption = None,
+    think: ThinkOption = None,
     count: bool = COUNT_OPTION,
     level: Level | None = typer.Option(None, "--level", help="A random deal of this grade: easy, medium or hard."),
     meter: bool = METER_OPTION,
@@ -137,11 +138,11 @@ def hint_command(
     deck: Any = DECK_OPTION,
     output_format: Format = format_option("text, or json."),
     player: str = player_option(),
-    player_seed: int = PLAYER_SEED_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
-    move_time: float = MOVE_TIME_OPTION,
-    protocol: int = PROTOCOL_OPTION,
+    player_seed: PlayerSeedOption = 0,
+    playouts: PlayoutsOption = None,
+    think: ThinkOption = None,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
+    protocol: ProtocolOption = 1,
     detail: bool = typer.Option(False, "--detail", help="The figures behind the hint, and how they are made."),
 ) -> None:
     """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
@@ -191,11 +192,11 @@ def auto_command(
         None, "--seed", "-s", parser=seed_parser, metavar="N", help="Deal number; random if not given."
     ),
     player: str = player_option(),
-    player_seed: int = PLAYER_SEED_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
-    move_time: float = MOVE_TIME_OPTION,
-    protocol: int = PROTOCOL_OPTION,
+    player_seed: PlayerSeedOption = 0,
+    playouts: PlayoutsOption = None,
+    think: ThinkOption = None,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
+    protocol: ProtocolOption = 1,
     record: str | None = typer.Option(None, "--record", metavar="FILE", help="Write the game record to this file."),
     force: bool = FORCE_OPTION,
     output_format: Format = format_option("text for people, json for JSON Lines."),

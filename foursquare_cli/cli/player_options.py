@@ -3,13 +3,12 @@ their parsers: loaded only by those commands, since naming the players reads the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
 from ..app.parsing import parsed_shard
 from ..app.players import (
-    DEFAULT_MOVE_TIME,
     DEFAULT_PLAYER,
     DEFAULT_PLAYOUTS,
     MAX_PLAYOUTS,
@@ -51,18 +50,27 @@ def complete_player(incomplete: str) -> list[str]:
     return [name for name in player_names() if name.startswith(incomplete.lower())]
 
 
-PLAYER_SEED_OPTION = typer.Option(0, "--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
-PLAYOUTS_OPTION = typer.Option(
-    None,
-    "--playouts",
-    metavar="N",
-    min=1,
-    max=MAX_PLAYOUTS,
-    help=f"The expert's budget: futures played out a move (default {DEFAULT_PLAYOUTS}).",
-)
-THINK_OPTION = typer.Option(
-    None, "--think", metavar="SECONDS", parser=seconds_parser, help="The most seconds the expert may think a move."
-)
+# The options the commands that play share, each defined once (`Annotated`, so a command's signature gives only
+# its name, type and default).
+PlayerSeedOption = Annotated[
+    int, typer.Option("--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
+]
+PlayoutsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--playouts",
+        metavar="N",
+        min=1,
+        max=MAX_PLAYOUTS,
+        help=f"The expert's budget: futures played out a move (default {DEFAULT_PLAYOUTS}).",
+    ),
+]
+ThinkOption = Annotated[
+    float | None,
+    typer.Option(
+        "--think", metavar="SECONDS", parser=seconds_parser, help="The most seconds the expert may think a move."
+    ),
+]
 
 
 def player_option(default: str = DEFAULT_PLAYER) -> Any:
@@ -78,40 +86,63 @@ def player_option(default: str = DEFAULT_PLAYER) -> Any:
     )
 
 
-PROTOCOL_OPTION = typer.Option(
-    1,
-    "--protocol",
-    metavar="VERSION",
-    min=1,
-    max=2,
-    help="The version of the move protocol a cmd: program is spoken to in: 1, the states as the contract gives "
-    "them; 2, each state also with the protocol's version, the seconds a move may take and the unseen cards.",
-)
-MOVE_TIME_OPTION = typer.Option(
-    DEFAULT_MOVE_TIME,
-    "--move-time",
-    metavar="SECONDS",
-    parser=seconds_parser,
-    help="An outside program's time a move, after which it forfeits the game.",
-)
+ProtocolOption = Annotated[
+    int,
+    typer.Option(
+        "--protocol",
+        metavar="VERSION",
+        min=1,
+        max=2,
+        help="The version of the move protocol a cmd: program is spoken to in: 1, the states as the contract "
+        "gives them; 2, each state also with the protocol's version, the seconds a move may take and the unseen "
+        "cards.",
+    ),
+]
+MoveTimeOption = Annotated[
+    float,
+    typer.Option(
+        "--move-time",
+        metavar="SECONDS",
+        parser=seconds_parser,
+        help="An outside program's time a move, after which it forfeits the game.",
+    ),
+]
 
-RESULTS_OPTION = typer.Option(
-    None, "--results", metavar="FILE", help="Append each game to FILE as it ends; the same FILE again resumes the run."
-)
-SHARD_OPTION = typer.Option(None, "--shard", metavar="I/N", help="Play the I-th of N parts of the range.")
-CLUSTER_OPTION = typer.Option(
-    None,
-    "--cluster",
-    metavar="ADDRESS",
-    envvar="FOURSQUARE_CLUSTER",
-    help="Play on the Dask cluster at ADDRESS (tcp://host:8786); needs the cluster extra.",
-)
-SEALED_OPTION = typer.Option(
-    False,
-    "--sealed",
-    help="Deal each game from a fresh secret seed (the same for every player of a deal), written to --results "
-    "only once every player has finished it: no player can know the deals in advance.",
-)
+# A run of many deals (`stats`, `compare`)
+GamesOption = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, help="How many deals to play.")]
+StartOption = Annotated[int, typer.Option("--start", metavar="S", min=0, help="The first deal number.")]
+JobsOption = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", metavar="J", min=1, help="Processes to play in (at most one a game); the figures are the same."
+    ),
+]
+ResultsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--results", metavar="FILE", help="Append each game to FILE as it ends; the same FILE again resumes the run."
+    ),
+]
+ShardOption = Annotated[
+    str | None, typer.Option("--shard", metavar="I/N", help="Play the I-th of N parts of the range.")
+]
+ClusterOption = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        metavar="ADDRESS",
+        envvar="FOURSQUARE_CLUSTER",
+        help="Play on the Dask cluster at ADDRESS (tcp://host:8786); needs the cluster extra.",
+    ),
+]
+SealedOption = Annotated[
+    bool,
+    typer.Option(
+        "--sealed",
+        help="Deal each game from a fresh secret seed (the same for every player of a deal), written to --results "
+        "only once every player has finished it: no player can know the deals in advance.",
+    ),
+]
 
 
 def deal_range(start: int, games: int, shard: str | None, sealed: bool) -> Any:

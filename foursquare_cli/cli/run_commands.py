@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from ..app.players import DEFAULT_MOVE_TIME
 from ..app.solve import SOLVE_BUDGET
 from ..ui.output import progress_bar
 from .app import command
@@ -24,16 +25,19 @@ from .options import (
     sprt_test,
 )
 from .player_options import (
-    CLUSTER_OPTION,
-    MOVE_TIME_OPTION,
-    PLAYER_SEED_OPTION,
     PLAYERS,
-    PLAYOUTS_OPTION,
-    PROTOCOL_OPTION,
-    RESULTS_OPTION,
-    SEALED_OPTION,
-    SHARD_OPTION,
-    THINK_OPTION,
+    ClusterOption,
+    GamesOption,
+    JobsOption,
+    MoveTimeOption,
+    PlayerSeedOption,
+    PlayoutsOption,
+    ProtocolOption,
+    ResultsOption,
+    SealedOption,
+    ShardOption,
+    StartOption,
+    ThinkOption,
     complete_player,
     deal_range,
     player_option,
@@ -43,27 +47,20 @@ from .player_options import (
 
 @command("stats")
 def stats_command(
-    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals to play."),
-    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
+    games: GamesOption,
+    start: StartOption = 0,
     player: str = player_option(),
-    jobs: int = typer.Option(
-        1,
-        "--jobs",
-        "-j",
-        metavar="J",
-        min=1,
-        help="Processes to play in (at most one per game); the figures are the same.",
-    ),
-    player_seed: int = PLAYER_SEED_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
-    move_time: float = MOVE_TIME_OPTION,
-    protocol: int = PROTOCOL_OPTION,
+    jobs: JobsOption = 1,
+    player_seed: PlayerSeedOption = 0,
+    playouts: PlayoutsOption = None,
+    think: ThinkOption = None,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
+    protocol: ProtocolOption = 1,
     output_format: Format = format_option("text, or json."),
-    results: str | None = RESULTS_OPTION,
-    shard: str | None = SHARD_OPTION,
-    cluster: str | None = CLUSTER_OPTION,
-    sealed: bool = SEALED_OPTION,
+    results: ResultsOption = None,
+    shard: ShardOption = None,
+    cluster: ClusterOption = None,
+    sealed: SealedOption = False,
 ) -> None:
     """Play many deals with a player and sum them up.
 
@@ -92,8 +89,8 @@ def analyze_command(
     last: bool = LAST_OPTION,
     seed: int | None = SEED_OPTION,
     deck: Any = DECK_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
+    playouts: PlayoutsOption = None,
+    think: ThinkOption = None,
     output_format: Format = format_option("text for people, json for JSON Lines (a line per move, then a summary)."),
     boards: bool = typer.Option(
         False, "--boards", help="A board after every move (a marked move also shows the position before it)."
@@ -112,7 +109,7 @@ def analyze_command(
     jobs: int = typer.Option(
         1, "--jobs", "-j", metavar="J", min=1, help="Files analysed at once; the figures are the same."
     ),
-    results: str | None = RESULTS_OPTION,
+    results: ResultsOption = None,
 ) -> None:
     """Where a game was won or lost, move by move: the expert's figures for each move, a mark for each
     mistake, the move that lost the game for good, and the solver's best for the deal.
@@ -135,6 +132,7 @@ def analyze_command(
 
 @command("compare")
 def compare_command(
+    games: GamesOption,
     players: list[str] = typer.Argument(
         ...,
         metavar="PLAYER PLAYER...",
@@ -142,21 +140,18 @@ def compare_command(
         autocompletion=complete_player,
         help=f"Players: {PLAYERS}; one player may be named with other settings (expert:playouts=500).",
     ),
-    games: int = typer.Option(..., "--games", "-n", metavar="N", min=1, help="How many deals every player plays."),
-    start: int = typer.Option(0, "--start", metavar="S", min=0, help="The first deal number."),
-    jobs: int = typer.Option(
-        1, "--jobs", "-j", metavar="J", min=1, help="Processes to play in; the figures are the same."
-    ),
-    player_seed: int = PLAYER_SEED_OPTION,
-    playouts: int | None = PLAYOUTS_OPTION,
-    think: float | None = THINK_OPTION,
-    move_time: float = MOVE_TIME_OPTION,
-    protocol: int = PROTOCOL_OPTION,
+    start: StartOption = 0,
+    jobs: JobsOption = 1,
+    player_seed: PlayerSeedOption = 0,
+    playouts: PlayoutsOption = None,
+    think: ThinkOption = None,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
+    protocol: ProtocolOption = 1,
     output_format: Format = format_option("text, or json: one object with players and pairs."),
-    results: str | None = RESULTS_OPTION,
-    shard: str | None = SHARD_OPTION,
-    cluster: str | None = CLUSTER_OPTION,
-    sealed: bool = SEALED_OPTION,
+    results: ResultsOption = None,
+    shard: ShardOption = None,
+    cluster: ClusterOption = None,
+    sealed: SealedOption = False,
     sprt: bool = typer.Option(False, "--sprt", help="Stop as soon as a sequential test knows (two players)."),
     sprt_points: float | None = typer.Option(
         None,

@@ -64,10 +64,7 @@ def after_key(state: State, candidate: Candidate) -> tuple[object, ...]:
 
 
 def _played(state: State, candidate: Candidate) -> State:
-    after = state_after(state, candidate.move)
-    if candidate.move.is_shift:
-        after.apply(candidate.placement)
-    return after
+    return state_after(state, candidate.move, candidate.placement)
 
 
 def future_worth(score: int, placed: int) -> float:

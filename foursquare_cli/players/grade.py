@@ -120,9 +120,7 @@ def _quick_move(state: State, seed: int, playouts: int) -> tuple[Move, Move | No
     unseen = playout.stock_of_cards(state.unseen_cards())
     starts: list[playout.Start | int] = []  # a candidate's start, or its score when it ends the game (-1: lost)
     for candidate in candidates:
-        after = state_after(state, candidate.move)
-        if candidate.move.is_shift:
-            after.apply(candidate.placement)
+        after = state_after(state, candidate.move, candidate.placement)
         starts.append(playout.start_of(after) if not after.is_over else playout.finish(after).score)
     count = len(candidates)
     worth, samples = [0.0] * count, [0] * count

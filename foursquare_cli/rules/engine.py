@@ -377,8 +377,11 @@ def cornered(state: State) -> State:
     return slid
 
 
-def state_after(state: State, move: Move) -> State:
-    """The position after `move`, leaving `state` unchanged."""
+def state_after(state: State, move: Move, then: Move | None = None) -> State:
+    """The position after `move` (a shift: and the placement `then` it was made for, where given), leaving
+    `state` unchanged: the one place a rated move's position is made, for the hint's look-ahead and the grader."""
     after = state.copy()
     after.apply(move)
+    if then is not None and move.is_shift:
+        after.apply(then)
     return after

@@ -70,22 +70,26 @@ def _tasks(plan: Plan, done: dict[tuple[str, int], GameResult]) -> Iterator[Play
             yield from (PlayTask((player,), deal) for player in missing)
 
 
-def play_plan(
-    plan: Plan,
-    *,
-    jobs: int = 1,
-    cluster: str | None = None,
-    results: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    ready: Callable[[], None] | None = None,
-) -> Iterator[GameResult]:
+class RunOptions(NamedTuple):
+    """Where and how a plan is played, besides the plan itself: in `jobs` processes (or on the Dask cluster at
+    `cluster`), each game kept in the results file `results` as it ends, `progress(games done)` called as they
+    do, and `ready()` once the players are known to be there, before the first game."""
+
+    jobs: int = 1
+    cluster: str | None = None
+    results: str | None = None
+    progress: Callable[[int], None] | None = None
+    ready: Callable[[], None] | None = None
+
+
+def play_plan(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[GameResult]:
     """Every game of the plan, deal by deal, every player in turn: those already in the results file from it,
-    the others played (in `jobs` processes, or on the Dask cluster at `cluster`) and appended to it.
+    the others played where `options` says and appended to it.
 
     PlayerError, ResultsError, UsageError (a range past the deal numbers, a cluster that cannot be used)
     before anything is played; Interrupted on a signal.
-    `ready()` is called once the players are known to be there, before the first game.
     """
+    jobs, cluster, results, progress, ready = options
     check_range(plan.deals.start, plan.deals.games)
     with closing_programs():
         for player in plan.players:
@@ -166,40 +170,21 @@ def _differences(plan: Plan, games: dict[tuple[str, int], GameResult], deals: li
     return [float((games[(first, deal)].score or 0) - (games[(second, deal)].score or 0)) for deal in deals]
 
 
-def run_stats(
-    plan: Plan,
-    *,
-    jobs: int = 1,
-    cluster: str | None = None,
-    results: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    ready: Callable[[], None] | None = None,
-) -> Summary:
+def run_stats(plan: Plan, options: RunOptions = RunOptions()) -> Summary:
     """`stats`: the plan played (see `play_plan`) and summed up."""
     began = time.perf_counter()
-    games = {
-        (result.player, result.seed): result
-        for result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready)
-    }
+    games = {(result.player, result.seed): result for result in play_plan(plan, options)}
     return stats_of(plan, games, time.perf_counter() - began)
 
 
-def run_compare(
-    plan: Plan,
-    *,
-    jobs: int = 1,
-    cluster: str | None = None,
-    results: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    ready: Callable[[], None] | None = None,
-) -> Iterator[Comparison]:
+def run_compare(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[Comparison]:
     """`compare`: the plan played, then the comparison; on Interrupted, the comparison of what was played
     so far (the deals every player finished), marked incomplete, then the exception goes on."""
     began = time.perf_counter()
     games: dict[tuple[str, int], GameResult] = {}
     test = SequentialTest(plan.sprt) if plan.sprt is not None else None
     try:
-        for result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready):
+        for result in play_plan(plan, options):
             games[(result.player, result.seed)] = result
             if test is not None and result.player == plan.names[-1]:  # a deal every player has played
                 (difference,) = _differences(plan, games, [result.seed])
