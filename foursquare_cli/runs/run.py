@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import os
 import sys
 import time
@@ -138,11 +139,14 @@ def stats_of(plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: floa
 def comparison_of(
     plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: float, *, complete: bool = True
 ) -> Comparison:
-    """The comparison of a `compare` plan over the deals every player has played."""
+    """The comparison of a `compare` plan over the deals every player has played (with `--sprt`, over the
+    plan's first deals, in order, up to where the test decided: where the run stopped)."""
     played = sorted({deal for _, deal in games if plan.deals.holds(deal)})
     deals = [deal for deal in played if all((player, deal) in games for player in plan.names)]
     test = None
-    if plan.sprt is not None:  # the deals up to where the test decided, in order: where the run stopped
+    if plan.sprt is not None:  # the deals in order, up to the first not played: the test of the run never skips one
+        finished = set(deals)
+        deals = list(itertools.takewhile(finished.__contains__, plan.deals.each_deal()))
         test = decided_at(plan.sprt, _differences(plan, games, deals))
         deals = deals[: test.deals]
     per_player = [[games[(player, deal)] for deal in deals] for player in plan.names]
@@ -214,12 +218,14 @@ def run_compare(
 def merged_summary(union: Merged) -> Summary | Comparison:
     """What one run over the union of results files prints (`summarize`): its time is the time the games
     took, not the wall time of any run; the deals still missing are named, and a run with some missing is
-    never called complete."""
+    never called complete (a run its sequential test stopped misses none: the deals after are not its)."""
     plan, games = union.plan, union.games
     elapsed = sum(sum(result.move_seconds) for result in games.values())
     missing, first = union.missing, union.first_missing
     if plan.command == "stats":
         return stats_of(plan, games, elapsed)._replace(missing=missing, first_missing=first)
     comparison = comparison_of(plan, games, elapsed, complete=missing == 0)
+    if comparison.sprt is not None and comparison.sprt.verdict is not SprtVerdict.UNDECIDED:
+        return comparison._replace(complete=True)  # the test stopped the run: the deals after it were never due
     summaries = [summary._replace(missing=missing, first_missing=first) for summary in comparison.summaries]
     return comparison._replace(summaries=summaries)
