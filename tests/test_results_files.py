@@ -146,6 +146,15 @@ def test_a_huge_claimed_plan_is_summed_at_once_with_what_is_missing(greedy_file,
     assert summary["first_missing"][:3] == [12, 13, 14]
 
 
+def test_a_rerun_of_a_finished_run_gives_the_speed_its_games_were_played_at(greedy_file):
+    """Nothing is played again: its speed is the time its games took, as summarize counts it, not the speed of
+    reading the file (once thousands of games a second)."""
+    arguments = ["stats", "-n", "12", "-p", "greedy", "--results", str(greedy_file), "-f", "json"]
+    rerun = json.loads(runner.invoke(app, arguments).stdout)
+    summed = json.loads(runner.invoke(app, ["summarize", str(greedy_file), "-f", "json"]).stdout)
+    assert rerun == summed and rerun["games_per_second"] > 0
+
+
 def test_summarize_names_the_shards_missing_and_never_calls_a_partial_run_complete(tmp_path):
     files = []
     for index in (1, 2, 3):

@@ -16,7 +16,7 @@ import itertools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from ..players import PlayerSpec, closing_programs
@@ -79,9 +79,11 @@ def play_plan(
     results: str | None = None,
     progress: Callable[[int], None] | None = None,
     ready: Callable[[], None] | None = None,
+    from_file: Callable[[GameResult], None] | None = None,
 ) -> Iterator[GameResult]:
-    """Every game of the plan, deal by deal, every player in turn: those already in the results file from it,
-    the others played (in `jobs` processes, or on the Dask cluster at `cluster`) and appended to it.
+    """Every game of the plan, deal by deal, every player in turn: those already in the results file from it
+    (each also handed to `from_file`), the others played (in `jobs` processes, or on the Dask cluster at
+    `cluster`) and appended to it.
 
     PlayerError, ResultsError, UsageError (a range past the deal numbers, a cluster that cannot be used)
     before anything is played; Interrupted on a signal.
@@ -111,6 +113,8 @@ def play_plan(
             for player in plan.players:
                 if (player.text, deal) in done:
                     result = done[(player.text, deal)]
+                    if from_file is not None:
+                        from_file(result)
                 else:
                     if not waiting:
                         waiting.extend(next(played))
@@ -180,12 +184,14 @@ def run_stats(
     ready: Callable[[], None] | None = None,
 ) -> Summary:
     """`stats`: the plan played (see `play_plan`) and summed up."""
-    began = time.perf_counter()
+    began, resumed = time.perf_counter(), list[GameResult]()
     games = {
         (result.player, result.seed): result
-        for result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready)
+        for result in play_plan(
+            plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready, from_file=resumed.append
+        )
     }
-    return stats_of(plan, games, time.perf_counter() - began)
+    return stats_of(plan, games, _time_taken(began, games, resumed))
 
 
 def run_compare(
@@ -199,20 +205,35 @@ def run_compare(
 ) -> Iterator[Comparison]:
     """`compare`: the plan played, then the comparison; on Interrupted, the comparison of what was played
     so far (the deals every player finished), marked incomplete, then the exception goes on."""
-    began = time.perf_counter()
+    began, resumed = time.perf_counter(), list[GameResult]()
     games: dict[tuple[str, int], GameResult] = {}
     test = SequentialTest(plan.sprt) if plan.sprt is not None else None
     try:
-        for result in play_plan(plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready):
+        for result in play_plan(
+            plan, jobs=jobs, cluster=cluster, results=results, progress=progress, ready=ready, from_file=resumed.append
+        ):
             games[(result.player, result.seed)] = result
             if test is not None and result.player == plan.names[-1]:  # a deal every player has played
                 (difference,) = _differences(plan, games, [result.seed])
                 if test.add(difference).verdict is not SprtVerdict.UNDECIDED:
                     break  # the test knows: the deals left are not played
     except Interrupted:
-        yield comparison_of(plan, games, time.perf_counter() - began, complete=False)
+        yield comparison_of(plan, games, _time_taken(began, games, resumed), complete=False)
         raise
-    yield comparison_of(plan, games, time.perf_counter() - began)
+    yield comparison_of(plan, games, _time_taken(began, games, resumed))
+
+
+def _time_taken(began: float, games: dict[tuple[str, int], GameResult], resumed: list[GameResult]) -> float:
+    """The time a run's games took: the wall time since `began` when it played them all; when some came from its
+    results file (played by an earlier run, whose wall time is not known), the time each move took, summed,
+    as `summarize` counts it, so that a rerun's speed is the run's own, not the speed of reading its file."""
+    if not resumed:
+        return time.perf_counter() - began
+    return _moves_time(games.values())
+
+
+def _moves_time(games: Iterable[GameResult]) -> float:
+    return sum(sum(result.move_seconds) for result in games)
 
 
 def merged_summary(union: Merged) -> Summary | Comparison:
@@ -220,7 +241,7 @@ def merged_summary(union: Merged) -> Summary | Comparison:
     took, not the wall time of any run; the deals still missing are named, and a run with some missing is
     never called complete (a run its sequential test stopped misses none: the deals after are not its)."""
     plan, games = union.plan, union.games
-    elapsed = sum(sum(result.move_seconds) for result in games.values())
+    elapsed = _moves_time(games.values())
     missing, first = union.missing, union.first_missing
     if plan.command == "stats":
         return stats_of(plan, games, elapsed)._replace(missing=missing, first_missing=first)
