@@ -177,6 +177,23 @@ def test_summarize_names_the_shards_missing_and_never_calls_a_partial_run_comple
     assert "incomplete: 3 deals of the run are missing from these files: 2, 5, 8" in said
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, "cannot read: No such file or directory"),
+        (b"", "is empty: a results file begins with the plan of its run"),
+        (b'{"foursquare_results": 2', "holds no whole line: a results file begins with the plan of its run"),
+    ],
+)
+def test_a_missing_or_empty_file_is_called_so_not_a_file_of_another_version(tmp_path, content, said):
+    path = tmp_path / "run.jsonl"
+    if content is not None:
+        path.write_bytes(content)
+    result = runner.invoke(app, ["summarize", str(path), "-f", "json"])
+    assert result.exit_code == ExitStatus.USAGE and result.stdout == ""
+    assert result.stderr.startswith(f"{path}: {said}") and result.stderr.count("\n") == 1
+
+
 def test_fifos_devices_and_directories_are_refused_at_once(tmp_path):
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)

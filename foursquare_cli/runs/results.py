@@ -163,8 +163,16 @@ def sealing_problem(seeds: dict[int, int], result: GameResult, others: str = "th
 
 
 def read_results(path: str) -> tuple[Plan, dict[tuple[str, int], GameResult]]:
-    """The plan and the games of a results file, every line checked (see `checked_result`)."""
+    """The plan and the games of a results file, every line checked (see `checked_result`); ResultsError for a
+    file that is not there or holds no line (said so, not as a file of another version)."""
     header, entries = _read(path)
+    if header is None:
+        try:
+            size = os.stat(path).st_size
+        except OSError as error:  # not there: said as every command says it
+            raise ResultsError(f"cannot read: {error.strerror or error}", path=path) from None
+        said = "is empty" if size == 0 else "holds no whole line"
+        raise ResultsError(f"{said}: a results file begins with the plan of its run (--results writes it)", path=path)
     plan = Plan.from_header(header, path)
     return plan, _games_of(path, plan, entries)
 
