@@ -133,6 +133,20 @@ def test_a_player_named_twice_is_refused_by_compare_and_in_a_files_plan(greedy_f
     assert result.exit_code == ExitStatus.USAGE and "its plan is not one of a run: players" in result.stderr
 
 
+def test_verify_asks_the_named_player_again_so_greedy_games_renamed_random_are_refused(greedy_file, tmp_path):
+    """Legal moves that give the line's result are not enough: the player named must be the one that chose them."""
+    renamed = tmp_path / "renamed.jsonl"
+    renamed.write_text(greedy_file.read_text().replace('"greedy"', '"random"'))
+    assert runner.invoke(app, ["summarize", str(renamed)]).exit_code == 0, "each line alone is a legal game"
+    refused = runner.invoke(app, ["summarize", "--verify", str(renamed), "-f", "json"])
+    assert refused.exit_code == ExitStatus.INVALID and refused.stdout == ""
+    assert refused.stderr.startswith(f"{renamed}:2: deal 0 of random: move 1 is ")
+    assert refused.stderr.count("\n") == 1
+    kept = runner.invoke(app, ["summarize", "--verify", str(greedy_file), "-f", "json"])
+    assert kept.exit_code == 0 and json.loads(kept.stdout)["games"] == 12
+    assert kept.stderr == "foursquare summarize: --verify: 12 games replayed by the players they name, move by move\n"
+
+
 def test_a_huge_claimed_plan_is_summed_at_once_with_what_is_missing(greedy_file, tmp_path):
     def edit(lines):
         header = json.loads(lines[0])
