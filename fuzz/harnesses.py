@@ -154,7 +154,8 @@ def _scratch(name: str) -> str:
 
 def results(data: bytes) -> None:
     """`summarize FILE...`: the plan and every game line checked (its moves replayed), the files merged, the
-    figures said. A separator byte (0x1e) splits the input into two files of one run."""
+    figures said. A separator byte (0x1e) splits the input into two files of one run; an input of even length
+    is read with `--verify` (each line of greedy or random played again by its player)."""
     paths = []
     for number, part in enumerate(data.split(SPLIT, 1)):
         path = _scratch(f"results-{number}.jsonl")
@@ -162,10 +163,11 @@ def results(data: bytes) -> None:
             stream.write(part)
         paths.append(path)
     try:
-        summary = summarized(paths)
+        values = summarized(paths, verify=len(data) % 2 == 0)
     except FoursquareError:
         return
-    _shown(summary, _screen())
+    for value in values:
+        _shown(value, _screen())
 
 
 # -- settings: config.toml --------------------------------------------------------------------------------

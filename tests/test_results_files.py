@@ -133,6 +133,20 @@ def test_a_player_named_twice_is_refused_by_compare_and_in_a_files_plan(greedy_f
     assert result.exit_code == ExitStatus.USAGE and "its plan is not one of a run: players" in result.stderr
 
 
+def test_verify_asks_the_named_player_again_so_greedy_games_renamed_random_are_refused(greedy_file, tmp_path):
+    """Legal moves that give the line's result are not enough: the player named must be the one that chose them."""
+    renamed = tmp_path / "renamed.jsonl"
+    renamed.write_text(greedy_file.read_text().replace('"greedy"', '"random"'))
+    assert runner.invoke(app, ["summarize", str(renamed)]).exit_code == 0, "each line alone is a legal game"
+    refused = runner.invoke(app, ["summarize", "--verify", str(renamed), "-f", "json"])
+    assert refused.exit_code == ExitStatus.INVALID and refused.stdout == ""
+    assert refused.stderr.startswith(f"{renamed}:2: deal 0 of random: move 1 is ")
+    assert refused.stderr.count("\n") == 1
+    kept = runner.invoke(app, ["summarize", "--verify", str(greedy_file), "-f", "json"])
+    assert kept.exit_code == 0 and json.loads(kept.stdout)["games"] == 12
+    assert kept.stderr == "foursquare summarize: --verify: 12 games replayed by the players they name, move by move\n"
+
+
 def test_a_huge_claimed_plan_is_summed_at_once_with_what_is_missing(greedy_file, tmp_path):
     def edit(lines):
         header = json.loads(lines[0])
@@ -144,6 +158,15 @@ def test_a_huge_claimed_plan_is_summed_at_once_with_what_is_missing(greedy_file,
     summary = json.loads(result.stdout)
     assert summary["games"] == 12 and summary["missing"] == 10**12 - 12
     assert summary["first_missing"][:3] == [12, 13, 14]
+
+
+def test_a_rerun_of_a_finished_run_gives_the_speed_its_games_were_played_at(greedy_file):
+    """Nothing is played again: its speed is the time its games took, as summarize counts it, not the speed of
+    reading the file (once thousands of games a second)."""
+    arguments = ["stats", "-n", "12", "-p", "greedy", "--results", str(greedy_file), "-f", "json"]
+    rerun = json.loads(runner.invoke(app, arguments).stdout)
+    summed = json.loads(runner.invoke(app, ["summarize", str(greedy_file), "-f", "json"]).stdout)
+    assert rerun == summed and rerun["games_per_second"] > 0
 
 
 def test_summarize_names_the_shards_missing_and_never_calls_a_partial_run_complete(tmp_path):
@@ -166,6 +189,23 @@ def test_summarize_names_the_shards_missing_and_never_calls_a_partial_run_comple
     said = runner.invoke(app, ["summarize", *map(str, stats)]).stdout
     assert "player greedy, 7 deals between 0 and 9" in said
     assert "incomplete: 3 deals of the run are missing from these files: 2, 5, 8" in said
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, "cannot read: No such file or directory"),
+        (b"", "is empty: a results file begins with the plan of its run"),
+        (b'{"foursquare_results": 2', "holds no whole line: a results file begins with the plan of its run"),
+    ],
+)
+def test_a_missing_or_empty_file_is_called_so_not_a_file_of_another_version(tmp_path, content, said):
+    path = tmp_path / "run.jsonl"
+    if content is not None:
+        path.write_bytes(content)
+    result = runner.invoke(app, ["summarize", str(path), "-f", "json"])
+    assert result.exit_code == ExitStatus.USAGE and result.stdout == ""
+    assert result.stderr.startswith(f"{path}: {said}") and result.stderr.count("\n") == 1
 
 
 def test_fifos_devices_and_directories_are_refused_at_once(tmp_path):

@@ -60,8 +60,18 @@ def test_compare_sprt_stops_when_it_knows_and_its_results_file_stops_there_again
     again = in_process("compare", "greedy", "random", "-n", "3000", "--sprt", "--results", str(results), "-f", "json")
     summed = in_process("summarize", str(results), "-f", "json")
     assert json.loads(again.stdout)["sprt"] == test == json.loads(summed.stdout)["sprt"]
+    assert json.loads(summed.stdout)["complete"] is True, "a run the test stopped is complete: no deal is missing"
+    assert "missing" not in json.loads(summed.stdout)["players"][0]
+    assert "issing" not in in_process("summarize", str(results)).stdout
     text = in_process("compare", "greedy", "random", "-n", "3000", "--sprt", COLUMNS="60")
     assert f"after {test['deals']} deals, greedy is stronger than random by" in " ".join(text.stdout.split())
+
+
+def test_the_test_is_not_split_into_shards():
+    """Each shard would stop on a test of its own deals: one run's test is over all of them, so --shard is refused."""
+    refused = in_process("compare", "greedy", "random", "-n", "40", "--sprt", "--shard", "1/2")
+    assert refused.returncode == 2 and refused.stdout == "" and refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith("foursquare compare: --sprt is one test over the deals in order")
 
 
 def test_one_player_under_two_settings_and_a_table_of_short_names_within_60_columns():

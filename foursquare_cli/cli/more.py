@@ -72,6 +72,12 @@ def schema_command(
 def summarize_command(
     files: list[str] = typer.Argument(..., help="Results files of stats or compare (--results).", metavar="FILE..."),
     output_format: Format = format_option("text, or json: what stats or compare print."),
+    verify: bool = typer.Option(
+        False,
+        "--verify",
+        help="Replay each game of a player whose moves follow from the deal and its seed alone (greedy, random) "
+        "by that player: a game it would not have played is refused with file:line.",
+    ),
 ) -> None:
     """What one run over the union of results files prints: shards, machines or runs of one plan.
 
@@ -80,4 +86,6 @@ def summarize_command(
     """
     from ..app.summarize import summarized  # start-up: a command's own modules load when it runs
 
-    emitter(output_format, screen_of())(summarized(files))
+    show = emitter(output_format, screen_of())
+    for value in summarized(files, verify):
+        show(value)

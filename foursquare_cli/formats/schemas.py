@@ -71,6 +71,22 @@ _ANALYSIS_PLAN = closed_object(
     }
 )
 
+_PAIR_OF_NUMBERS = {"type": "array", "items": ANY_NUMBER, "minItems": 2, "maxItems": 2}
+_SPRT = closed_object(  # `compare --sprt`: the sequential test where it stopped the run (runs.sprt.Sprt)
+    {
+        "points": {"type": "number", "exclusiveMinimum": 0, "maximum": 24},
+        "alpha": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5},
+        "beta": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5},
+        "deals": whole_number(0),
+        "mean_score_difference": {"type": "number", "minimum": -24, "maximum": 24},
+        "interval_95": _PAIR_OF_NUMBERS,
+        "first_llr": ANY_NUMBER,
+        "second_llr": ANY_NUMBER,
+        "bounds": _PAIR_OF_NUMBERS,
+        "verdict": {"enum": ["first", "second", "neither", "undecided"]},
+    }
+)
+
 _LEGAL = {"type": "array", "items": {"$ref": "#/$defs/move"}, "uniqueItems": True}
 _PROTOCOL_STATE = STATE_PROPERTIES | {"legal": _LEGAL}
 
@@ -248,8 +264,9 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
     ),
     SchemaEntry(
         "compare",
-        1,
-        "`compare --format json` (and `summarize` of a `compare` run): each player's figures, then each pair's",
+        2,
+        "`compare --format json` (and `summarize` of a `compare` run): each player's figures, then each pair's "
+        "(version 2: with `--sprt`, the sequential test too)",
         closed_object(
             {
                 "complete": {"type": "boolean"},
@@ -275,7 +292,9 @@ SCHEMAS: tuple[SchemaEntry, ...] = (
                         }
                     ),
                 },
-            }
+                "sprt": _SPRT,
+            },
+            optional=("sprt",),
         ),
     ),
     SchemaEntry(

@@ -24,6 +24,7 @@ class GreedyPlayer:
     """
 
     name = "greedy"
+    REPLAYABLE = True  # its moves follow from the position alone, on every machine: `summarize --verify` asks again
     summary = "the placement that leaves the fewest cards face down"
 
     def __init__(self, seed: int = 0) -> None:

@@ -12,6 +12,7 @@ class RandomPlayer:
     """Uniform over the legal moves (shifts included)."""
 
     name = "random"
+    REPLAYABLE = True  # its moves follow from the position and its seed alone: `summarize --verify` asks again
     summary = "uniform over the legal moves, shifts included"
 
     def __init__(self, seed: int = 0) -> None:

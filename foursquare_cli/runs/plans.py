@@ -77,6 +77,11 @@ class Plan(NamedTuple):
             raise UsageError(f"{clash} names two players; give each its own short name")
         if sprt is not None and len(players) != 2:
             raise UsageError("the sequential test (--sprt) compares two players; give two")
+        if sprt is not None and deals.shard != (1, 1):  # each shard would stop on its own test, not the run's
+            raise UsageError(
+                "--sprt is one test over the deals in order and stops the whole run, so it is not split into "
+                "shards (--shard); play it as one run (--jobs or --cluster make it faster)"
+            )
         return cls(command, players, deals, sprt)
 
     @property

@@ -49,6 +49,7 @@ from .plans import (
     is_whole,
 )
 from .stats import GameResult
+from .verify import replay_moves, replayable
 
 if TYPE_CHECKING:
     from .analysis import AnalysisSummary
@@ -130,12 +131,19 @@ def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
     )
 
 
-def _games_of(path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]]) -> dict[tuple[str, int], GameResult]:
+def _games_of(
+    path: str, plan: Plan, entries: list[tuple[int, dict[str, Any]]], verify: bool = False
+) -> dict[tuple[str, int], GameResult]:
+    """The games of a file's lines, each checked; with `verify`, each of a player that can be asked again
+    replayed by it (`verify`)."""
     games: dict[tuple[str, int], GameResult] = {}
     seeds: dict[int, int] = {}
+    asked = {player.text: player for player in plan.players if replayable(player)} if verify else {}
     for number, line in entries:
         where = f"{path}:{number}"
         result = checked_result(line, plan, where)
+        if result.player in asked:
+            replay_moves(asked[result.player], result, where)
         if (result.player, result.seed) in games:
             raise InvalidInput(f"deal {result.seed} of {result.player} is in the file twice", path=where)
         problem = sealing_problem(seeds, result)
@@ -162,11 +170,19 @@ def sealing_problem(seeds: dict[int, int], result: GameResult, others: str = "th
     return None
 
 
-def read_results(path: str) -> tuple[Plan, dict[tuple[str, int], GameResult]]:
-    """The plan and the games of a results file, every line checked (see `checked_result`)."""
+def read_results(path: str, verify: bool = False) -> tuple[Plan, dict[tuple[str, int], GameResult]]:
+    """The plan and the games of a results file, every line checked (see `checked_result`); ResultsError for a
+    file that is not there or holds no line (said so, not as a file of another version)."""
     header, entries = _read(path)
+    if header is None:
+        try:
+            size = os.stat(path).st_size
+        except OSError as error:  # not there: said as every command says it
+            raise ResultsError(f"cannot read: {error.strerror or error}", path=path) from None
+        said = "is empty" if size == 0 else "holds no whole line"
+        raise ResultsError(f"{said}: a results file begins with the plan of its run (--results writes it)", path=path)
     plan = Plan.from_header(header, path)
-    return plan, _games_of(path, plan, entries)
+    return plan, _games_of(path, plan, entries, verify)
 
 
 def _read(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str, Any]]]]:
@@ -230,6 +246,7 @@ class Merged(NamedTuple):
     games: dict[tuple[str, int], GameResult]
     missing: int  # deals of the plan that not every player has finished
     first_missing: tuple[int, ...]  # the first of them (at most MISSING_SHOWN)
+    not_replayed: tuple[str, ...] | None = None  # read with `verify`: the players whose games could not be replayed
 
 
 MISSING_SHOWN = 20
@@ -246,16 +263,17 @@ def _identity(path: str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def merged(paths: Iterable[str]) -> Merged:
+def merged(paths: Iterable[str], verify: bool = False) -> Merged:
     """The plan and the games of results files of one plan (any shards, machines, runs): the union, refused
-    with a line when the files disagree on the plan or hold the same game twice; the deals missing named."""
+    with a line when the files disagree on the plan or hold the same game twice; the deals missing named.
+    `verify`: each game of a player that can be asked again is replayed by it (`runs.verify`)."""
     plan: Plan | None = None
     games: dict[tuple[str, int], GameResult] = {}
     seeds: dict[int, int] = {}
     first = ""
     seen: dict[tuple[int, int], str] = {}  # each file by its identity: the same file by another name is refused
     for path in paths:
-        this, found = read_results(path)
+        this, found = read_results(path, verify)
         identity = _identity(path)
         if identity is not None and identity in seen:
             said = "given twice" if seen[identity] == path else f"the same file as {display_name(seen[identity])}"
@@ -288,7 +306,8 @@ def merged(paths: Iterable[str]) -> Merged:
                 shown.append(deal)
                 if len(shown) == MISSING_SHOWN:
                     break
-    return Merged(plan, games, missing, tuple(shown))
+    not_replayed = tuple(player.text for player in plan.players if not replayable(player)) if verify else None
+    return Merged(plan, games, missing, tuple(shown), not_replayed)
 
 
 class AnalysisSettings(NamedTuple):

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from ..players import PlayerSpec, closing_programs
@@ -82,9 +83,11 @@ class RunOptions(NamedTuple):
     ready: Callable[[], None] | None = None
 
 
-def play_plan(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[GameResult]:
-    """Every game of the plan, deal by deal, every player in turn: those already in the results file from it,
-    the others played where `options` says and appended to it.
+def play_plan(
+    plan: Plan, options: RunOptions = RunOptions(), from_file: Callable[[GameResult], None] | None = None
+) -> Iterator[GameResult]:
+    """Every game of the plan, deal by deal, every player in turn: those already in the results file from it
+    (each also handed to `from_file`), the others played where `options` says and appended to it.
 
     PlayerError, ResultsError, UsageError (a range past the deal numbers, a cluster that cannot be used)
     before anything is played; Interrupted on a signal.
@@ -114,6 +117,8 @@ def play_plan(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[GameRe
             for player in plan.players:
                 if (player.text, deal) in done:
                     result = done[(player.text, deal)]
+                    if from_file is not None:
+                        from_file(result)
                 else:
                     if not waiting:
                         waiting.extend(next(played))
@@ -142,11 +147,14 @@ def stats_of(plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: floa
 def comparison_of(
     plan: Plan, games: dict[tuple[str, int], GameResult], elapsed: float, *, complete: bool = True
 ) -> Comparison:
-    """The comparison of a `compare` plan over the deals every player has played."""
+    """The comparison of a `compare` plan over the deals every player has played (with `--sprt`, over the
+    plan's first deals, in order, up to where the test decided: where the run stopped)."""
     played = sorted({deal for _, deal in games if plan.deals.holds(deal)})
     deals = [deal for deal in played if all((player, deal) in games for player in plan.names)]
     test = None
-    if plan.sprt is not None:  # the deals up to where the test decided, in order: where the run stopped
+    if plan.sprt is not None:  # the deals in order, up to the first not played: the test of the run never skips one
+        finished = set(deals)
+        deals = list(itertools.takewhile(finished.__contains__, plan.deals.each_deal()))
         test = decided_at(plan.sprt, _differences(plan, games, deals))
         deals = deals[: test.deals]
     per_player = [[games[(player, deal)] for deal in deals] for player in plan.names]
@@ -172,39 +180,54 @@ def _differences(plan: Plan, games: dict[tuple[str, int], GameResult], deals: li
 
 def run_stats(plan: Plan, options: RunOptions = RunOptions()) -> Summary:
     """`stats`: the plan played (see `play_plan`) and summed up."""
-    began = time.perf_counter()
-    games = {(result.player, result.seed): result for result in play_plan(plan, options)}
-    return stats_of(plan, games, time.perf_counter() - began)
+    began, resumed = time.perf_counter(), list[GameResult]()
+    games = {(result.player, result.seed): result for result in play_plan(plan, options, resumed.append)}
+    return stats_of(plan, games, _time_taken(began, games, resumed))
 
 
 def run_compare(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[Comparison]:
     """`compare`: the plan played, then the comparison; on Interrupted, the comparison of what was played
     so far (the deals every player finished), marked incomplete, then the exception goes on."""
-    began = time.perf_counter()
+    began, resumed = time.perf_counter(), list[GameResult]()
     games: dict[tuple[str, int], GameResult] = {}
     test = SequentialTest(plan.sprt) if plan.sprt is not None else None
     try:
-        for result in play_plan(plan, options):
+        for result in play_plan(plan, options, resumed.append):
             games[(result.player, result.seed)] = result
             if test is not None and result.player == plan.names[-1]:  # a deal every player has played
                 (difference,) = _differences(plan, games, [result.seed])
                 if test.add(difference).verdict is not SprtVerdict.UNDECIDED:
                     break  # the test knows: the deals left are not played
     except Interrupted:
-        yield comparison_of(plan, games, time.perf_counter() - began, complete=False)
+        yield comparison_of(plan, games, _time_taken(began, games, resumed), complete=False)
         raise
-    yield comparison_of(plan, games, time.perf_counter() - began)
+    yield comparison_of(plan, games, _time_taken(began, games, resumed))
+
+
+def _time_taken(began: float, games: dict[tuple[str, int], GameResult], resumed: list[GameResult]) -> float:
+    """The time a run's games took: the wall time since `began` when it played them all; when some came from its
+    results file (played by an earlier run, whose wall time is not known), the time each move took, summed,
+    as `summarize` counts it, so that a rerun's speed is the run's own, not the speed of reading its file."""
+    if not resumed:
+        return time.perf_counter() - began
+    return _moves_time(games.values())
+
+
+def _moves_time(games: Iterable[GameResult]) -> float:
+    return sum(sum(result.move_seconds) for result in games)
 
 
 def merged_summary(union: Merged) -> Summary | Comparison:
     """What one run over the union of results files prints (`summarize`): its time is the time the games
     took, not the wall time of any run; the deals still missing are named, and a run with some missing is
-    never called complete."""
+    never called complete (a run its sequential test stopped misses none: the deals after are not its)."""
     plan, games = union.plan, union.games
-    elapsed = sum(sum(result.move_seconds) for result in games.values())
+    elapsed = _moves_time(games.values())
     missing, first = union.missing, union.first_missing
     if plan.command == "stats":
         return stats_of(plan, games, elapsed)._replace(missing=missing, first_missing=first)
     comparison = comparison_of(plan, games, elapsed, complete=missing == 0)
+    if comparison.sprt is not None and comparison.sprt.verdict is not SprtVerdict.UNDECIDED:
+        return comparison._replace(complete=True)  # the test stopped the run: the deals after it were never due
     summaries = [summary._replace(missing=missing, first_missing=first) for summary in comparison.summaries]
     return comparison._replace(summaries=summaries)

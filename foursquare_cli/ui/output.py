@@ -137,6 +137,7 @@ RENDERER_OF_MODULE = {
     "foursquare_cli.app.schema": "about",
     "foursquare_cli.app.history": "history_text",
     "foursquare_cli.app.runs": "runs_text",
+    "foursquare_cli.app.summarize": "runs_text",
     "foursquare_cli.runs.compare": "runs_text",
     "foursquare_cli.runs.stats": "runs_text",
     "foursquare_cli.app.hint": "hint_text",

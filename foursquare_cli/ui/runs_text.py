@@ -4,6 +4,7 @@ files), and the warning that numbered deals are public."""
 from __future__ import annotations
 
 from ..app.runs import PublicDeals
+from ..app.summarize import Replayed
 from ..runs.compare import Comparison, Finding, Pair
 from ..runs.sprt import Sprt, SprtVerdict
 from ..runs.stats import Summary
@@ -205,3 +206,14 @@ def _public_deals(value: PublicDeals, screen: Screen) -> Text:
             "every stock in advance; --sealed deals them from secret seeds",
         )
     )
+
+
+@text_of.register
+def _replayed(value: Replayed, screen: Screen) -> Text:
+    said = f"foursquare summarize: --verify: {value.games:,} games replayed by the players they name, move by move"
+    if value.not_replayed:
+        said += (
+            f"; not those of {', '.join(value.not_replayed)}, whose moves this tool cannot make again (only a "
+            "player whose moves follow from the deal and its seed alone, the same on every machine, can be)"
+        )
+    return Text(err=(said,))
