@@ -199,12 +199,17 @@ def serve(spec: str, lines: IO[str], out: IO[str]) -> int:
 
 def run_host() -> None:
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="backslashreplace")
+    lines = os.fdopen(os.dup(0), "r", encoding="utf-8", errors="replace")
     os.dup2(2, 1)  # the module's prints go to standard error, never into the protocol
     sys.stdout = sys.stderr
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)  # and what it reads is nothing: the tool's lines are the host's alone
+    os.close(nothing)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # kept open for the process's whole life
     if sys.argv[1] == "--describe":
         code = describe(sys.argv[2], protocol)
     else:
-        code = serve(sys.argv[1], sys.stdin, protocol)
+        code = serve(sys.argv[1], lines, protocol)
     protocol.flush()
     os._exit(code)  # no atexit hook of the module's runs after the game
 
