@@ -60,7 +60,7 @@ def _read(target: str) -> Description | str:
     try:
         process.close_input()  # nothing to read: a module that waits for input at import gets its end at once
         line = _first_line(process, time.monotonic() + READ_TIME)
-        code = process.poll()
+        code = process.wait(timeout=1) if line == "" else None  # it ended without a word: how
     finally:
         process.end()
     if line is None:
