@@ -119,7 +119,8 @@ def test_nothing_of_another_package_is_imported_in_the_tools_process(plugin, tmp
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["forfeits"] == {}
     assert "quiet_bot" not in sys.modules
-    assert registered("quiet") is not None and not registered("quiet").ours  # type: ignore[union-attr]
+    quiet = registered("quiet")
+    assert quiet is not None and not quiet.ours
     assert seen.read_text().split("\n").count("--describe") == 1
 
 
