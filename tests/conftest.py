@@ -203,6 +203,17 @@ def spawn_play(*args: str, cwd: str | None = None, colour: bool = False, **env: 
     )
 
 
+def installed_beside(folder: pathlib.Path, name: str, entry_points: str, module: str, source: str) -> pathlib.Path:
+    """A package installed as pip installs one, in `folder` (to put on the import path): its module and its
+    dist-info, whose entry_points.txt is what importlib.metadata reads."""
+    (folder / f"{module}.py").write_text(source, encoding="utf-8")
+    info = folder / f"{name}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
+    return folder
+
+
 def processes_running(marker: str) -> list[int]:
     """The processes whose command line holds `marker`: none may be left behind."""
     import pathlib

@@ -11,6 +11,7 @@ import pathlib
 import re
 
 import pytest
+from conftest import installed_beside
 from typer.testing import CliRunner
 
 import foursquare_cli
@@ -222,17 +223,6 @@ class PatientPlayer:
     def choose(self, state):
         return self._greedy.choose(state)
 """
-
-
-def installed_beside(folder: pathlib.Path, name: str, entry_points: str, module: str, source: str) -> pathlib.Path:
-    """A package installed as pip installs one, in `folder` (to put on the import path): its module and its
-    dist-info, whose entry_points.txt is what importlib.metadata reads."""
-    (folder / f"{module}.py").write_text(source, encoding="utf-8")
-    info = folder / f"{name}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
-    return folder
 
 
 def test_a_new_player_is_one_module_and_one_line_even_in_another_package(tmp_path):

@@ -4,7 +4,8 @@ A state is its step's own JSON (`rules.game.Step.to_json`: what `replay --format
 and `play --format json` print) with one more key, `legal`: every legal move in
 canonical notation, placements before shifts (`State.legal_moves`'s order), empty once
 the game is over. Before each game a `module:` player's host is told the seed of its
-player (`PlayerSeedLine`), a line of the tool's own between it and its host.
+player (`PlayerSeedLine`), a line of the tool's own between it and its host; and a host asked to
+read another package's player (`players.plugins`) answers with its `PlayerDescription`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,17 @@ class PlayerSeedLine(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"player_seed": self.seed, "settings": self.settings}
+
+
+class PlayerDescription(NamedTuple):
+    """What a host reads off another package's player, for the tool to name it without importing it: its
+    summary, and its settings as the names of their types (`int`, `float`, `str` or `bool`)."""
+
+    summary: str
+    settings: dict[str, str] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"summary": self.summary, "settings": self.settings}
 
 
 def state_line(step: Step, version: int = 1, move_time: float = 0.0) -> str:

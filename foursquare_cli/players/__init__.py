@@ -5,7 +5,8 @@ read off the `foursquare.players` entry points), `random_player`, `greedy` and `
 (this package's players, each a module with a class the registry names), `evaluation`
 (a position's one evaluation, which every screen reads), `grade` (how hard a deal is),
 `outside` (programs speaking the move protocol, and Python classes, each in a process
-of its own: `processes`, `warden`, `host`), `solver` (a search that knows the whole
+of its own: `processes`, `warden`, `host`), `plugins` (another package's players, read
+in a process of their own: nothing of theirs is imported here), `solver` (a search that knows the whole
 stock: not a player, an upper bound) and `calibration` (the expert's figures as they
 come true). It imports `errors`,
 `rules`, `formats` and `store` only, and returns values: no text for people beyond an

@@ -1,4 +1,6 @@
 """The process a `module:attribute` player runs in: `python -m foursquare_cli.players.host MODULE:ATTRIBUTE`.
+With `--describe MODULE:ATTRIBUTE` it only reads another package's player for the tool (`plugins`): its
+`summary` and `SETTINGS` as one line (`formats.protocol.PlayerDescription`), or `error TEXT`, then exits.
 
 Someone else's Python code never runs in the tool's own process: whatever it does
 (exit, loop forever, read the caller's frames, raise anything, print) it can only
@@ -28,6 +30,8 @@ import random
 import sys
 from typing import IO, Any
 
+from ..formats.jsonl import json_line
+from ..formats.protocol import PlayerDescription
 from ..rules.cards import CARDS, Card
 from ..rules.engine import State
 from ..rules.moves import Move
@@ -105,20 +109,69 @@ def _answer(out: IO[str], line: str) -> None:
     out.flush()
 
 
-def serve(spec: str, lines: IO[str], out: IO[str]) -> int:
-    """Play for the tool: the loop described in the module's docstring."""
+def _factory(spec: str, out: IO[str]) -> Any:
+    """The class or factory `spec` names, its module imported; None once `error TEXT` is answered."""
     module_name, _, attribute = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
         _answer(out, f"error cannot import {module_name!r}: {described(error)}")
-        return 1
+        return None
     except BaseException as error:  # someone else's module: whatever its import does is one line
         _answer(out, f"error importing {module_name!r} raised {described(error)}")
-        return 1
-    factory = getattr(module, attribute, None)
-    if factory is None or not callable(factory):
+        return None
+    try:
+        factory = getattr(module, attribute, None)
+        usable = factory is not None and callable(factory)
+    except BaseException as error:  # a module's __getattr__ is someone else's code too
+        _answer(out, f"error {module_name}.{attribute} raised {described(error)}")
+        return None
+    if not usable:
         _answer(out, f"error {module_name} has no class or factory {attribute!r}")
+        return None
+    return factory
+
+
+_KINDS = ("int", "float", "str", "bool")  # the types a setting may have (docs/players.md)
+LONGEST_SUMMARY = 120
+
+
+def description(factory: Any) -> PlayerDescription:
+    """Its `summary` (else its docstring's first line), made printable and short, and its `SETTINGS` as the
+    names of their types; ValueError when `SETTINGS` is not a mapping of names to those types."""
+    said = getattr(factory, "summary", None) or (getattr(factory, "__doc__", None) or "").strip().split("\n")[0]
+    summary = "".join(ch if ch.isprintable() else "?" for ch in str(said).strip().rstrip("."))[:LONGEST_SUMMARY]
+    settings = {}
+    for key, kind in dict(getattr(factory, "SETTINGS", None) or {}).items():
+        name = getattr(kind, "__name__", None)
+        if not isinstance(key, str) or kind not in (int, float, str, bool) or name not in _KINDS:
+            shown = "".join(ch if ch.isprintable() else "?" for ch in f"{str(key)[:30]!r} to {str(kind)[:30]}")
+            raise ValueError(f"its SETTINGS maps {shown}; a setting is an int, a float, a str or a bool")
+        settings[key] = name
+    return PlayerDescription(summary, settings)
+
+
+def describe(spec: str, out: IO[str]) -> int:
+    """Read another package's player for the tool (`plugins`): its description as one line, or `error TEXT`."""
+    factory = _factory(spec, out)
+    if factory is None:
+        return 1
+    try:
+        said = description(factory)
+    except ValueError as error:
+        _answer(out, f"error {error}")
+        return 1
+    except BaseException as error:  # its SETTINGS or summary, someone else's objects
+        _answer(out, f"error reading its SETTINGS and summary raised {described(error)}")
+        return 1
+    _answer(out, json_line(said.to_json()))
+    return 0
+
+
+def serve(spec: str, lines: IO[str], out: IO[str]) -> int:
+    """Play for the tool: the loop described in the module's docstring."""
+    factory = _factory(spec, out)
+    if factory is None:
         return 1
     _answer(out, "ready")
     player: Any = None
@@ -146,9 +199,17 @@ def serve(spec: str, lines: IO[str], out: IO[str]) -> int:
 
 def run_host() -> None:
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="backslashreplace")
+    lines = os.fdopen(os.dup(0), "r", encoding="utf-8", errors="replace")
     os.dup2(2, 1)  # the module's prints go to standard error, never into the protocol
     sys.stdout = sys.stderr
-    code = serve(sys.argv[1], sys.stdin, protocol)
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)  # and what it reads is nothing: the tool's lines are the host's alone
+    os.close(nothing)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # kept open for the process's whole life
+    if sys.argv[1] == "--describe":
+        code = describe(sys.argv[2], protocol)
+    else:
+        code = serve(sys.argv[1], lines, protocol)
     protocol.flush()
     os._exit(code)  # no atexit hook of the module's runs after the game
 

@@ -19,7 +19,9 @@ in tables, before an equals sign: `fast=expert:playouts=500`, `mine=cmd:./bot`.
 argument, and with its settings as keywords; then `choose(state)` is asked for each move.
 This package's own players are built in the tool's process; another package's run, as
 `module:` players do, in a process of their own (`outside`), so that they can only ever
-forfeit. `cmd:COMMAND` (a program speaking the move protocol) and `module:attribute` (a
+forfeit. Nothing of another package is imported in the tool's process: its settings and
+summary are read in a process of their own too, within a time limit (`plugins`), and
+carried with the spec to the workers. `cmd:COMMAND` (a program speaking the move protocol) and `module:attribute` (a
 Python class or factory) are named, not registered.
 """
 
@@ -29,7 +31,7 @@ import enum
 import functools
 import importlib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import PlayerError, quoted
@@ -37,6 +39,7 @@ from ..rules.playout import ACCELERATED
 
 if TYPE_CHECKING:
     from ..rules.game import Player
+    from .plugins import Description
 
 ENTRY_POINTS = "foursquare.players"
 THIS_PACKAGE = "foursquare-cli"  # the distribution whose players are built in the tool's own process
@@ -67,7 +70,10 @@ class RegisteredPlayer(NamedTuple):
     ours: bool
 
     def factory(self) -> Any:
-        """The class or factory (its module imported): PlayerError, one line, when it cannot be."""
+        """This package's class or factory (its module imported): PlayerError, one line, when it cannot be.
+        Another package's is never imported here (`plugins` reads it in a process of its own)."""
+        if not self.ours:
+            raise PlayerError(f"{self.name}: another package's player is not imported in the tool's process")
         module, _, attribute = self.target.partition(":")
         try:
             found = getattr(importlib.import_module(module), attribute)
@@ -78,6 +84,8 @@ class RegisteredPlayer(NamedTuple):
     @property
     def summary(self) -> str:
         """What it does, in a few words: its class's `summary`, else the first line of its docstring."""
+        if not self.ours:
+            return self._outside().summary
         factory = self.factory()
         said = getattr(factory, "summary", None) or (factory.__doc__ or "").strip().split("\n")[0]
         return str(said).strip().rstrip(".")
@@ -85,7 +93,15 @@ class RegisteredPlayer(NamedTuple):
     @property
     def settings(self) -> dict[str, type]:
         """The settings it takes (name: type), from its class's `SETTINGS`."""
+        if not self.ours:
+            return dict(self._outside().settings)
         return dict(getattr(self.factory(), "SETTINGS", {}))
+
+    def _outside(self) -> Description:
+        """Another package's player as read in a process of its own (PlayerError, one line, when it cannot be)."""
+        from .plugins import description_of  # start-up: its process, for another package's players alone
+
+        return description_of(self.name, self.target)
 
 
 @functools.cache
@@ -104,8 +120,11 @@ def registered_players() -> tuple[RegisteredPlayer, ...]:
 
 
 def _ours(point: Any) -> bool:
+    """An entry point of this package's distribution that names a module of this package: one that only claims
+    the distribution's name is another package's."""
     dist = getattr(point, "dist", None)
-    return dist is not None and str(dist.name).lower().replace("_", "-") == THIS_PACKAGE
+    ours = dist is not None and str(dist.name).lower().replace("_", "-") == THIS_PACKAGE
+    return ours and str(point.value).startswith(f"{__name__.partition('.')[0]}.")
 
 
 def registered(name: str) -> RegisteredPlayer | None:
@@ -122,8 +141,11 @@ def players_table() -> str:
     """The registered players as docs/players.md's table lists them: name, what it does, its settings."""
     rows = ["| player | what it does | settings |", "| --- | --- | --- |"]
     for player in registered_players():
-        settings = ", ".join(f"`{name}`" for name in player.settings) or "-"
-        rows.append(f"| `{player.name}` | {player.summary} | {settings} |")
+        try:
+            summary, settings = player.summary, ", ".join(f"`{name}`" for name in player.settings) or "-"
+        except PlayerError as error:  # another package's, which cannot be read: why, in its row
+            summary, settings = str(error).removeprefix(f"{player.name}: "), "settings unknown"
+        rows.append(f"| `{player.name}` | {summary.replace('|', '/') or '-'} | {settings} |")
     return "\n".join(rows)
 
 
@@ -155,6 +177,9 @@ class PlayerSpec:
     move_time: float = DEFAULT_MOVE_TIME
     label: str | None = None
     protocol: int = 1  # the version of the move protocol a `cmd:` program is spoken to in (`formats.protocol`)
+    kinds: tuple[tuple[str, type], ...] | None = field(default=None, compare=False, repr=False)
+    """Another package's player's settings (name, type), as read once in a process of its own (`plugins`) when
+    it was named: carried to the workers, so that no worker reads them again."""
 
     @classmethod
     def parse(
@@ -168,7 +193,7 @@ class PlayerSpec:
         """The spec of the player `text` names, in canonical form; PlayerError, one line, for a name that names
         none (an unknown player or setting, a setting's value of the wrong kind, `cmd:` with no program)."""
         label, name = parse_player_name(text)
-        return cls(name, seed, strength, move_time, label, protocol)
+        return cls(name, seed, strength, move_time, label, protocol, _outside_kinds(name))
 
     @property
     def text(self) -> str:
@@ -192,18 +217,18 @@ class PlayerSpec:
         player = registered(self.name.partition(":")[0])
         if player is None or self.name.startswith("cmd:"):
             return {}
-        kinds = player.settings
+        kinds = dict(self.kinds) if self.kinds is not None else player.settings
         given = {"playouts": self.strength.playouts, "think": self.strength.think}
         settings = {key: value for key, value in given.items() if key in kinds}
         tail = self.name.partition(":")[2]
         for key, value in _settings_of(tail) if tail else []:
-            settings[key] = _setting_value(player, key, value)
+            settings[key] = _setting_value(player.name, kinds[key], key, value)
         return settings
 
     def named(self, text: str) -> PlayerSpec:
         """The same defaults for another player (checked)."""
         label, name = parse_player_name(text)
-        return replace(self, name=name, label=label)
+        return replace(self, name=name, label=label, kinds=_outside_kinds(name))
 
     def for_deal(self, deal: int) -> PlayerSpec:
         """The spec of this player's game on `deal` in a run: seeded from the player seed and the deal, so a
@@ -229,6 +254,13 @@ class PlayerSpec:
             assert player is not None
             return running_program(player.target, self.move_time, self.seed, self.settings)
         return running_program(self.name, self.move_time, self.seed, protocol=self.protocol)
+
+
+def _outside_kinds(name: str) -> tuple[tuple[str, type], ...] | None:
+    """The settings of another package's player `name` names (read in a process of its own, PlayerError when they
+    cannot be); None for any other player."""
+    player = None if name.startswith("cmd:") else registered(name.partition(":")[0])
+    return None if player is None or player.ours else tuple(player.settings.items())
 
 
 def build_player(factory: Any, seed: int, settings: dict[str, Any]) -> Player:
@@ -289,12 +321,13 @@ def parse_player_name(text: str) -> tuple[str | None, str]:
         if key not in kinds:
             takes = ", ".join(kinds) or "none"
             raise PlayerError(f"{text!r}: {player.name} has no setting {key!r}; its settings: {takes}")
-        _setting_value(player, key, value)
+        _setting_value(player.name, kinds[key], key, value)
     ordered = [f"{key}={_canonical_value(kinds[key], given[key])}" for key in kinds if key in given]
     name = f"{player.name}:{','.join(ordered)}" if ordered else player.name
     if player.ours:  # built once, here, so that a setting out of range is said at once, as the name is
+        settings = {key: _setting_value(player.name, kinds[key], key, value) for key, value in given.items()}
         try:
-            build_player(player.factory(), 0, {key: _setting_value(player, key, value) for key, value in given.items()})
+            build_player(player.factory(), 0, settings)
         except (TypeError, ValueError) as error:
             raise PlayerError(f"{text!r}: {error}") from None
     return label, name
@@ -315,9 +348,8 @@ def _settings_of(tail: str, text: str | None = None) -> list[tuple[str, str]]:
     return pairs
 
 
-def _setting_value(player: RegisteredPlayer, key: str, value: str) -> Any:
-    """A setting's value as its player takes it (PlayerError when it is not of its kind)."""
-    kind = player.settings[key]
+def _setting_value(player: str, kind: type, key: str, value: str) -> Any:
+    """A setting's value as `player` takes it, of `kind` (PlayerError when it is not)."""
     try:
         if kind is bool:
             if value not in ("true", "false", "yes", "no", "1", "0"):
@@ -325,9 +357,9 @@ def _setting_value(player: RegisteredPlayer, key: str, value: str) -> Any:
             return value in ("true", "yes", "1")
         converted = kind(value)
     except ValueError:
-        raise PlayerError(f"{player.name}:{key}={value}: {key} takes {_KIND_WORDS.get(kind, kind.__name__)}") from None
+        raise PlayerError(f"{player}:{key}={value}: {key} takes {_KIND_WORDS.get(kind, kind.__name__)}") from None
     if isinstance(converted, float) and not converted == converted or converted in (float("inf"), float("-inf")):
-        raise PlayerError(f"{player.name}:{key}={value}: {key} takes a finite number")
+        raise PlayerError(f"{player}:{key}={value}: {key} takes a finite number")
     return converted
 
 
