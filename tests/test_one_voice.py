@@ -276,7 +276,7 @@ def test_the_share_block_explains_its_bars_and_a_practice_daily_offers_none(tmp_
     "command",
     [
         ["analyze", "samples/lost.yaml", "--playouts", "200", "--solve-budget", "1000"],
-        ["hint", "samples/unfinished.yaml"],
+        ["hint", "samples/unfinished.yaml", "--playouts", "2000"],
     ],
 )
 def test_progress_goes_to_a_terminal_on_standard_error_whatever_standard_output_is(command):

@@ -56,7 +56,8 @@ def answer_prompts(child: pexpect.spawn, moves: list[str]) -> None:
 
 @pytest.mark.posix
 def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_path):
-    child = spawn("--seed", "92", "--record", "game.yaml", cwd=str(tmp_path))
+    # the hint at a small budget: its words are the same at any (the end screen's solver keeps its whole budget)
+    child = spawn("--seed", "92", "--record", "game.yaml", "--playouts", "2000", cwd=str(tmp_path))
     child.expect_exact("Move 1, place ")
     child.sendline("E5")
     child.expect_exact("'E5': no such cell; cells are A1 to D4")

@@ -24,7 +24,7 @@ def test_the_test_keeps_its_error_rates_on_simulated_deals(spread):
         (0.5, {SprtVerdict.NEITHER, SprtVerdict.SECOND}),
     ):
         found = collections.Counter(
-            decided_at(settings, [rng.gauss(mean, spread) for _ in range(3000)]).verdict for _ in range(300)
+            decided_at(settings, (rng.gauss(mean, spread) for _ in range(3000))).verdict for _ in range(300)
         )
         assert found[SprtVerdict.UNDECIDED] == 0 and sum(found[v] for v in wrong) <= 0.05 * 300 + 9, found
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 FEWEST_DEALS = 16  # deals played before the test may decide: the variance of the differences is known by then
@@ -99,7 +99,7 @@ class SequentialTest:
         return _tested(self.settings, self.count, self.total, self.squares)
 
 
-def decided_at(settings: SprtSettings, differences: Sequence[float]) -> Sprt:
+def decided_at(settings: SprtSettings, differences: Iterable[float]) -> Sprt:
     """The test where it first decided over `differences` (in deal order), or after them all when it never did:
     where a run stops, and what a results file of it says, however it is read back."""
     test = SequentialTest(settings)
