@@ -49,6 +49,22 @@ def test_a_settings_file_nested_thousands_deep_is_one_line_not_a_crash(tmp_path,
     assert result.stderr == f"foursquare deal: {settings}: not TOML of ours: nested too deep\n"
 
 
+def test_a_broken_settings_file_stops_what_it_sets_but_not_the_rules_or_help(tmp_path, monkeypatch):
+    """A file the tool cannot read refuses the commands whose options it sets (in one line), but the rules
+    read nothing of it, and help (the way to mend it) says so in one line and shows the tool's own defaults."""
+    settings = tmp_path / "config.toml"
+    settings.write_text("reveal = [\n")
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
+    refused = runner.invoke(app, ["play", "--seed", "1"], input="")
+    assert refused.exit_code == ExitStatus.USAGE and refused.stdout == "" and refused.stderr.count("\n") == 1
+    rules = runner.invoke(app, ["rules"])
+    assert rules.exit_code == 0 and "4x4 grid" in rules.stdout and rules.stderr == ""
+    for asked in (["help", "play"], ["play", "--help"]):
+        helped = runner.invoke(app, asked)
+        assert helped.exit_code == 0 and "--reveal" in helped.stdout, asked
+        assert helped.stderr.count("\n") == 1 and str(settings) in helped.stderr and "left out" in helped.stderr
+
+
 def test_a_byte_order_mark_is_named_as_such(tmp_path, monkeypatch):
     settings = tmp_path / "config.toml"
     settings.write_bytes(b"\xef\xbb\xbfunicode = true\n")

@@ -203,6 +203,9 @@ def test_bad_player_names_are_one_line():
     ]:
         result = runner.invoke(app, ["stats", "-n", "1", "-p", spec])
         assert result.exit_code == 2 and said in result.stderr and result.stderr.count("\n") == 1
+        # and auto, which shows a board a move: none before the player is known to be there
+        result = runner.invoke(app, ["auto", "--seed", "1", "-p", spec])
+        assert result.exit_code == 2 and said in result.stderr and result.stdout == "", result.stdout
 
 
 # -- compare ------------------------------------------------------------------------------------------------

@@ -331,6 +331,10 @@ def test_completion_scripts_and_answers():
     assert answer.stdout.split() == ["auto", "always", "never"]
     asked.update(COMP_WORDS="foursquare pl", COMP_CWORD="1")
     assert subprocess.run([tool], env=asked, capture_output=True, text=True, timeout=30).stdout.split() == ["play"]
+    asked.update(COMP_WORDS="foursquare help ch", COMP_CWORD="2")  # help's COMMAND, from the commands' table
+    assert subprocess.run([tool], env=asked, capture_output=True, text=True, timeout=30).stdout.split() == ["check"]
+    mistyped = runner.invoke(app, ["help", "chek"])
+    assert mistyped.exit_code == 2 and "did you mean 'check'" in mistyped.stderr
 
 
 def test_history_as_csv_has_the_columns_of_the_json(home):

@@ -37,9 +37,10 @@ def auto_game(request: AutoRequest, show: Callable[[object], None]) -> Game:
         show(DealtAtRandom(seed))
     name = request.player.text
     with opened_record(request.record, replace=request.force) as file, closing_programs():
+        player = request.player.build()  # a player that cannot be built fails in one line, before any board
         game = Game.from_seed(seed, meta={"player": name.encode("utf-8", "replace").decode()})  # no lone surrogate
         show(game.step)
-        forfeit = play_game(game, request.player.build(), show)
+        forfeit = play_game(game, player, show)
         if forfeit is not None:
             raise Forfeit(f"{name} forfeits the game: {forfeit}")
         if file is not None:

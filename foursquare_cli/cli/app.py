@@ -304,13 +304,29 @@ def _root(
     _settings_as_defaults(context)
 
 
+SETTINGS_UNREAD = frozenset({"rules"})
+"""Commands that have no option a setting gives: a settings file, however broken, is not read for them."""
+SETTINGS_SHOWN_ONLY = frozenset({"help"})
+"""Commands that only show the settings: a broken file is said in one line, and they go on without it (as
+does any command's --help)."""
+
+
 def _settings_as_defaults(context: typer.Context) -> None:
     """The settings file's values, the defaults of the options of their names (the command line wins), for the
     command chosen and any loaded later (`help COMMAND`)."""
     from ..app.defaults import settings_in_force  # start-up: the settings' reader alone, no player
 
     group = context.command
-    settings = settings_in_force()
+    if context.invoked_subcommand in SETTINGS_UNREAD:
+        return
+    try:
+        settings = settings_in_force()
+    except FoursquareError as error:
+        if context.invoked_subcommand not in SETTINGS_SHOWN_ONLY and not getattr(group, "shows_help", False):
+            raise
+        # help still helps, not least to mend the file: said in one line, the defaults shown the tool's own
+        say(f"{_command[0]}: {error} (the settings file is left out of this help)")
+        return
     if not settings or not isinstance(group, _OneLineErrors):
         return
     group.settings = settings

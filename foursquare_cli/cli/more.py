@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..errors import UsageError
-from .app import command
+from .app import COMMAND_ORDER, command
 from .options import COMPLETE_VAR, Format, Shell, emitter, format_option, screen_of
 
 
@@ -17,13 +17,25 @@ def rules_command() -> None:
     screen_of().write(RULES + "\n")
 
 
+def _complete_command(incomplete: str) -> list[str]:
+    """The commands whose name begins with what is typed (the shell's completion of `help COMMAND`)."""
+    return [name for name in COMMAND_ORDER if name.startswith(incomplete)]
+
+
 @command("help")
-def help_command(context: typer.Context, command: str | None = typer.Argument(None, metavar="[COMMAND]")) -> None:
+def help_command(
+    context: typer.Context,
+    command: str | None = typer.Argument(None, metavar="[COMMAND]", autocompletion=_complete_command),
+) -> None:
     """This help, or the help of COMMAND."""
     group = context.parent.command if context.parent is not None else None
     chosen = group.get_command(context, command) if group is not None and command else None  # type: ignore[attr-defined]
     if command and chosen is None:
-        raise UsageError(f"{command!r}: no such command; foursquare --help lists them")
+        import difflib  # start-up: only a mistyped name needs it
+
+        close = difflib.get_close_matches(command, COMMAND_ORDER)
+        meant = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+        raise UsageError(f"{command!r}: no such command; {meant}foursquare --help lists them")
     target = chosen or group
     assert target is not None and context.parent is not None
     with typer.Context(target, info_name=command or "foursquare", parent=context.parent if chosen else None) as shown:
