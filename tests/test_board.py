@@ -271,4 +271,47 @@ def test_auto_colour_is_rich_consoles_finding(monkeypatch):
 def test_a_percentage_claims_certainty_only_when_it_is_certain():
     from foursquare_cli.ui.hint_text import percent
 
-    assert [percent(c) for c in (0.0, 0.003, 0.5, 0.994, 0.9996, 1.0)] == ["0%", "1%", "50%", "99%", "99%", "100%"]
+    shown = [percent(c) for c in (0.0, 0.003, 0.5, 0.994, 0.9996, 1.0)]
+    assert shown == ["0%", "<1%", "50%", "99.4%", ">99.9%", "100%"]
+
+
+def test_a_chance_shows_the_digits_that_tell_positions_apart():
+    """The trust, round two: 0.9993 and 0.99999 were both `99%`, 0.0003 was `1%`. Above 99% a tenth (rounded
+    down), `>99.9%` past that; below 1% `<1%`; 0% and 100% only for none and a certainty. No form is wider than
+    analyze's column (six)."""
+    from foursquare_cli.players.evaluation import shown_chance
+    from foursquare_cli.ui.hint_text import percent
+
+    said = {c: percent(c) for c in (0.0003, 0.0099, 0.01, 0.42, 0.99, 0.9901, 0.993, 0.9993, 0.99949, 0.99999)}
+    assert said == {
+        0.0003: "<1%",
+        0.0099: "<1%",
+        0.01: "1%",
+        0.42: "42%",
+        0.99: "99%",
+        0.9901: "99.0%",
+        0.993: "99.3%",
+        0.9993: "99.9%",
+        0.99949: "99.9%",
+        0.99999: ">99.9%",
+    }
+    assert shown_chance(1e-12) == "<1%" and shown_chance(1 - 1e-12) == ">99.9%", "0% and 100% only when so"
+    assert all(len(shown_chance(c / 100000)) <= 6 for c in range(100001))
+
+
+def test_what_a_move_gave_up_in_chance_is_what_the_shown_figures_differ_by():
+    """`lost_by` (the meter's `gave up`, analyze's marks) reads the figures as shown: two chances shown alike
+    gave up nothing, two shown apart gave up something, in tenths above 99%."""
+    import pytest
+
+    from foursquare_cli.players.evaluation import Evaluation, Rating
+
+    def rated(cell: str, chance: float, group: int) -> Rating:
+        return Rating(Move.from_str(cell), None, 1, 1, 1.0, chance=chance, expected=20.0, group=group)
+
+    best = rated("A1", 0.9996, 0)
+    evaluation = Evaluation((best, rated("B1", 0.9993, 1), rated("C1", 0.99952, 2), rated("D1", 0.9861, 3)))
+    lost = [evaluation.lost_by(rating).chance for rating in evaluation.ratings]
+    assert lost[0] == 0 and lost[2] == 0, "shown alike (`>99.9%`): nothing"
+    assert 0 < lost[1] < 0.1, "`>99.9%` against `99.9%`: something, if less than a tenth"
+    assert lost[3] == pytest.approx(100 * 0.9996 - 99)

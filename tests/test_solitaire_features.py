@@ -282,7 +282,7 @@ def test_the_meter_shows_the_figures_the_hint_gives_its_move():
     hint = said[said.index("Hint: ") :].splitlines()[0]
     import re
 
-    chance, score = re.search(r"\((\d+%) to win, expected score ([\d.]+)\)", hint).groups()
+    chance, score = re.search(r"\(([<>]?[\d.]+%) to win, expected score ([\d.]+)\)", hint).groups()
     assert meter.startswith(f"Expected score {score}, {chance} to win"), (meter, hint)
 
 

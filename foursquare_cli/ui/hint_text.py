@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..app.events import MeterReading
 from ..app.hint import Hinted, MoveHint
-from ..players.evaluation import Rating, shown_percent
+from ..players.evaluation import Rating, shown_chance
 from ..players.expert import SECOND_PLY
 from ..rules.engine import State
 from .board import PLAIN, Style, render
@@ -13,8 +13,15 @@ from .output import Screen, Text, text_of
 
 
 def percent(chance: float) -> str:
-    """A chance as a whole percentage that never claims more than it knows (`shown_percent`): 99.7% is `99%`."""
-    return f"{shown_percent(chance)}%"
+    """A chance as every screen shows it (`shown_chance`): `45%`, `99.7%`, `>99.9%`, `<1%`."""
+    return shown_chance(chance)
+
+
+def points_of_chance(points: float) -> str:
+    """Percentage points of a chance given up, as the figures shown differ: `3%`, `0.4%`, `<0.1%`."""
+    if points < 0.05:
+        return "<0.1%"
+    return f"{points:.0f}%" if points == round(points) else f"{points:.1f}%"
 
 
 def meter_line(reading: MeterReading) -> str:
@@ -34,7 +41,7 @@ def meter_line(reading: MeterReading) -> str:
     if lost.nothing:
         return said + f"; {played.name} gave up nothing to {best.name}"
     given = [f"{lost.points:.1f}"] if lost.points > 0 else []
-    given += [f"{lost.chance}% to win"] if lost.chance > 0 else []
+    given += [f"{points_of_chance(lost.chance)} to win"] if lost.chance > 0 else []
     return said + f"; {played.name} gave up {' and '.join(given)} to {best.name}"
 
 
@@ -80,10 +87,11 @@ def hint_text(
     lines.append(f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
     shown = ratings[:limit]
     width = max([len("move"), *(len(rating.name) for rating in shown)])
-    lines.append(f"  {'move':<{width}}  {'worth':>6}    win  score")
+    wide = max([4, *(len(percent(rating.chance)) for rating in shown)])  # `99.9%` only where one is
+    lines.append(f"  {'move':<{width}}  {'worth':>6}{'win':>{wide + 3}}  score")
     for rating in shown:
         marked = f"{rating.value:.3f}" + ("*" if rating.looked_again else " ")
-        said = f"  {rating.name:<{width}}  {marked:>7}  {percent(rating.chance):>4}  {rating.expected:>5.1f}"
+        said = f"  {rating.name:<{width}}  {marked:>7}  {percent(rating.chance):>{wide}}  {rating.expected:>5.1f}"
         if rating.unsafe:
             said += f"  ({_risk_words(rating.unsafe, rating.to_come)})"
         lines.append(said)
