@@ -27,7 +27,9 @@ def points_of_chance(points: float) -> str:
 def meter_line(reading: MeterReading) -> str:
     """The meter under the board (`play --meter`): the expected score from here and the chance to win (the
     figures `hint` gives its move), then what the move just played gave up against the expert's best where it
-    was played, from that position's evaluation: `Expected score 16.9, 99% to win; C2 gave up 0.4 to C1`.
+    was played, from that position's evaluation: `Expected score 16.9, 99.8% to win; C2 gave up 0.4 to C1`,
+    `C2 was as good as C1` where their figures are shown alike (the reading leaves out the move where there
+    was no choice: the first card, any cell alike).
     Where the win is all but certain the chance no longer tells moves apart; the points do."""
     now = reading.now
     said = f"Expected score {now.expected:.1f}, {percent(now.chance)} to win"
@@ -39,7 +41,7 @@ def meter_line(reading: MeterReading) -> str:
     if (played.move, played.then) == (best.move, best.then):
         return said + f"; {played.name} was the expert's move"
     if lost.nothing:
-        return said + f"; {played.name} gave up nothing to {best.name}"
+        return said + f"; {played.name} was as good as {best.name}"
     given = [f"{lost.points:.1f}"] if lost.points > 0 else []
     given += [f"{points_of_chance(lost.chance)} to win"] if lost.chance > 0 else []
     return said + f"; {played.name} gave up {' and '.join(given)} to {best.name}"
