@@ -315,3 +315,25 @@ def test_what_a_move_gave_up_in_chance_is_what_the_shown_figures_differ_by():
     assert lost[0] == 0 and lost[2] == 0, "shown alike (`>99.9%`): nothing"
     assert 0 < lost[1] < 0.1, "`>99.9%` against `99.9%`: something, if less than a tenth"
     assert lost[3] == pytest.approx(100 * 0.9996 - 99)
+
+
+def test_a_hint_says_why_a_move_with_better_figures_is_listed_below_the_one_it_names():
+    """The trust, round two: `B1 19.7` was named over `B3 top ... 20.0` with a higher chance too, and nothing said
+    why. The expert's choice is kept (it ranks by worth); a line says so, one move fewer listed
+    to keep the hint to 8 lines. A move better on one figure only needs no word: the two columns show it."""
+    from foursquare_cli.players.evaluation import Rating
+    from foursquare_cli.ui.hint_text import RANKED_BY_WORTH, hint_text
+
+    def rated(cell: str, chance: float, expected: float, worth: float) -> Rating:
+        return Rating(Move.from_str(cell), None, 1, 1, 1.0, worth, chance, expected, looked_again=True, to_come=30)
+
+    others = [rated(cell, 0.5, 18.0, 1.3 - n / 10) for n, cell in enumerate(("C2", "D4", "A1", "A2"))]
+    ratings = [rated("B1", 0.62, 19.7, 1.5), rated("B3 top", 0.65, 20.0, 1.48), *others]
+    said = hint_text(ratings).splitlines()
+    assert said[0].startswith("Hint: B1 (62% to win") and said[2].lstrip().startswith("B1"), "the choice kept"
+    assert RANKED_BY_WORTH in said and len(said) <= 8 and all(len(line) <= 60 for line in said)
+    assert said[-1] == "After each, every card to come has a safe place next."
+    score_only = [ratings[0], rated("B3 top", 0.62, 20.0, 1.48), *others]
+    chance_only = [ratings[0], rated("B3 top", 0.65, 19.7, 1.48), *others]
+    assert RANKED_BY_WORTH not in hint_text(score_only) and RANKED_BY_WORTH not in hint_text(chance_only)
+    assert len(hint_text(score_only).splitlines()) == 8, "four moves listed"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..app.events import MeterReading
 from ..app.hint import Hinted, MoveHint
-from ..players.evaluation import Rating, shown_chance
+from ..players.evaluation import Rating, shown_chance, shown_percent, shown_points
 from ..players.expert import SECOND_PLY
 from ..rules.engine import State
 from .board import PLAIN, Style, render
@@ -75,8 +75,10 @@ def hint_text(
     """A hint for a player, short: the expert's move and what it expects from it, then its best moves in the
     order it ranks them, each with the worth it ranks by (`*`: looked at again over the next card), the chance
     to win and the expected score, and what they have in common said once (every card to come has a safe
-    place next); at most 8 lines. Moves that lead to the same position (shifts are free) are one line, said
-    once. With `detail`, the board and every figure behind them (`hint_figures`)."""
+    place next); where a move listed shows a higher chance and a higher score than the one named, a line says
+    why it ranks below (`RANKED_BY_WORTH`, one move fewer listed if need be); at most 8 lines. Moves that lead
+    to the same position (shifts are free) are one line, said once. With `detail`, the board and every figure
+    behind them (`hint_figures`)."""
     best = ratings[0]
     lines = [render(state, style)] if detail and state is not None else []
     alike = f" or any of the {best.alike - 1} alike" if best.alike > 1 else ""
@@ -87,10 +89,41 @@ def hint_text(
         )
         return "\n".join(lines)
     lines.append(f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
+    table = _table(ratings, limit)
+    if _looks_better(best, ratings[:limit]):
+        if 1 + len(table) + 1 > HINT_MOST and limit > 2:  # room for the note: one move fewer
+            limit -= 1
+            table = _table(ratings, limit)
+        if _looks_better(best, ratings[:limit]):  # before `After each, ...`, the one line not indented
+            table.insert(len(table) - sum(not line.startswith("  ") for line in table), RANKED_BY_WORTH)
+    lines += table
+    if not detail:
+        return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + hint_figures(ratings)
+
+
+HINT_MOST = 8  # the lines of a hint without --detail
+RANKED_BY_WORTH = "  Ranked by worth, which also weighs how soon a loss comes."
+
+
+def _looks_better(best: Rating, listed: list[Rating]) -> bool:
+    """Whether a move listed shows both a higher chance and a higher expected score than the expert's move:
+    the screen then says why it is ranked below (worth counts when a loss would come, the figures do not)."""
+    return any(
+        shown_chance(rating.chance) != shown_chance(best.chance)
+        and shown_percent(rating.chance) > shown_percent(best.chance)
+        and shown_points(rating.expected) > shown_points(best.expected)
+        for rating in listed
+    )
+
+
+def _table(ratings: list[Rating], limit: int) -> list[str]:
+    """The hint's table: its head, a line a move (at most `limit`), then what is left and what the moves share;
+    every line but the last (`After each, ...`) indented."""
     shown = ratings[:limit]
     width = max([len("move"), *(len(rating.name) for rating in shown)])
     wide = max([4, *(len(percent(rating.chance)) for rating in shown)])  # `99.9%` only where one is
-    lines.append(f"  {'move':<{width}}  {'worth':>6}{'win':>{wide + 3}}  score")
+    lines = [f"  {'move':<{width}}  {'worth':>6}{'win':>{wide + 3}}  score"]
     for rating in shown:
         marked = f"{rating.value:.3f}" + ("*" if rating.looked_again else " ")
         said = f"  {rating.name:<{width}}  {marked:>7}  {percent(rating.chance):>{wide}}  {rating.expected:>5.1f}"
@@ -103,9 +136,7 @@ def hint_text(
         lines.append(f"  {more}{looked}".rstrip("; "))
     if all(not rating.unsafe and rating.to_come for rating in shown):
         lines.append("After each, every card to come has a safe place next.")
-    if not detail:
-        return "\n".join(lines)
-    return "\n".join(lines) + "\n\n" + hint_figures(ratings)
+    return lines
 
 
 def _risk_words(unsafe: int, to_come: int) -> str:
