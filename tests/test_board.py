@@ -271,4 +271,69 @@ def test_auto_colour_is_rich_consoles_finding(monkeypatch):
 def test_a_percentage_claims_certainty_only_when_it_is_certain():
     from foursquare_cli.ui.hint_text import percent
 
-    assert [percent(c) for c in (0.0, 0.003, 0.5, 0.994, 0.9996, 1.0)] == ["0%", "1%", "50%", "99%", "99%", "100%"]
+    shown = [percent(c) for c in (0.0, 0.003, 0.5, 0.994, 0.9996, 1.0)]
+    assert shown == ["0%", "<1%", "50%", "99.4%", ">99.9%", "100%"]
+
+
+def test_a_chance_shows_the_digits_that_tell_positions_apart():
+    """The trust, round two: 0.9993 and 0.99999 were both `99%`, 0.0003 was `1%`. Above 99% a tenth (rounded
+    down), `>99.9%` past that; below 1% `<1%`; 0% and 100% only for none and a certainty. No form is wider than
+    analyze's column (six)."""
+    from foursquare_cli.players.evaluation import shown_chance
+    from foursquare_cli.ui.hint_text import percent
+
+    said = {c: percent(c) for c in (0.0003, 0.0099, 0.01, 0.42, 0.99, 0.9901, 0.993, 0.9993, 0.99949, 0.99999)}
+    assert said == {
+        0.0003: "<1%",
+        0.0099: "<1%",
+        0.01: "1%",
+        0.42: "42%",
+        0.99: "99%",
+        0.9901: "99.0%",
+        0.993: "99.3%",
+        0.9993: "99.9%",
+        0.99949: "99.9%",
+        0.99999: ">99.9%",
+    }
+    assert shown_chance(1e-12) == "<1%" and shown_chance(1 - 1e-12) == ">99.9%", "0% and 100% only when so"
+    assert all(len(shown_chance(c / 100000)) <= 6 for c in range(100001))
+
+
+def test_what_a_move_gave_up_in_chance_is_what_the_shown_figures_differ_by():
+    """`lost_by` (the meter's `gave up`, analyze's marks) reads the figures as shown: two chances shown alike
+    gave up nothing, two shown apart gave up something, in tenths above 99%."""
+    import pytest
+
+    from foursquare_cli.players.evaluation import Evaluation, Rating
+
+    def rated(cell: str, chance: float, group: int) -> Rating:
+        return Rating(Move.from_str(cell), None, 1, 1, 1.0, chance=chance, expected=20.0, group=group)
+
+    best = rated("A1", 0.9996, 0)
+    evaluation = Evaluation((best, rated("B1", 0.9993, 1), rated("C1", 0.99952, 2), rated("D1", 0.9861, 3)))
+    lost = [evaluation.lost_by(rating).chance for rating in evaluation.ratings]
+    assert lost[0] == 0 and lost[2] == 0, "shown alike (`>99.9%`): nothing"
+    assert 0 < lost[1] < 0.1, "`>99.9%` against `99.9%`: something, if less than a tenth"
+    assert lost[3] == pytest.approx(100 * 0.9996 - 99)
+
+
+def test_a_hint_says_why_a_move_with_better_figures_is_listed_below_the_one_it_names():
+    """The trust, round two: `B1 19.7` was named over `B3 top ... 20.0` with a higher chance too, and nothing said
+    why. The expert's choice is kept (it ranks by worth); a line says so, one move fewer listed
+    to keep the hint to 8 lines. A move better on one figure only needs no word: the two columns show it."""
+    from foursquare_cli.players.evaluation import Rating
+    from foursquare_cli.ui.hint_text import RANKED_BY_WORTH, hint_text
+
+    def rated(cell: str, chance: float, expected: float, worth: float) -> Rating:
+        return Rating(Move.from_str(cell), None, 1, 1, 1.0, worth, chance, expected, looked_again=True, to_come=30)
+
+    others = [rated(cell, 0.5, 18.0, 1.3 - n / 10) for n, cell in enumerate(("C2", "D4", "A1", "A2"))]
+    ratings = [rated("B1", 0.62, 19.7, 1.5), rated("B3 top", 0.65, 20.0, 1.48), *others]
+    said = hint_text(ratings).splitlines()
+    assert said[0].startswith("Hint: B1 (62% to win") and said[2].lstrip().startswith("B1"), "the choice kept"
+    assert RANKED_BY_WORTH in said and len(said) <= 8 and all(len(line) <= 60 for line in said)
+    assert said[-1] == "After each, every card to come has a safe place next."
+    score_only = [ratings[0], rated("B3 top", 0.62, 20.0, 1.48), *others]
+    chance_only = [ratings[0], rated("B3 top", 0.65, 19.7, 1.48), *others]
+    assert RANKED_BY_WORTH not in hint_text(score_only) and RANKED_BY_WORTH not in hint_text(chance_only)
+    assert len(hint_text(score_only).splitlines()) == 8, "four moves listed"

@@ -264,13 +264,44 @@ def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_
     said = at_prompt(Session(Game.from_seed(42)), "A1", "A2", "shift down", "quit", meter=True)
     meters = [line for line in said.splitlines() if line.startswith("Expected score ")]
     assert meters == [
-        "Expected score 8.0, 50% to win; A1 was the expert's move",
+        "Expected score 8.0, 50% to win",  # the first card: any cell alike, no expert's move to speak of
         "Expected score 8.0, 50% to win; A2 gave up 5.0 and 35% to win to B1",  # B1, the first placement there
         "Expected score 8.0, 50% to win (a shift is free: nothing changed)",
     ]
     assert "Expected score" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
     assert "Expected score" not in piped.stdout + piped.stderr
+
+
+def test_the_meter_says_a_move_shown_as_high_as_the_best_was_as_good_as_it():
+    """The trust, round two: `C4 gave up nothing to D3` read badly; the expert's own move is said as such, and
+    two moves shown alike in a different position are as good as each other."""
+    from foursquare_cli.app.events import MeterReading
+    from foursquare_cli.players.evaluation import Evaluation, Rating
+    from foursquare_cli.rules.moves import Move
+    from foursquare_cli.ui.hint_text import meter_line
+
+    def rated(cell: str, chance: float, expected: float, group: int) -> Rating:
+        return Rating(Move.from_str(cell), None, 1, 1, 1.0, chance=chance, expected=expected, group=group)
+
+    d3, c4, b1 = rated("D3", 0.9996, 20.02, 0), rated("C4", 0.9997, 19.98, 1), rated("B1", 0.9993, 19.5, 2)
+    before = Evaluation((d3, c4, b1))
+    words = [meter_line(MeterReading(d3, played, d3, before.lost_by(played))) for played in (d3, c4, b1)]
+    assert [said.split("; ")[1] for said in words] == [
+        "D3 was the expert's move",
+        "C4 was as good as D3",
+        "B1 gave up 0.5 and 0.1% to win to D3",  # >99.9% against 99.9%: the words show the difference
+    ]
+
+
+def test_after_the_first_card_the_meter_names_no_expert_move(monkeypatch):
+    """Any first placement is alike (the grid is slid to its corner): the meter gives the figures only."""
+    from foursquare_cli.players import PlayerSpec, Strength
+
+    player = PlayerSpec(strength=Strength(playouts=100))
+    said = at_prompt(Session(Game.from_seed(42)), "C3", "quit", meter=True, player=player)
+    meter = [line for line in said.splitlines() if line.startswith("Expected score ")]
+    assert len(meter) == 1 and ";" not in meter[0] and "expert" not in meter[0], meter
 
 
 def test_the_meter_shows_the_figures_the_hint_gives_its_move():
@@ -282,7 +313,7 @@ def test_the_meter_shows_the_figures_the_hint_gives_its_move():
     hint = said[said.index("Hint: ") :].splitlines()[0]
     import re
 
-    chance, score = re.search(r"\((\d+%) to win, expected score ([\d.]+)\)", hint).groups()
+    chance, score = re.search(r"\(([<>]?[\d.]+%) to win, expected score ([\d.]+)\)", hint).groups()
     assert meter.startswith(f"Expected score {score}, {chance} to win"), (meter, hint)
 
 

@@ -235,7 +235,8 @@ class Session:
     def meter_reading(self) -> MeterReading | None:
         """The meter (`play --meter`): the expert's figures from here, and what the last move gave up against
         the expert's best where it was played, from that position's evaluation. A free shift leaves the reading
-        as it was. None once the game is over."""
+        as it was; after the first card, or a move with no choice (every move leading to one position), only the
+        figures. None once the game is over."""
         steps = self.game.steps
         step = steps[-1]
         if step.state.is_over:
@@ -248,8 +249,8 @@ class Session:
         shifted = len(steps) > 2 and steps[-2].move is not None and steps[-2].move.is_shift
         before = self.evaluation_of(steps[-3] if shifted else steps[-2])  # a shift is decided with its placement
         played = before.leading_to(step.state)  # where the move led (a shift: with its placement)
-        if played is None:
-            return MeterReading(now)
+        if played is None or len(steps) == 2 or len(before.distinct()) == 1:
+            return MeterReading(now)  # the first card (any cell alike), or no choice: no expert's move to speak of
         return MeterReading(now, played, before.best, before.lost_by(played))
 
     def game_over(self, looking_back: bool = True) -> GameOver:

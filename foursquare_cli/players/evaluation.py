@@ -27,14 +27,31 @@ from ..rules.tables import FULL
 from .calibration import Features, calibrated_figures
 
 
-def shown_percent(chance: float) -> int:
-    """A chance as the whole percentage every screen shows, never claiming more than it knows: 99.7% is 99, only
-    a certainty 100 (likewise 0 only for none: 0.3% is 1)."""
-    if 0 < chance < 0.01:
-        return 1
-    if 0.99 < chance < 1:
-        return 99
-    return round(chance * 100)
+def shown_chance(chance: float) -> str:
+    """A chance as every screen shows it (hint, the meter, analyze, the end of a game): the one function, so a
+    fact reads the same everywhere. Whole percentages from 1% to 99%, but with the digits that still tell
+    positions apart where nearly every game is won: above 99% to a tenth (`99.3%`, rounded down: never more
+    than it knows), `>99.9%` from 99.95%; below 1% `<1%`. `0%` only for none, `100%` only for a certainty."""
+    if chance <= 0:
+        return "0%"
+    if chance >= 1:
+        return "100%"
+    if chance < 0.01:
+        return "<1%"
+    if chance <= 0.99:
+        return f"{min(99, max(1, round(chance * 100)))}%"
+    if chance >= 0.9995:
+        return ">99.9%"
+    return f"{int(round(chance * 1000, 6)) / 10:.1f}%"  # rounded down (the round: a float's dust)
+
+
+def shown_percent(chance: float) -> float:
+    """The chance `shown_chance` shows, as a number of percentage points: what two shown chances differ by is
+    the one less the other. A bound (`<1%`, `>99.9%`) stands for the chance itself, to a hundredth."""
+    said = shown_chance(chance)
+    if said[0] in "<>":
+        return round(chance * 100, 2)
+    return float(said.rstrip("%"))
 
 
 def shown_points(expected: float) -> float:
@@ -81,11 +98,12 @@ class Rating(NamedTuple):
 
 class Loss(NamedTuple):
     """What a move gave up against the expert's best in the same evaluation, from the figures as shown (so two
-    moves shown alike differ by nothing): points of expected score, and points of the chance to win (whole
-    percentages); never below 0 (a move rated as high as the best gave up nothing)."""
+    moves shown alike differ by nothing, and two shown apart by something): points of expected score, and
+    percentage points of the chance to win (`shown_percent`: whole ones, tenths above 99%); never below 0 (a
+    move rated as high as the best gave up nothing)."""
 
     points: float
-    chance: int
+    chance: float
 
     @property
     def nothing(self) -> bool:
@@ -124,7 +142,9 @@ class Evaluation(NamedTuple):
         """What `rating`'s move gave up against the best: the best's figures less its own, 0 at least."""
         best = self.best
         points = round(max(0.0, shown_points(best.expected) - shown_points(rating.expected)), 1)
-        return Loss(points, max(0, shown_percent(best.chance) - shown_percent(rating.chance)))
+        if shown_chance(best.chance) == shown_chance(rating.chance):
+            return Loss(points, 0.0)
+        return Loss(points, round(max(0.0, shown_percent(best.chance) - shown_percent(rating.chance)), 2))
 
     def is_best(self, rating: Rating) -> bool:
         """Whether `rating`'s move is the expert's choice, or leads to the same position (a free shift apart)."""

@@ -105,7 +105,7 @@ class MoveAnalysis(NamedTuple):
             "move": str(self.move),
             "mark": None if self.mark is None else str(self.mark),
             "agreed": self.agreed,
-            "given_up": {"expected_score": self.lost.points, "win_rate": self.lost.chance / 100},
+            "given_up": {"expected_score": self.lost.points, "win_rate": round(self.lost.chance / 100, 4)},
             "played": self.played.to_json(),
             "best": self.best.to_json(),
         }

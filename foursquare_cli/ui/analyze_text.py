@@ -13,15 +13,15 @@ from .output import Screen, Text, can_show, text_of
 
 
 def _figures(estimate: Estimate) -> str:
-    return f"{percent(estimate.chance):>4} {estimate.expected:>5.1f}"
+    return f"{percent(estimate.chance):>6}{estimate.expected:>5.1f}"  # a score is below 100: a space before it
 
 
 def analysis_heading(name: str, game_line: str) -> str:
-    """The table's head: what each column holds, in 58 columns (`win` the chance to win after the move, `score`
-    the expected score, the expert's figures for its own move beside): 59 columns."""
+    """The table's head: what each column holds (`win` the chance to win after the move, `score` the expected
+    score, the expert's figures for its own move beside): 59 columns, room for a chance of `>99.9%`."""
     return (
         f"Analysis of {name}: {game_line}\n"
-        f"{'move':>4} {'played':<12}{'':<3}{'win':>4} {'score':>5}  {'expert':<15} {'win':>4} {'score':>5}"
+        f"{'move':>4} {'played':<11}{'':<3}{'win':>5} {'score':>5}  {'expert':<15} {'win':>5} {'score':>5}"
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..app.events import MeterReading
 from ..app.hint import Hinted, MoveHint
-from ..players.evaluation import Rating, shown_percent
+from ..players.evaluation import Rating, shown_chance, shown_percent, shown_points
 from ..players.expert import SECOND_PLY
 from ..rules.engine import State
 from .board import PLAIN, Style, render
@@ -13,14 +13,23 @@ from .output import Screen, Text, text_of
 
 
 def percent(chance: float) -> str:
-    """A chance as a whole percentage that never claims more than it knows (`shown_percent`): 99.7% is `99%`."""
-    return f"{shown_percent(chance)}%"
+    """A chance as every screen shows it (`shown_chance`): `45%`, `99.7%`, `>99.9%`, `<1%`."""
+    return shown_chance(chance)
+
+
+def points_of_chance(points: float) -> str:
+    """Percentage points of a chance given up, as the figures shown differ: `3%`, `0.4%`, `<0.1%`."""
+    if points < 0.05:
+        return "<0.1%"
+    return f"{points:.0f}%" if points == round(points) else f"{points:.1f}%"
 
 
 def meter_line(reading: MeterReading) -> str:
     """The meter under the board (`play --meter`): the expected score from here and the chance to win (the
     figures `hint` gives its move), then what the move just played gave up against the expert's best where it
-    was played, from that position's evaluation: `Expected score 16.9, 99% to win; C2 gave up 0.4 to C1`.
+    was played, from that position's evaluation: `Expected score 16.9, 99.8% to win; C2 gave up 0.4 to C1`,
+    `C2 was as good as C1` where their figures are shown alike (the reading leaves out the move where there
+    was no choice: the first card, any cell alike).
     Where the win is all but certain the chance no longer tells moves apart; the points do."""
     now = reading.now
     said = f"Expected score {now.expected:.1f}, {percent(now.chance)} to win"
@@ -32,9 +41,9 @@ def meter_line(reading: MeterReading) -> str:
     if (played.move, played.then) == (best.move, best.then):
         return said + f"; {played.name} was the expert's move"
     if lost.nothing:
-        return said + f"; {played.name} gave up nothing to {best.name}"
+        return said + f"; {played.name} was as good as {best.name}"
     given = [f"{lost.points:.1f}"] if lost.points > 0 else []
-    given += [f"{lost.chance}% to win"] if lost.chance > 0 else []
+    given += [f"{points_of_chance(lost.chance)} to win"] if lost.chance > 0 else []
     return said + f"; {played.name} gave up {' and '.join(given)} to {best.name}"
 
 
@@ -66,8 +75,10 @@ def hint_text(
     """A hint for a player, short: the expert's move and what it expects from it, then its best moves in the
     order it ranks them, each with the worth it ranks by (`*`: looked at again over the next card), the chance
     to win and the expected score, and what they have in common said once (every card to come has a safe
-    place next); at most 8 lines. Moves that lead to the same position (shifts are free) are one line, said
-    once. With `detail`, the board and every figure behind them (`hint_figures`)."""
+    place next); where a move listed shows a higher chance and a higher score than the one named, a line says
+    why it ranks below (`RANKED_BY_WORTH`, one move fewer listed if need be); at most 8 lines. Moves that lead
+    to the same position (shifts are free) are one line, said once. With `detail`, the board and every figure
+    behind them (`hint_figures`)."""
     best = ratings[0]
     lines = [render(state, style)] if detail and state is not None else []
     alike = f" or any of the {best.alike - 1} alike" if best.alike > 1 else ""
@@ -78,12 +89,44 @@ def hint_text(
         )
         return "\n".join(lines)
     lines.append(f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
+    table = _table(ratings, limit)
+    if _looks_better(best, ratings[:limit]):
+        if 1 + len(table) + 1 > HINT_MOST and limit > 2:  # room for the note: one move fewer
+            limit -= 1
+            table = _table(ratings, limit)
+        if _looks_better(best, ratings[:limit]):  # before `After each, ...`, the one line not indented
+            table.insert(len(table) - sum(not line.startswith("  ") for line in table), RANKED_BY_WORTH)
+    lines += table
+    if not detail:
+        return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + hint_figures(ratings)
+
+
+HINT_MOST = 8  # the lines of a hint without --detail
+RANKED_BY_WORTH = "  Ranked by worth, which also weighs how soon a loss comes."
+
+
+def _looks_better(best: Rating, listed: list[Rating]) -> bool:
+    """Whether a move listed shows both a higher chance and a higher expected score than the expert's move:
+    the screen then says why it is ranked below (worth counts when a loss would come, the figures do not)."""
+    return any(
+        shown_chance(rating.chance) != shown_chance(best.chance)
+        and shown_percent(rating.chance) > shown_percent(best.chance)
+        and shown_points(rating.expected) > shown_points(best.expected)
+        for rating in listed
+    )
+
+
+def _table(ratings: list[Rating], limit: int) -> list[str]:
+    """The hint's table: its head, a line a move (at most `limit`), then what is left and what the moves share;
+    every line but the last (`After each, ...`) indented."""
     shown = ratings[:limit]
     width = max([len("move"), *(len(rating.name) for rating in shown)])
-    lines.append(f"  {'move':<{width}}  {'worth':>6}    win  score")
+    wide = max([4, *(len(percent(rating.chance)) for rating in shown)])  # `99.9%` only where one is
+    lines = [f"  {'move':<{width}}  {'worth':>6}{'win':>{wide + 3}}  score"]
     for rating in shown:
         marked = f"{rating.value:.3f}" + ("*" if rating.looked_again else " ")
-        said = f"  {rating.name:<{width}}  {marked:>7}  {percent(rating.chance):>4}  {rating.expected:>5.1f}"
+        said = f"  {rating.name:<{width}}  {marked:>7}  {percent(rating.chance):>{wide}}  {rating.expected:>5.1f}"
         if rating.unsafe:
             said += f"  ({_risk_words(rating.unsafe, rating.to_come)})"
         lines.append(said)
@@ -93,9 +136,7 @@ def hint_text(
         lines.append(f"  {more}{looked}".rstrip("; "))
     if all(not rating.unsafe and rating.to_come for rating in shown):
         lines.append("After each, every card to come has a safe place next.")
-    if not detail:
-        return "\n".join(lines)
-    return "\n".join(lines) + "\n\n" + hint_figures(ratings)
+    return lines
 
 
 def _risk_words(unsafe: int, to_come: int) -> str:
