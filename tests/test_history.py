@@ -346,3 +346,27 @@ def test_a_won_game_is_celebrated_a_first_win_a_streak_a_new_best_a_first_win_at
     ) is first_at_grade
     lost = at_the_prompt(1, ["B2", "B2 top", "B2 top", "B2 top", "B3"])
     assert "in a row" not in lost and "best score" not in lost
+
+
+# The expert's game of deal 880004 (auto, 200 playouts): a win with 21, more than the solver finds alone
+EXPERT_880004 = (
+    "A1,shift down,A1,A3,shift right,A3,A4,shift right,A3,A4,B2,D2,D1,A2,C4,B4 top,A1,D4,D1 top,B1,D3,D3 top"
+)
+
+
+def test_solve_starts_from_the_deals_won_games_kept_and_says_a_bound_only_when_proven(home):
+    """The issue's deal: alone the search finds 19 (20,000 positions here: 17), below the expert's 21; once
+    that game is kept, `solve` starts from it, and a best not proven is never called an upper bound."""
+    alone = json.loads(runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "-f", "json"]).stdout)
+    assert alone["score"] < 21 and not alone["proven"]
+    moves = "\n".join(EXPERT_880004.split(",")) + "\n"
+    assert runner.invoke(app, ["play", "--seed", "880004"], input=moves).exit_code == 0
+    result = runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000"])
+    assert result.stdout.startswith("Deal 880004: winnable, best score found 21 (not proven best")
+    assert "upper bound" not in result.stdout
+    assert "the best line found, knowing the stock" in result.stdout
+    analysed = runner.invoke(app, ["analyze", "--last", "--playouts", "30", "--solve-budget", "20000", "-f", "json"])
+    summary = json.loads(analysed.stdout.splitlines()[-1])
+    assert summary["best_score"] == json.loads(
+        runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "-f", "json"]).stdout
+    )["score"]
