@@ -367,6 +367,9 @@ def test_solve_starts_from_the_deals_won_games_kept_and_says_a_bound_only_when_p
     assert "the best line found, knowing the stock" in result.stdout
     analysed = runner.invoke(app, ["analyze", "--last", "--playouts", "30", "--solve-budget", "20000", "-f", "json"])
     summary = json.loads(analysed.stdout.splitlines()[-1])
-    assert summary["best_score"] == json.loads(
-        runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "-f", "json"]).stdout
-    )["score"]
+    assert (
+        summary["best_score"]
+        == json.loads(runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "-f", "json"]).stdout)[
+            "score"
+        ]
+    )
