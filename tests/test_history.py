@@ -202,13 +202,14 @@ def test_an_unwritable_data_folder_is_one_line_and_the_game_still_plays(tmp_path
 @pytest.mark.parametrize(
     "command",
     [
-        ["play", "--seed", "3", "-f", "json"],
         ["play", "--seed", "3", "--no-record"],
+        ["play", "--seed", "3", "-f", "json", "--no-record"],
         ["auto", "--seed", "3", "-p", "greedy"],
         ["stats", "-n", "2", "-p", "greedy"],
     ],
 )
 def test_games_that_are_not_a_persons_are_never_kept(home, command):
+    """`--no-record` (in either format), `auto` and `stats`: nothing kept."""
     process = in_process(*command, input="B2\n", **env_for(home))
     assert process.returncode == 0, process.stderr
     assert not (home / "games").exists() or not list((home / "games").iterdir())
@@ -373,3 +374,17 @@ def test_solve_starts_from_the_deals_won_games_kept_and_says_a_bound_only_when_p
             "score"
         ]
     )
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+@pytest.mark.parametrize("moves", ["B2\nC2\n", "B2\nZ9\n"], ids=["ran-out", "bad-move"])
+def test_a_piped_game_is_kept_whatever_the_format(home, output_format, moves):
+    """One way for every format: a piped game is kept, whether its input ran out or a bad move ended it; in
+    JSON, standard output stays one state a line, and where it is kept goes to standard error as in text."""
+    result = runner.invoke(app, ["play", "--seed", "3", "-f", output_format], input=moves)
+    assert result.exit_code == (1 if "Z9" in moves else 0)
+    if output_format == "json":
+        assert all(json.loads(line)["ply"] >= 0 for line in result.stdout.splitlines())
+    assert "The game is saved in" in result.stderr
+    [game] = json.loads(runner.invoke(app, ["history", "-f", "json"]).stdout)["games"]
+    assert (game["seed"], game["moves"], game["piped"]) == (3, 2 if "C2" in moves else 1, True)
