@@ -388,3 +388,18 @@ def test_a_piped_game_is_kept_whatever_the_format(home, output_format, moves):
     assert "The game is saved in" in result.stderr
     [game] = json.loads(runner.invoke(app, ["history", "-f", "json"]).stdout)["games"]
     assert (game["seed"], game["moves"], game["piped"]) == (3, 2 if "C2" in moves else 1, True)
+
+
+def test_a_long_search_that_proves_nothing_is_checked_against_the_experts_game(home, monkeypatch, tmp_path):
+    """With nothing kept, a search that ends unproven (of at least EXPERT_LINE_BUDGET positions: lowered here,
+    to keep the test quick) also plays the expert's game, and answers with the better line: 21 for deal 880004,
+    with the expert's line as its record."""
+    from foursquare_cli.runs import deal_best
+
+    monkeypatch.setattr(deal_best, "EXPERT_LINE_BUDGET", 20_000)
+    path = tmp_path / "line.yaml"
+    result = runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "--record", str(path)])
+    assert result.stdout.startswith("Deal 880004: winnable, best score found 21 (not proven best")
+    assert runner.invoke(app, ["check", str(path)]).stdout.endswith("won, score 21, 22 moves\n")
+    small = json.loads(runner.invoke(app, ["solve", "--seed", "880004", "--budget", "19999", "-f", "json"]).stdout)
+    assert small["score"] < 21  # below the threshold, no expert game: it would cost more than the search

@@ -43,6 +43,7 @@ from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..rules.outcomes import Status
 from ..store.history import History
+from .deal_best import best_of_deal
 from .executor import run_in_order
 
 SAFE = 0.9  # a chance to win from which the win counts as safe
@@ -254,7 +255,7 @@ def analyze(
         if progress is not None:
             progress(len(moves))
     played = [game.moves] if game.state.status is Status.WON else []  # its best is never below the score played
-    deal_solution = solve(game.deck, budget=solve_budget, known=[*played, *known])
+    deal_solution = best_of_deal(game.deck, budget=solve_budget, known=[*played, *known])
     lost_after = lost_for_good(game, max(1, solve_budget // 2))
     now = None if game.state.is_over else Estimate.of(expert.evaluate(game.state).best)
     return moves, summary_of_analysis(game, moves, deal_solution, lost_after, path, now)
