@@ -120,3 +120,48 @@ def test_every_help_is_written_for_someone_who_installed_the_tool():
     assert f"?? blunder {b_points:g}" in analyze
     (_, sb), (_, sm), (_, si) = SCORE_MARKS
     assert f"?! {si:g} point, ? {sm:g}, ?? {sb:g}" in analyze
+
+
+def test_deal_fits_60_columns_while_a_usage_error_stays_one_line(monkeypatch):
+    """The grade is words for a person, fitted to the terminal (it was one line of 95 columns); the stock is
+    broken between cards only at a terminal (a script gets its one line); an error is one line, however long."""
+    import io
+
+    from foursquare_cli.app.deal import dealt
+    from foursquare_cli.ui.output import Screen, words
+
+    monkeypatch.setenv("COLUMNS", "60")
+    result = runner.invoke(app, ["deal", "--seed", "5"])
+    assert result.exit_code == 0 and result.stdout.count("\n") == 1  # the stock, one line, in a pipe
+    assert result.stderr.startswith("grade: ") and max(map(len, result.stderr.splitlines())) <= 60
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out, err = Terminal(), Terminal()
+    screen = Screen(out=out, err=err)
+    screen.show(words(dealt(5), screen))
+    assert max(map(len, (out.getvalue() + err.getvalue()).splitlines())) <= 60
+    assert out.getvalue().split() == result.stdout.split()
+
+    bad = runner.invoke(app, ["deal", "--seed", "1.5"])
+    assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and len(bad.stderr) > 60
+
+
+def test_harder_grades_have_lower_grading_figures():
+    """The grade says the one figure that grades it (the ease), and over these deals a harder grade always has
+    a lower one: deal 7 (hard, though its greedy games win 16%) below deal 880001 (medium, 7% won)."""
+    import re
+
+    order = {"hard": 0, "medium": 1, "easy": 2}
+    graded = []
+    for seed in [7, 880001, *range(12)]:
+        said = runner.invoke(app, ["deal", "--seed", str(seed)]).stderr
+        found = re.match(r"grade: (\w+), ease (\d\.\d\d) ", said)
+        assert found, said
+        graded.append((order[found[1]], float(found[2])))
+    assert {level for level, _ in graded} == {0, 1, 2}
+    for level, ease in graded:
+        assert all(ease < other for other_level, other in graded if other_level > level)
+    assert graded[0] < graded[1]

@@ -202,13 +202,14 @@ def test_an_unwritable_data_folder_is_one_line_and_the_game_still_plays(tmp_path
 @pytest.mark.parametrize(
     "command",
     [
-        ["play", "--seed", "3", "-f", "json"],
         ["play", "--seed", "3", "--no-record"],
+        ["play", "--seed", "3", "-f", "json", "--no-record"],
         ["auto", "--seed", "3", "-p", "greedy"],
         ["stats", "-n", "2", "-p", "greedy"],
     ],
 )
 def test_games_that_are_not_a_persons_are_never_kept(home, command):
+    """`--no-record` (in either format), `auto` and `stats`: nothing kept."""
     process = in_process(*command, input="B2\n", **env_for(home))
     assert process.returncode == 0, process.stderr
     assert not (home / "games").exists() or not list((home / "games").iterdir())
@@ -346,3 +347,59 @@ def test_a_won_game_is_celebrated_a_first_win_a_streak_a_new_best_a_first_win_at
     ) is first_at_grade
     lost = at_the_prompt(1, ["B2", "B2 top", "B2 top", "B2 top", "B3"])
     assert "in a row" not in lost and "best score" not in lost
+
+
+# The expert's game of deal 880004 (auto, 200 playouts): a win with 21, more than the solver finds alone
+EXPERT_880004 = (
+    "A1,shift down,A1,A3,shift right,A3,A4,shift right,A3,A4,B2,D2,D1,A2,C4,B4 top,A1,D4,D1 top,B1,D3,D3 top"
+)
+
+
+def test_solve_starts_from_the_deals_won_games_kept_and_says_a_bound_only_when_proven(home):
+    """The issue's deal: alone the search finds 19 (20,000 positions here: 17), below the expert's 21; once
+    that game is kept, `solve` starts from it, and a best not proven is never called an upper bound."""
+    alone = json.loads(runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "-f", "json"]).stdout)
+    assert alone["score"] < 21 and not alone["proven"]
+    moves = "\n".join(EXPERT_880004.split(",")) + "\n"
+    assert runner.invoke(app, ["play", "--seed", "880004"], input=moves).exit_code == 0
+    result = runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000"])
+    assert result.stdout.startswith("Deal 880004: winnable, best score found 21 (not proven best")
+    assert "upper bound" not in result.stdout
+    assert "the best line found, knowing the stock" in result.stdout
+    analysed = runner.invoke(app, ["analyze", "--last", "--playouts", "30", "--solve-budget", "20000", "-f", "json"])
+    summary = json.loads(analysed.stdout.splitlines()[-1])
+    assert (
+        summary["best_score"]
+        == json.loads(runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "-f", "json"]).stdout)[
+            "score"
+        ]
+    )
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+@pytest.mark.parametrize("moves", ["B2\nC2\n", "B2\nZ9\n"], ids=["ran-out", "bad-move"])
+def test_a_piped_game_is_kept_whatever_the_format(home, output_format, moves):
+    """One way for every format: a piped game is kept, whether its input ran out or a bad move ended it; in
+    JSON, standard output stays one state a line, and where it is kept goes to standard error as in text."""
+    result = runner.invoke(app, ["play", "--seed", "3", "-f", output_format], input=moves)
+    assert result.exit_code == (1 if "Z9" in moves else 0)
+    if output_format == "json":
+        assert all(json.loads(line)["ply"] >= 0 for line in result.stdout.splitlines())
+    assert "The game is saved in" in result.stderr
+    [game] = json.loads(runner.invoke(app, ["history", "-f", "json"]).stdout)["games"]
+    assert (game["seed"], game["moves"], game["piped"]) == (3, 2 if "C2" in moves else 1, True)
+
+
+def test_a_long_search_that_proves_nothing_is_checked_against_the_experts_game(home, monkeypatch, tmp_path):
+    """With nothing kept, a search that ends unproven (of at least EXPERT_LINE_BUDGET positions: lowered here,
+    to keep the test quick) also plays the expert's game, and answers with the better line: 21 for deal 880004,
+    with the expert's line as its record."""
+    from foursquare_cli.runs import deal_best
+
+    monkeypatch.setattr(deal_best, "EXPERT_LINE_BUDGET", 20_000)
+    path = tmp_path / "line.yaml"
+    result = runner.invoke(app, ["solve", "--seed", "880004", "--budget", "20000", "--record", str(path)])
+    assert result.stdout.startswith("Deal 880004: winnable, best score found 21 (not proven best")
+    assert runner.invoke(app, ["check", str(path)]).stdout.endswith("won, score 21, 22 moves\n")
+    small = json.loads(runner.invoke(app, ["solve", "--seed", "880004", "--budget", "19999", "-f", "json"]).stdout)
+    assert small["score"] < 21  # below the threshold, no expert game: it would cost more than the search

@@ -245,7 +245,7 @@ def test_restart_and_new_without_a_record_print_no_record():
     def reopen(seed, game):
         return open_session(seed=seed if game else None)
 
-    _, said = at_the_table(Session(Game.from_seed(42)), "B2", "restart", "B2", "new", "quit", reopen=reopen)
+    _, said = at_the_table(Session(Game.from_seed(42)), "B2", "restart", "y", "B2", "new", "y", "quit", reopen=reopen)
     before_quit = said.rsplit("> quit", 1)[0] if "> quit" in said else said.rsplit("> ", 1)[0]
     assert "foursquare: 1" not in before_quit and "as a record" not in before_quit
 

@@ -304,7 +304,7 @@ def test_a_piped_line_that_is_no_move_says_what_it_is(line, said):
     assert process.returncode == 1
     refused, *kept = process.stderr.splitlines()
     assert refused == f"<stdin>:2: move 2 {line!r}: {said}"
-    assert kept[0].startswith("The game so far, as a record"), "not kept: the record, as every end of a pipe says"
+    assert kept[0].startswith("The game is saved in"), "where the game is kept, as every end of a pipe says"
 
 
 CHANCE = r"([<>]?\d+(?:\.\d)?%)"

@@ -101,7 +101,7 @@ def test_restart_and_new_start_again_and_the_game_left_is_kept(tmp_path, monkeyp
 
     session, _ = open_session(seed=42, history=History())
     with session:
-        code, said = table(session, "B2", "restart", "C3", "new", "quit", reopen=reopen)
+        code, said = table(session, "B2", "restart", "y", "C3", "new", "yes", "quit", reopen=reopen)
     assert "This deal again, from its start." in said and "A new deal." in said
     assert said.count("Move 1, place 6D> ") == 2  # deal 42 from its start, twice
     games = History(tmp_path / "home").games()
@@ -159,7 +159,13 @@ def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_aga
     child.sendline("undo")
     child.expect_exact("Undone (undos so far: 1).")
     child.expect_exact(f"Move {len(LOST_MOVES)}, place ")  # a shift is a move too (a free one)
+    child.sendline("restart")  # an unfinished game with moves: asked first, and no (the default) keeps it
+    child.expect_exact(f"Leave this game of {len(LOST_MOVES) - 1} moves for this deal again from its start? (y/N)> ")
+    child.sendline("")
+    child.expect_exact("Not left: the game goes on")
     child.sendline("restart")
+    child.expect_exact("(y/N)> ")
+    child.sendline("y")
     child.expect_exact("This deal again, from its start.")
     child.expect_exact("Move 1, place ")
     child.sendline("quit")
@@ -301,3 +307,30 @@ def test_what_the_deal_allowed_is_never_less_than_the_score_just_won(found, prov
     from foursquare_cli.ui.solve_text import deal_potential
 
     assert said in deal_potential(Solution(SolveStatus.WINNABLE, found, proven, [], 0, 0.0), 22)
+
+
+def test_restart_and_new_ask_before_leaving_an_unfinished_game():
+    """A game with moves, unfinished, is left only on a y: any other line (the next line is the answer, so
+    scripted input never hangs), Ctrl-C or the end of input keep it going; a game with no move is not asked."""
+
+    def reopen(seed, game):
+        return open_session(seed=seed if game else None)
+
+    code, said = table(
+        Session(Game.from_seed(42)),
+        "restart",
+        "B2",
+        "restart",
+        "B3",
+        "new",
+        KeyboardInterrupt,
+        "new",
+        EOFError,
+        reopen=reopen,
+    )
+    assert code == 0
+    assert said.count("This deal again, from its start.") == 1  # the first, with no move: not asked
+    assert said.count("Leave this game of 1 move for this deal again from its start? (y/N)> ") == 1
+    assert said.count("Leave this game of 1 move for a new deal? (y/N)> ") == 2
+    assert said.count("Not left: the game goes on") == 3 and "A new deal." not in said
+    assert "Move 3, place " not in said  # the answer B3 was an answer, not a move

@@ -83,7 +83,7 @@ def analyses(
         for path in sorted({path for path in request.files if path in done}):
             show(AlreadyAnalysed(path, request.results or ""))
         todo = [
-            Request(path, request.deal.seed, request.deal.deck, request.expert, request.solve_budget)
+            Request(path, request.deal.seed, request.deal.deck, request.expert, request.solve_budget, kept=True)
             for path in request.files
             if path not in done
         ]

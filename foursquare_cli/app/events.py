@@ -120,10 +120,11 @@ class Moved(NamedTuple):
 
 class Prompt(NamedTuple):
     """What the prompt asks for: the card to place and its move's number (`ply` + 1), or what a finished game
-    takes."""
+    takes; or, with `leaving` (`restart` or `new`), whether to leave the unfinished game for another (y/N)."""
 
     state: State
     ply: int
+    leaving: str = ""
 
 
 class Refusal(enum.Enum):
@@ -138,6 +139,7 @@ class Refusal(enum.Enum):
     HINT_STOPPED = "hint stopped"  # Ctrl-C during a hint
     NOT_UTF8 = "not utf-8"
     CANNOT_REOPEN = "cannot reopen"  # `restart`/`new` where no game can be kept (`text`: the command)
+    STAYED = "stayed"  # `restart`/`new` not confirmed: the game goes on (`text`: the command)
 
 
 class Refused(NamedTuple):

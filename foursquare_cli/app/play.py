@@ -3,7 +3,8 @@
 The session its options ask for is opened (`session`: new, resumed, kept in the
 history), what is to be said first is shown, then the game is played where the view
 says it is: at a prompt when standard input is a terminal and the output is text,
-else from the pipe. A game whose output is JSON is a program's: it is not kept.
+else from the pipe. Every game is kept in the history (`--no-record`: none), whatever the format: a game from
+a pipe in JSON is kept as one in text is, and says where at its end (standard error), as text does.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def play_as_asked(request: PlayRequest, views: PlayViews) -> ExitStatus:
     failed write), said already where it happened, so its exit code is all that is left."""
     if views.input_closed:
         raise UsageError("standard input is closed; pipe moves in, or play at a terminal")
-    keep = not (views.machine or request.game.no_record)
+    keep = not request.game.no_record  # the format is no matter: a game in JSON is kept as one in text
     session, opening, reopen_values = open_play(
         request.game, keep=keep, at_prompt=views.at_prompt, expert=request.player
     )

@@ -1,13 +1,16 @@
-"""`solve`: a deal searched by a solver that knows the whole stock (an upper bound, not a player); its winning
-line written to a record when asked (the file checked before the search)."""
+"""`solve`: a deal searched by a solver that knows the whole stock (not a player: an upper bound for any real
+player once its best is proven), started from the games of the deal the player won (kept in the history), so
+its best is never below a score the player made; its winning line written to a record when asked (the file
+checked before the search)."""
 
 from __future__ import annotations
 
+from contextlib import closing
 from typing import Any, NamedTuple
 
 from ..errors import ExitStatus, UsageError
 from ..players.solver import SOLVE_BUDGET as SOLVE_BUDGET  # the default of `solve --budget`
-from ..players.solver import Solution, SolveStatus, solve, winning_game
+from ..players.solver import Solution, SolveStatus, winning_game
 from ..rules.cards import Card, deal
 
 
@@ -53,13 +56,17 @@ class Solved(NamedTuple):
 def solve_deal(request: SolveRequest) -> Solved:
     """Search the deal knowing its stock; the winning line written to `record` (checked before the search)."""
     from ..formats.records import format_record  # start-up: 40 ms (YAML); this module gives an option's default
+    from ..runs.deal_best import best_of_deal  # start-up, as above (the expert)
     from ..store.files import opened_record  # start-up, as above
+    from ..store.history import History  # start-up, as above (sqlite)
 
     if (request.seed is None) == (request.deck is None):
         raise UsageError("give --seed N or --deck CARDS (one of them)")
     cards = request.deck if request.deck is not None else deal(request.seed or 0)
     with opened_record(request.record, replace=request.force) as file:
-        solution = solve(cards, budget=request.budget, timeout=request.timeout)
+        with closing(History()) as history:  # its best is never below a game of the deal kept
+            known = history.won_lines(request.seed) if request.seed is not None else []
+        solution = best_of_deal(cards, budget=request.budget, timeout=request.timeout, known=known)
         game = winning_game(cards, request.seed, solution)
         record_text = format_record(game) if game is not None else None
         if file is not None and record_text is not None:

@@ -206,6 +206,9 @@ class Table:
             self.view.show(Refused(Refusal.CANNOT_REOPEN, command))
             return
         game = self.game
+        if game.ply > 0 and not game.state.is_over and not self.leave_confirmed(command):
+            self.view.show(Refused(Refusal.STAYED, command))
+            return
         if self.session.record is not None and not (game.state.is_over and self.ended):
             self.view.show(Left(self.session.where_kept()))  # a game kept nowhere (--no-record): not a word
         if self.session is not self.opened:
@@ -215,6 +218,16 @@ class Table:
         self.session, said = self.reopen(game.seed, game if command == "restart" else None)
         self.ended = False
         self.view.show(Reopened(command == "restart", said, self.game.step, self.cards_to_come))
+
+    def leave_confirmed(self, command: str) -> bool:
+        """Whether the player, asked, leaves the unfinished game for `command`'s: only a typed y (yes); any
+        other line, Ctrl-C or the end of input keep the game going (a typo never throws a game away)."""
+        try:
+            with self.interrupts.waiting_for_input():
+                answer = self.view.read(Prompt(self.game.state, self.game.ply, command), list)
+        except (KeyboardInterrupt, EOFError, UnicodeDecodeError):
+            return False
+        return answer.strip().lower() in ("y", "yes")
 
     def play(self, text: str) -> None:
         try:

@@ -173,8 +173,9 @@ def solve_command(
 ) -> None:
     """Search a deal knowing the whole stock: the best score it can find.
 
-    Not a player: it sees every card in advance, so its result is an upper bound
-    for any real player. Exit codes: 0 winnable (with the best score found, and
+    Not a player: it sees every card in advance, so a proven result is an upper
+    bound for any real player; a best not proven is the best line found, knowing
+    the stock. It starts from the games of the deal you won. Exit codes: 0 winnable (with the best score found, and
     whether it is proven best), 3 unwinnable (an exhaustive search found no win),
     4 gave up (budget or time ran out with nothing found), 2 usage error.
     """

@@ -7,7 +7,7 @@ read off the `foursquare.players` entry points), `random_player`, `greedy` and `
 `outside` (programs speaking the move protocol, and Python classes, each in a process
 of its own: `processes`, `warden`, `host`), `plugins` (another package's players, read
 in a process of their own: nothing of theirs is imported here), `solver` (a search that knows the whole
-stock: not a player, an upper bound) and `calibration` (the expert's figures as they
+stock: not a player; an upper bound once its best is proven) and `calibration` (the expert's figures as they
 come true). It imports `errors`,
 `rules`, `formats` and `store` only, and returns values: no text for people beyond an
 error's message.

@@ -1,7 +1,8 @@
 """The solver: a search that knows the whole stock. Not a player.
 
-It reads the order of the stock, so what it finds is an upper bound for any real
-player: the best score the deal allows, as far as the search gets in its budget.
+It reads the order of the stock, so a best it proves is an upper bound for any real
+player: the best score the deal allows. A best not proven is only the best line found
+in the budget, knowing the stock: a player (the expert too) may score more.
 """
 
 from __future__ import annotations

@@ -26,7 +26,8 @@ from which a win was still possible: the move after it lost the game for good.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from typing import Any, NamedTuple
 
 from ..errors import FoursquareError
@@ -41,6 +42,8 @@ from ..rules.cards import Card
 from ..rules.game import Game, Step
 from ..rules.moves import Move
 from ..rules.outcomes import Status
+from ..store.history import History
+from .deal_best import best_of_deal
 from .executor import run_in_order
 
 SAFE = 0.9  # a chance to win from which the win counts as safe
@@ -243,6 +246,7 @@ def analyze(
     solve_budget: int = SOLVE_BUDGET,
     progress: Callable[[int], None] | None = None,
     path: str = "",
+    known: Sequence[Sequence[Move]] = (),
 ) -> tuple[list[MoveAnalysis], AnalysisSummary]:
     """The whole analysis of a game: each move, then the summary (with the solver's best for the deal)."""
     moves = []
@@ -250,8 +254,8 @@ def analyze(
         moves.append(analysed)
         if progress is not None:
             progress(len(moves))
-    known = [game.moves] if game.state.status is Status.WON else []  # its best is never below the score played
-    deal_solution = solve(game.deck, budget=solve_budget, known=known)
+    played = [game.moves] if game.state.status is Status.WON else []  # its best is never below the score played
+    deal_solution = best_of_deal(game.deck, budget=solve_budget, known=[*played, *known])
     lost_after = lost_for_good(game, max(1, solve_budget // 2))
     now = None if game.state.is_over else Estimate.of(expert.evaluate(game.state).best)
     return moves, summary_of_analysis(game, moves, deal_solution, lost_after, path, now)
@@ -266,6 +270,7 @@ class Request(NamedTuple):
     expert: PlayerSpec
     solve_budget: int = SOLVE_BUDGET
     data: bytes | None = None  # the file's bytes, when read before (standard input, for a worker)
+    kept: bool = False  # the deal's search also starts from its games won and kept in the history, as `solve`
 
 
 class FileAnalysis(NamedTuple):
@@ -294,12 +299,17 @@ def analyze_file(request: Request, progress: Callable[[int, int], None] | None =
     game = verdict.game
     if game is None:
         return FileAnalysis(request.path, verdict.problems, None, [], None)
+    known: list[list[Move]] = []
+    if request.kept and game.seed is not None:
+        with closing(History()) as history:
+            known = history.won_lines(game.seed)
     moves, summary = analyze(
         game,
         evaluator_of(request.expert),
         solve_budget=request.solve_budget,
         progress=None if progress is None else lambda done: progress(done, game.ply),
         path=request.path,
+        known=known,
     )
     return FileAnalysis(request.path, verdict.problems, game, moves, summary)
 

@@ -48,7 +48,8 @@ import platformdirs
 from ..errors import UsageError, display_name
 from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
-from .kept import KeptGame, file_status, index_row, kept_game, started_now
+from ..rules import Move
+from .kept import KeptGame, file_status, index_row, kept_game, kept_moves, started_now
 
 INDEX_NAME = "history.sqlite"
 GAMES_FOLDER = "games"
@@ -338,6 +339,17 @@ class History:
         query += " ORDER BY started DESC, mtime_ns DESC"
         with self._sqlite("read"):
             return [kept_game(row) for row in self.connection.execute(query, arguments)]
+
+    def won_lines(self, seed: int) -> list[list[Move]]:
+        """The moves of every kept game of deal `seed` that was won, newest first: where a search of the deal
+        starts (`solve`, `analyze`), so that it never finds less than a score the player made; none when nothing
+        is kept (a search makes no data folder) or the history cannot be read (the search needs no history)."""
+        try:
+            games = self.games(seed=seed) if self.index_path.exists() else []
+        except HistoryError:
+            return []
+        lines = (kept_moves(game.path) for game in games if game.status == "won")
+        return [line for line in lines if line is not None]
 
     def last_played(self) -> KeptGame | None:
         """The game played most recently (by its record's last change), finished or not; None when none is

@@ -11,6 +11,8 @@ from typing import Any, NamedTuple
 from ..formats.lines import ReadError
 from ..formats.records import check_record
 from ..formats.source import read_source
+from ..rules import Move
+from ..rules.outcomes import Status
 
 
 class KeptGame(NamedTuple):
@@ -84,6 +86,19 @@ def index_row(path: str) -> tuple[Any, ...] | None:
         info.st_size,
         info.st_mtime_ns,
     )
+
+
+def kept_moves(path: str) -> list[Move] | None:
+    """The moves of the record at `path` when it is a valid record of a game won, else None (a record changed
+    or removed since it was indexed included): a line a search of its deal may start from."""
+    try:
+        verdict = check_record(read_source(path))
+    except ReadError:
+        return None
+    state = verdict.state
+    if verdict.problems or state is None or state.status is not Status.WON:
+        return None
+    return verdict.moves
 
 
 def kept_game(row: tuple[Any, ...]) -> KeptGame:

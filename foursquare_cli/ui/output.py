@@ -52,7 +52,10 @@ class Text(NamedTuple):
     err: tuple[str, ...] = ()
     said: str = ""
     err_first: bool = False
-    whole: bool = False  # a line for a program as much as a person (a deal's stock, the version): never broken
+    whole: bool = False  # a line for a program as much as a person (a deal's stock, the version): broken only
+    # when standard output is a terminal (a person reads it there; a script, from a pipe or a file, gets it whole)
+    err_words: bool = False  # the `err` lines are words for a person (a deal's grade), fitted to the width as
+    # standard output is; an error (every other `err`) stays one line
 
 
 class Screen:
@@ -96,12 +99,14 @@ class Screen:
         self.out.write(text)
         self.out.flush()
 
-    def say(self, line: str) -> None:
-        """One line on standard error, if there is one to write to (never broken: an error is one line)."""
+    def say(self, line: str, *, fit: bool = False) -> None:
+        """One line on standard error, if there is one to write to (never broken: an error is one line; words
+        for a person, `fit`, are fitted to standard error's width as `write` fits standard output's)."""
         stream = self._err if self._err is not None else sys.stderr
         try:
             if stream is not None:
-                stream.write(line + "\n")
+                width = terminal_width(stream) if fit else None
+                stream.write((fitted(line, width) if width is not None else line) + "\n")
                 stream.flush()
         except (OSError, ValueError):
             pass
@@ -110,11 +115,11 @@ class Screen:
         """A value's words where they go (see `Text`)."""
         if text.err_first:
             for line in text.err:
-                self.say(line)
-        self.write(text.out, fit=not text.whole)
+                self.say(line, fit=text.err_words)
+        self.write(text.out, fit=not text.whole or _is_terminal(self.out))
         if not text.err_first:
             for line in text.err:
-                self.say(line)
+                self.say(line, fit=text.err_words)
         if text.said:
             if self.prompt:
                 self.write(text.said)
@@ -217,6 +222,12 @@ def terminal_width(stream: IO[str] | None = None) -> int | None:
     with contextlib.suppress(AttributeError, ValueError, OSError):
         terminal = stream is not None and stream.isatty()
     return max(20, shutil.get_terminal_size((100, 24)).columns - 1) if terminal else None
+
+
+def _is_terminal(stream: IO[str] | None) -> bool:
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        return stream is not None and stream.isatty()
+    return False
 
 
 def can_show(text: str) -> bool:

@@ -59,7 +59,7 @@ Commands:
   board     the board again
   hint      the expert's best moves, in plain words (hint detail: its figures)
   undo      take back the last move (counted in the record), even one that ended the game
-  restart   this deal again from its start; new: a new deal (the game left is kept)
+  restart   this deal again from its start; new: a new deal (asked first when a game is under way; it is kept)
   help      this text
   quit      stop; the game is saved and can be resumed (Ctrl-D too; Ctrl-C clears the line)
 Tab completes moves and commands; arrow keys recall earlier lines."""
@@ -195,6 +195,10 @@ def _board(value: Board, screen: Screen) -> Text:
 
 
 def prompt_text(prompt: Prompt, style: Style) -> str:
+    if prompt.leaving:
+        again = "this deal again from its start" if prompt.leaving == "restart" else "a new deal"
+        moves = f"{prompt.ply} move" + ("s" if prompt.ply != 1 else "")
+        return f"Leave this game of {moves} for {again}? (y/N)> "
     card = prompt.state.next_card
     if card is None:
         return "Game over (undo, restart, new, quit)> "
@@ -247,6 +251,8 @@ def _refusal_text(value: Refused) -> str:
         return "That was not UTF-8 text; type a move like B3 (or help)."
     if kind is Refusal.CANNOT_REOPEN:
         return f"'{value.text}' needs a new game to be kept; leave with quit and play again."
+    if kind is Refusal.STAYED:
+        return f"Not left: the game goes on ('{value.text}' then y to leave it; it stays kept, to resume)."
     return value.text  # the engine's or the record's own message: TRY_REFUSED, NOTHING_TO_UNDO, RECORD_REFUSED
 
 

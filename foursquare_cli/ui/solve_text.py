@@ -21,13 +21,23 @@ def solve_text(solution: Solution, seed: int | None, record_text: str | None, ti
         verdict = "gave up (the node budget ran out before a win was found; raise it with --budget)"
     lines = [
         f"{name}: {verdict}",
-        "This search knows the whole stock: an upper bound for any real player, not a player.",
+        _what_it_bounds(solution),
         f"Searched {solution.nodes:,} positions in {solution.seconds:.1f} s.",
     ]
     if record_text is not None:
         lines.append("The winning line, as a game record:")
         lines.append(record_text.rstrip("\n"))
     return "\n".join(lines)
+
+
+def _what_it_bounds(solution: Solution) -> str:
+    """What the result says of a real player: a bound only once proven (the best, or that there is no win);
+    a best not proven is a line found, which a player (the expert too) may beat."""
+    if solution.status is SolveStatus.WINNABLE and not solution.proven:
+        return "Not proven: the best line found, knowing the stock; a player may score more."
+    if solution.status is SolveStatus.GAVE_UP:
+        return "This search knows the whole stock, but found no line: it bounds nothing."
+    return "This search knows the whole stock: an upper bound for any real player, not a player."
 
 
 def deal_potential(solution: Solution, played: int | None = None) -> str:
