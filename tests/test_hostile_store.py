@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -290,3 +291,31 @@ def test_24_refused_records_are_not_parsed_again(home, monkeypatch):
     assert len(read) == first, "the second listing parsed nothing again"
     (games / "broken-7.yaml").write_text("foursquare: 1\nseed: 3\nmoves: [B2]\n")
     assert len(kept(home)) == 2  # a refused file that changed is read again
+
+
+@pytest.mark.posix
+@pytest.mark.parametrize("statement", ["CREATE INDEX", "PRAGMA application_id ="])
+def test_14_an_index_killed_while_it_is_made_is_still_ours(home, statement):
+    """The index was made a statement at a time, each its own transaction: killed after its tables and before
+    its mark (application_id), it was taken for another program's database, and the history was never kept
+    again (found by the crash test, python -m fuzz.crash). Its tables and marks are now one transaction: a
+    kill leaves no index, or a whole one. The process is killed as SQLite runs `statement`."""
+    killer = (
+        "import os, signal, sqlite3, sys\n"
+        "from foursquare_cli.store.history import History\n"
+        "connect = sqlite3.connect\n"
+        "def killed_at(*args, **kwargs):\n"
+        "    connection = connect(*args, **kwargs)\n"
+        "    connection.set_trace_callback(\n"
+        "        lambda sql: sql.lstrip().startswith(sys.argv[2]) and os.kill(os.getpid(), signal.SIGKILL))\n"
+        "    return connection\n"
+        "sqlite3.connect = killed_at\n"
+        "History(sys.argv[1]).games()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", killer, str(home), statement], capture_output=True, text=True)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert (home / "history.sqlite").exists()
+    listed = runner.invoke(app, ["history", "-f", "json"])
+    assert listed.exit_code == 0, listed.stderr
+    assert "not foursquare's" not in listed.stderr and "unreadable" not in listed.stderr
+    assert play().exit_code == 0 and len(kept(home)) == 1

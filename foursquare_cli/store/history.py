@@ -80,6 +80,7 @@ CREATE TABLE IF NOT EXISTS refused (path BLOB PRIMARY KEY, size INTEGER NOT NULL
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 """
+_SCHEMA_STATEMENTS = tuple(statement.strip() for statement in _SCHEMA.split(";") if statement.strip())
 _OUR_TABLES = {"games", "refused"}
 _LEGACY_COLUMNS = ["path", "seed", "daily", "started", "status", "score", "moves", "undos", "size", "mtime_ns"]
 
@@ -183,11 +184,9 @@ class History:
         if identity == APPLICATION_ID and version > SCHEMA_VERSION:
             connection.close()
             raise HistoryError(f"{_shown(path)} was made by a newer foursquare; it is left alone")
-        if not fresh and (identity != APPLICATION_ID or version != SCHEMA_VERSION):  # ours, of an older schema
-            connection.executescript("DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS refused;")
-            fresh = True
-        connection.executescript(_SCHEMA)
-        if fresh:
+        older = not fresh and (identity != APPLICATION_ID or version != SCHEMA_VERSION)  # ours, of an older schema
+        _make_schema(connection, drop_older=older)
+        if fresh or older:
             self._rebuild(connection, missing=info is None or info.st_size == 0)
         return connection
 
@@ -208,7 +207,7 @@ class History:
             "and rebuilt from the records."
         )
         connection = sqlite3.connect(os.fsencode(path), timeout=BUSY_SECONDS, isolation_level=None)
-        connection.executescript(_SCHEMA)
+        _make_schema(connection)
         self._rebuild(connection, missing=False)
         return connection
 
@@ -365,6 +364,19 @@ class History:
 
 def _why(error: BaseException) -> str:
     return getattr(error, "strerror", None) or str(error)
+
+
+def _make_schema(connection: sqlite3.Connection, *, drop_older: bool = False) -> None:
+    """The index's tables and its marks as ours (`application_id`, `user_version`), an older schema's tables
+    dropped first, all in one transaction: a kill leaves the file as it was, or the index whole. (Made a
+    statement at a time, a kill between its tables and its mark left a file taken for another program's
+    database, and the history was never kept again.)"""
+    with _transaction(connection):
+        if drop_older:
+            connection.execute("DROP TABLE IF EXISTS games")
+            connection.execute("DROP TABLE IF EXISTS refused")
+        for statement in _SCHEMA_STATEMENTS:
+            connection.execute(statement)
 
 
 @contextlib.contextmanager
