@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fuzz.crash", description=__doc__.split("\n\n")[0])
     parser.add_argument("kinds", nargs="*", metavar="KIND", help=f"of {', '.join(KINDS)} (default all)")
-    parser.add_argument("--kills", type=int, default=1000, help="kills to make in all (default 1,000)")
+    parser.add_argument("--kills", type=int, default=1000, help="kills to make at least (1,000), every kind run once")
     parser.add_argument("--seed", type=int, default=None, help="the seed of the moments and cases (default random)")
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds after which no run starts (3,600)")
     parser.add_argument("--work", type=Path, default=HERE / "work" / "crash", help="the runs' folders (fuzz/work)")
@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix=f"seed-{seed}-", dir=options.work))
     campaign = Campaign(Tool(tally), work, random.Random(seed), options.kinds or list(KINDS), keep=options.keep)
     began = time.monotonic()
-    while tally.kills < options.kills and time.monotonic() - began < options.budget:
+    kinds = len(options.kinds or KINDS)
+    while (tally.kills < options.kills or tally.runs < kinds) and time.monotonic() - began < options.budget:
         campaign.one_run()
         tally.seconds = time.monotonic() - began
         if tally.runs % 20 == 0:
