@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -154,9 +155,9 @@ def test_18_the_same_deal_started_at_once_is_kept_as_many_games(home):
         _, err = process.communicate("B2\n", timeout=60)
         assert process.returncode == 0, err
     assert len(kept(home)) == 6
-    first = History(home).new_record_path(5, "2026-01-01T00:00:00Z")
-    second = History(home).new_record_path(5, "2026-01-01T00:00:00Z")
-    assert first != second and os.path.exists(first) and os.path.exists(second)
+    with History(home).new_record(5, "2026-01-01T00:00:00Z") as first:
+        with History(home).new_record(5, "2026-01-01T00:00:00Z") as second:
+            assert first.path != second.path and os.path.exists(first.path) and os.path.exists(second.path)
 
 
 @pytest.mark.posix
@@ -290,3 +291,54 @@ def test_24_refused_records_are_not_parsed_again(home, monkeypatch):
     assert len(read) == first, "the second listing parsed nothing again"
     (games / "broken-7.yaml").write_text("foursquare: 1\nseed: 3\nmoves: [B2]\n")
     assert len(kept(home)) == 2  # a refused file that changed is read again
+
+
+@pytest.mark.posix
+@pytest.mark.parametrize("statement", ["CREATE INDEX", "PRAGMA application_id ="])
+def test_14_an_index_killed_while_it_is_made_is_still_ours(home, statement):
+    """The index was made a statement at a time, each its own transaction: killed after its tables and before
+    its mark (application_id), it was taken for another program's database, and the history was never kept
+    again (found by the crash test, python -m fuzz.crash). Its tables and marks are now one transaction: a
+    kill leaves no index, or a whole one. The process is killed as SQLite runs `statement`."""
+    killer = (
+        "import os, signal, sqlite3, sys\n"
+        "from foursquare_cli.store.history import History\n"
+        "connect = sqlite3.connect\n"
+        "def killed_at(*args, **kwargs):\n"
+        "    connection = connect(*args, **kwargs)\n"
+        "    connection.set_trace_callback(\n"
+        "        lambda sql: sql.lstrip().startswith(sys.argv[2]) and os.kill(os.getpid(), signal.SIGKILL))\n"
+        "    return connection\n"
+        "sqlite3.connect = killed_at\n"
+        "History(sys.argv[1]).games()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", killer, str(home), statement], capture_output=True, text=True)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert (home / "history.sqlite").exists()
+    listed = runner.invoke(app, ["history", "-f", "json"])
+    assert listed.exit_code == 0, listed.stderr
+    assert "not foursquare's" not in listed.stderr and "unreadable" not in listed.stderr
+    assert play().exit_code == 0 and len(kept(home)) == 1
+
+
+def test_14_a_game_killed_before_its_first_move_leaves_no_empty_record(home):
+    """A game kept in the history reserves its record, empty, as it starts; killed before its first move, the
+    empty file stayed in games/ (and `check` called it invalid), found by the crash test (python -m fuzz.crash).
+    The reservation is now held from the moment it is made, and the history removes one no session holds when
+    it is next read: a game waiting for its first move keeps its own."""
+    process = subprocess.Popen(
+        [*TOOL, "play", "--seed", "5"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=tool_environment(FOURSQUARE_HOME=str(home)),
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline()  # the first board: the game is open
+        assert History(home).games() == []
+        assert len(list((home / "games").glob("*.yaml"))) == 1, "a game waiting for its first move keeps its record"
+    finally:
+        process.kill()
+        process.communicate()
+    assert History(home).games() == []
+    assert list((home / "games").iterdir()) == [], "the empty record and its lock file are gone"

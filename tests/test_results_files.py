@@ -364,3 +364,43 @@ def test_a_run_that_fails_before_its_first_game_leaves_no_results_file(tmp_path,
     said = runner.invoke(app, ["stats", "-n", "2", "-p", "greedy", "--results", str(path)])
     assert said.exit_code == ExitStatus.WORKER_LOST and path.exists()
     assert json.loads(path.read_text())["command"] == "stats"
+
+
+@pytest.mark.posix
+@pytest.mark.parametrize("command", ["stats", "analyze"])
+def test_a_run_killed_as_it_opens_its_results_file_leaves_a_file_summarize_reads(tmp_path, command):
+    """A run killed after its results file was made and before its first line (the plan) was written left the
+    file empty: the same command resumed it, but `summarize` called it 'not a results file' (found by the crash
+    test, python -m fuzz.crash). A new file now appears with its first line already in it (written beside it,
+    then linked into place), so a kill leaves no file, or one with its plan. The process is killed as its file
+    is locked, just after it is there."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    killer = (
+        "import os, signal, sys\n"
+        "from foursquare_cli.cli import app\n"
+        "from foursquare_cli.store import logs\n"
+        "locked = logs.ExclusiveLock.on_file\n"
+        "def killed(path):\n"
+        "    locked(path)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "logs.ExclusiveLock.on_file = killed\n"
+        "app(sys.argv[1:], prog_name='foursquare')\n"
+    )
+    path = tmp_path / "run.jsonl"
+    sample = str(Path(__file__).resolve().parent.parent / "samples" / "won.yaml")
+    analysed = ["analyze", sample, "--playouts", "20", "--solve-budget", "200"]
+    arguments = ["stats", "-n", "3", "-p", "greedy"] if command == "stats" else analysed
+    done = subprocess.run([sys.executable, "-c", killer, *arguments, "--results", str(path)], capture_output=True)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert json.loads(path.read_text())["command"] == command, "the plan is there"
+    if command == "stats":
+        said = runner.invoke(app, ["summarize", str(path)])
+        assert said.exit_code == 0 and "no games yet" in said.stdout, said.stderr
+    again = runner.invoke(app, [*arguments, "--results", str(path)])
+    assert again.exit_code == 0, again.stderr
+    assert len(path.read_text().splitlines()) == (4 if command == "stats" else 2)
+    assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"], "no temporary is left"

@@ -176,15 +176,14 @@ def _new_session(
     if piped:
         meta["piped"] = True
     game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
-    path = record
-    if path is None and history is not None and not no_record:
+    file = RecordFile(record, replace=force) if record is not None else None
+    if record is None and history is not None and not no_record:
         try:
-            path = history.new_record_path(game.seed, started)
+            file = history.new_record(game.seed, started)
         except HistoryError as error:
             said.append(Opening(OpeningKind.UNSAVED, text=str(error)))
             history = None
-    kept = record is None and path is not None
-    session = Session(game, RecordFile(path, replace=force) if path is not None else None, history, kept=kept)
+    session = Session(game, file, history, kept=record is None and file is not None)
     if record is not None:  # a file the user named exists from the start; a kept game from its first move
         session.save()
         session.index()

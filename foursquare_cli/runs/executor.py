@@ -102,8 +102,11 @@ def _raise_interrupted(signum: int, frame: object) -> None:
 
 
 def _end(executor: ProcessPoolExecutor) -> None:
-    """Stop every worker now: the tasks not started are cancelled, the running ones killed."""
+    """Stop every worker now: the tasks not started are cancelled, the running ones killed, and the pool's own
+    thread joined (left running, it closes its pipes while Python's exit wakes it through one of them: now and
+    then an 'Exception ignored' traceback, Bad file descriptor, on the user's standard error)."""
     processes = list(getattr(executor, "_processes", {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)  # shutdown forgets it
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, AttributeError):
@@ -111,6 +114,9 @@ def _end(executor: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, AttributeError, AssertionError):
             process.join(timeout=5)
+    if manager is not None:
+        with contextlib.suppress(RuntimeError):
+            manager.join(timeout=5)
 
 
 class Executor(Protocol):
@@ -203,6 +209,7 @@ def _in_workers(
             for task in pending:
                 submit(task)
                 break
+            finished = not window  # every task done: a caller that stops at the last result ends the pool cleanly
             yield result
         finished = True
     finally:

@@ -203,7 +203,7 @@ class ResultsFile:
         self.path = path
         self.plan = plan
         self._waiting: dict[int, list[GameResult]] = {}
-        self._log = JsonLinesLog(path)
+        self._log = JsonLinesLog(path, plan.to_json())
         try:
             if self._log.header is not None:
                 header = self._log.header
@@ -332,7 +332,7 @@ class AnalysisResults:
     def __init__(self, path: str, settings: AnalysisSettings) -> None:
         self.path = path
         wanted = settings.to_json()  # the first line
-        self._log = JsonLinesLog(path)
+        self._log = JsonLinesLog(path, wanted)
         try:
             header = self._log.header
             if header is not None and header != wanted:

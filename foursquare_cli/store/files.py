@@ -14,7 +14,9 @@ The rules, one for every command that writes a game (`play`, `auto`, `solve`):
 - While a session holds a record, a lock file `.NAME.lock` beside it (`store.locking`:
   `flock`, or `msvcrt.locking` on Windows) refuses a second session; it is removed
   when the session ends. On POSIX the existing record is locked in place too, so a
-  second session that names it through a hard link is refused.
+  second session that names it through a hard link is refused. A record the history
+  reserves (`reserve_record`) is held from before it exists: an empty one that no
+  session holds was left by a kill, and `remove_if_abandoned` removes it.
 - Each write goes to a temporary file `.NAME.foursquare-*.tmp` in the same folder,
   then is renamed over the record; temporaries a killed session left behind are
   removed when the record is next opened. On Windows a rename over a file that
@@ -38,7 +40,7 @@ from collections.abc import Callable, Iterator
 from ..errors import UsageError, WriteError
 from .locking import ExclusiveLock
 
-__all__ = ["RecordFile", "WriteError", "opened_record"]
+__all__ = ["RecordFile", "WriteError", "lock_path_of", "opened_record", "remove_if_abandoned", "reserve_record"]
 
 
 def _umask() -> int:
@@ -63,12 +65,40 @@ def replace_file(source: str, target: str, *, sleep: Callable[[float], None] = t
             sleep(0.05)
 
 
+def lock_path_of(path: str) -> str:
+    """The lock file `.NAME.lock` beside a record, by the record's own name (symbolic links resolved)."""
+    target = os.path.realpath(path)
+    return os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.lock")
+
+
+def remove_if_abandoned(path: str) -> bool:
+    """Remove the record at `path` if it is an empty file no session holds: one reserved for a game whose
+    session was killed before its first move (a session that ends removes its own). True when it was."""
+    try:
+        lock = ExclusiveLock.acquire(lock_path_of(path))
+    except OSError:
+        return False
+    if lock is None:  # a session holds it: a game waiting for its first move
+        return False
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != 0:
+            return False
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        lock.release()
+
+
 class RecordFile:
     """The file a game is recorded to, checked, locked and ready for atomic writes."""
 
-    def __init__(self, path: str, *, replace: bool = False) -> None:
+    def __init__(self, path: str, *, replace: bool = False, lock: ExclusiveLock | None = None) -> None:
         """A UsageError (exit 2; a write that fails later is a `WriteError`, exit 74) unless `path` can hold
-        a record; `replace` allows an existing non-empty file."""
+        a record; `replace` allows an existing non-empty file. `lock`: the lock of its name, already held (a
+        record reserved by the history, held from the moment it was made); it is the record's from then on."""
         self.path = path
         self.target = os.path.realpath(path)
         self.written = False  # whether this session has written the record yet
@@ -98,7 +128,7 @@ class RecordFile:
         self.directory = os.path.dirname(self.target)
         self._name = os.path.basename(self.target)
         self._probe()
-        self._hold_lock(exists=info is not None)
+        self._hold_lock(exists=info is not None, held=lock)
         self._remove_stale_temporaries()
 
     def _probe(self) -> None:
@@ -111,12 +141,12 @@ class RecordFile:
         os.close(handle)
         os.unlink(temporary)
 
-    def _hold_lock(self, *, exists: bool) -> None:
+    def _hold_lock(self, *, exists: bool, held: ExclusiveLock | None = None) -> None:
         """The lock file beside the record, by its name (symbolic links resolved), and on POSIX the existing
         record's own lock too, so a game resumed through a hard link is refused while another holds the file.
         (Windows: a file held open could not be replaced by the atomic write; the name's lock only.)"""
         try:
-            lock = ExclusiveLock.acquire(os.path.join(self.directory, f".{self._name}.lock"))
+            lock = held if held is not None else ExclusiveLock.acquire(lock_path_of(self.target))
             in_place = (
                 ExclusiveLock.on_file(self.target) if lock is not None and exists and os.name == "posix" else lock
             )
@@ -171,6 +201,33 @@ class RecordFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def reserve_record(folder: str, stem: str) -> RecordFile | None:
+    """A fresh record `folder/STEM.yaml` (then `STEM-2.yaml`, ...), created empty so no other game takes it, and
+    held: its name's lock is taken before the file is made, so `remove_if_abandoned` never takes it for one whose
+    session was killed. None when 10,000 names are taken; OSError when the folder refuses."""
+    for number in range(1, 10_000):
+        candidate = os.path.join(folder, f"{stem}.yaml" if number == 1 else f"{stem}-{number}.yaml")
+        lock = ExclusiveLock.acquire(lock_path_of(candidate))
+        if lock is None:  # another session is making or holding it
+            continue
+        try:
+            os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            lock.release()
+            continue
+        except BaseException:  # the name's lock goes with the attempt; the error goes on up
+            lock.release()
+            raise
+        try:
+            return RecordFile(candidate, lock=lock)
+        except BaseException:  # the folder refuses a temporary, say: the reservation goes, the error on up
+            with contextlib.suppress(OSError):
+                os.unlink(candidate)
+            lock.release()
+            raise
+    return None
 
 
 def _set_mode(fd: int, path: str, mode: int) -> None:

@@ -15,7 +15,8 @@ cache of what they say, kept beside them as `history.sqlite`:
   waited for, so two terminals playing at once both get their games indexed.
 - Before the history is read, every indexed file is looked at again (its size and
   time of change): a changed record is read again, a deleted one drops out, and a
-  record in `games/` that is not indexed yet (its session was killed) is added.
+  record in `games/` that is not indexed yet (its session was killed) is added; the
+  empty one reserved for a game killed before its first move, held by none, is removed.
 - A missing index is rebuilt from the record files, with a line saying so. The
   index is marked as this tool's (SQLite's `application_id`, and a schema version
   in `user_version`): a file at its place that is not ours (another program's
@@ -37,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import stat
 from collections.abc import Iterator
@@ -49,6 +51,7 @@ from ..errors import UsageError, display_name
 from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
 from ..rules import Move
+from .files import RecordFile, remove_if_abandoned, reserve_record
 from .kept import KeptGame, file_status, index_row, kept_game, kept_moves, started_now
 
 INDEX_NAME = "history.sqlite"
@@ -81,7 +84,9 @@ CREATE TABLE IF NOT EXISTS refused (path BLOB PRIMARY KEY, size INTEGER NOT NULL
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 """
+_SCHEMA_STATEMENTS = tuple(statement.strip() for statement in _SCHEMA.split(";") if statement.strip())
 _OUR_TABLES = {"games", "refused"}
+_RESERVED_NAME = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-(deal-\d+|deck)(-\d+)?\.yaml")  # new_record's
 _LEGACY_COLUMNS = ["path", "seed", "daily", "started", "status", "score", "moves", "undos", "size", "mtime_ns"]
 
 
@@ -184,11 +189,9 @@ class History:
         if identity == APPLICATION_ID and version > SCHEMA_VERSION:
             connection.close()
             raise HistoryError(f"{_shown(path)} was made by a newer foursquare; it is left alone")
-        if not fresh and (identity != APPLICATION_ID or version != SCHEMA_VERSION):  # ours, of an older schema
-            connection.executescript("DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS refused;")
-            fresh = True
-        connection.executescript(_SCHEMA)
-        if fresh:
+        older = not fresh and (identity != APPLICATION_ID or version != SCHEMA_VERSION)  # ours, of an older schema
+        _make_schema(connection, drop_older=older)
+        if fresh or older:
             self._rebuild(connection, missing=info is None or info.st_size == 0)
         return connection
 
@@ -209,7 +212,7 @@ class History:
             "and rebuilt from the records."
         )
         connection = sqlite3.connect(os.fsencode(path), timeout=BUSY_SECONDS, isolation_level=None)
-        connection.executescript(_SCHEMA)
+        _make_schema(connection)
         self._rebuild(connection, missing=False)
         return connection
 
@@ -244,21 +247,18 @@ class History:
 
     # -- writing ----------------------------------------------------------------------
 
-    def new_record_path(self, seed: int | None, started: str) -> str:
-        """A fresh file, created empty so no other game takes it, in the games folder:
+    def new_record(self, seed: int | None, started: str) -> RecordFile:
+        """A fresh record in the games folder, reserved and held (`files.reserve_record`):
         `2026-11-30T15-20-00-deal-42.yaml` (then `-2`, `-3`, ...)."""
         self.prepare()
         stem = started.replace(":", "-").rstrip("Z") + (f"-deal-{seed}" if seed is not None else "-deck")
-        for number in range(1, 10_000):
-            candidate = self.folder / GAMES_FOLDER / (f"{stem}.yaml" if number == 1 else f"{stem}-{number}.yaml")
-            try:
-                os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            except FileExistsError:
-                continue
-            except OSError as error:
-                raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {_why(error)}") from None
-            return str(candidate)
-        raise HistoryError(f"cannot keep games in {_shown(self.folder)}: too many games started in one second")
+        try:
+            record = reserve_record(str(self.folder / GAMES_FOLDER), stem)
+        except OSError as error:
+            raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {_why(error)}") from None
+        if record is None:
+            raise HistoryError(f"cannot keep games in {_shown(self.folder)}: too many games started in one second")
+        return record
 
     def remember(self, path: str) -> None:
         """Index the record at `path` (again): its row is replaced by what the file says now."""
@@ -292,6 +292,7 @@ class History:
         """Read again every record that changed since it was indexed; drop the ones deleted; add the records of
         `games/` and `elsewhere.txt` not indexed yet (a session killed, an index that was busy), except those
         already refused as they are."""
+        self._remove_abandoned()
         with self._sqlite("read"):
             connection = self.connection
             stale: list[str] = []
@@ -327,6 +328,14 @@ class History:
                         connection.execute(
                             "INSERT OR REPLACE INTO refused VALUES (?, ?, ?)", (key, info.st_size, info.st_mtime_ns)
                         )
+
+    def _remove_abandoned(self) -> None:
+        """Remove the records `new_record` reserved for games whose sessions were killed before their first move:
+        empty, and held by no session (a session that ends removes its own)."""
+        for path in (self.folder / GAMES_FOLDER).glob("*.yaml"):
+            info = file_status(str(path))
+            if info is not None and info.st_size == 0 and _RESERVED_NAME.fullmatch(path.name):
+                remove_if_abandoned(str(path))
 
     def games(self, seed: int | None = None) -> list[KeptGame]:
         """Every kept game (of deal `seed`, if given), newest first."""
@@ -377,6 +386,15 @@ class History:
 
 def _why(error: BaseException) -> str:
     return getattr(error, "strerror", None) or str(error)
+
+
+def _make_schema(connection: sqlite3.Connection, *, drop_older: bool = False) -> None:
+    """The index's tables and its marks as ours, an older schema's dropped first, in one transaction: a kill
+    leaves no index or a whole one (killed between its tables and its mark, it was taken for another's)."""
+    with _transaction(connection):
+        drop = ("DROP TABLE IF EXISTS games", "DROP TABLE IF EXISTS refused") if drop_older else ()
+        for statement in (*drop, *_SCHEMA_STATEMENTS):
+            connection.execute(statement)
 
 
 @contextlib.contextmanager

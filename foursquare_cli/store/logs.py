@@ -18,6 +18,11 @@ flight and the same command on the same file goes on from there. For every log:
 - A file the log made is removed when it is closed with no line written after its
   header: a run that fails before its first piece of work (a cluster that cannot be
   used, a --solution file that exists, a worker lost) leaves no file behind.
+- A new file appears with its header already in it: written to a temporary beside it,
+  then linked into place (where the file system cannot link, it is made, then written).
+  A run killed as it opens its file leaves no file, or one that says what the run is
+  (made empty first, it was a file `summarize` could not read); a temporary a kill
+  left is removed when the file is next opened.
 
 What the lines mean is the caller's (`runs.results`): this module knows files.
 """
@@ -25,6 +30,7 @@ What the lines mean is the caller's (`runs.results`): this module knows files.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import stat
@@ -49,11 +55,12 @@ class JsonLinesLog:
     """A results log, opened for one run: its header and lines read, the file locked, ready to append.
 
     `header` is the first line (None for a new or empty file) and `entries` the
-    complete lines after it, as (line number, object). `begin(header)` writes the
-    header of a new file; `append(value)` adds a line. `close` lets the lock go.
+    complete lines after it, as (line number, object). `first`: the header a new file
+    is made with. `begin(header)` writes the header of an empty file; `append(value)`
+    adds a line. `close` lets the lock go.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, first: dict[str, Any] | None = None) -> None:
         self.path = path
         self.header: dict[str, Any] | None = None
         self.entries: list[tuple[int, dict[str, Any]]] = []
@@ -61,6 +68,8 @@ class JsonLinesLog:
         self._kept = False  # a line was written after the header: the file is worth keeping
         _refuse_what_is_not_a_file(path)
         self._made = not os.path.lexists(path)  # made by this log (a race lost to another run ends in refusal)
+        if self._made and first is not None:
+            _made_whole(path, json_line(first))
         if os.path.exists(path) and not (os.stat(path).st_mode & stat.S_IWUSR and os.access(path, os.W_OK)):
             raise LogError("is read-only; give a file this run can write to", path=path)
         try:
@@ -71,6 +80,7 @@ class JsonLinesLog:
             raise LogError("another run is writing to this file; wait for it, or give another file", path=path)
         self._lock: ExclusiveLock | None = lock
         try:
+            _remove_stale_temporaries(path)
             self.header, self.entries = read_log(path)
             self._cut_partial_line()
             self._stream = open(path, "a", encoding="utf-8")
@@ -163,6 +173,43 @@ def read_log(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str
     except OSError as error:
         raise LogError(f"cannot read: {error.strerror or error}", path=path) from None
     return header, entries
+
+
+def _temporary_prefix(path: str) -> str:
+    return f".{os.path.basename(path)}.foursquare-"
+
+
+def _made_whole(path: str, first_line: str) -> None:
+    """Make the file at `path` with `first_line` already in it: written to a temporary beside it, then linked
+    into place, so the file never exists empty. Nothing when a file is there by then (another run made it), or
+    where the file system cannot link: the file is then made as it is locked, and its header written after."""
+    link = getattr(os, "link", None)
+    if link is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = os.path.join(folder, f"{_temporary_prefix(path)}{os.urandom(6).hex()}.tmp")
+    try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the mode the umask allows
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(first_line)
+        link(temporary, path)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+def _remove_stale_temporaries(path: str) -> None:
+    """The temporaries of `_made_whole` a killed run left beside the file (called with the file locked: any run
+    making it now finds it there, and leaves its own temporary alone)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    for stale in glob.glob(os.path.join(glob.escape(folder), glob.escape(_temporary_prefix(path)) + "*.tmp")):
+        with contextlib.suppress(OSError):
+            os.unlink(stale)
 
 
 def _refuse_what_is_not_a_file(path: str) -> None:
