@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from foursquare_cli.cli import app
 from foursquare_cli.store import history as history_module
 from foursquare_cli.store.history import History
+from foursquare_cli.store.index_schema import index_transaction
 
 TOOL = [sys.executable, "-m", "foursquare_cli"]
 runner = CliRunner()
@@ -116,7 +117,7 @@ def test_15_a_full_disk_is_the_error_said_not_the_failed_rollback(home):
                 raise sqlite3.OperationalError("database or disk is full")
 
     with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):
-        with history_module._transaction(FullDisk()):  # type: ignore[arg-type]
+        with index_transaction(FullDisk()):  # type: ignore[arg-type]
             FullDisk().execute("INSERT")
     assert play().exit_code == 0
     kept_games = History(home)

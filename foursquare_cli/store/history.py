@@ -52,42 +52,23 @@ from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
 from ..rules import Move
 from .files import RecordFile, remove_if_abandoned, reserve_record
+from .index_schema import (
+    APPLICATION_ID,
+    BUSY_SECONDS,
+    INDEX_COLUMNS,
+    INDEX_INSERT,
+    LEGACY_COLUMNS,
+    OUR_TABLES,
+    SCHEMA_VERSION,
+    index_transaction,
+    make_schema,
+)
 from .kept import KeptGame, file_status, index_row, kept_game, kept_moves, started_now
 
 INDEX_NAME = "history.sqlite"
 GAMES_FOLDER = "games"
 ELSEWHERE = "elsewhere.txt"
-APPLICATION_ID = 0x46535131  # "FSQ1": this file is foursquare's history index
-SCHEMA_VERSION = 4  # 4: `piped`
-BUSY_SECONDS = 5.0  # how long a busy index is waited for before it is skipped
-_COLUMNS = "path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, piped, size, mtime_ns"
-_INSERT = f"INSERT OR REPLACE INTO games ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS games (
-    path BLOB PRIMARY KEY,
-    seed TEXT,
-    daily TEXT,
-    started TEXT NOT NULL,
-    status TEXT NOT NULL,
-    score INTEGER,
-    moves INTEGER NOT NULL,
-    undos INTEGER NOT NULL,
-    hints INTEGER NOT NULL,
-    seconds REAL,
-    grade TEXT,
-    piped INTEGER NOT NULL DEFAULT 0,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_started ON games (started);
-CREATE TABLE IF NOT EXISTS refused (path BLOB PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
-PRAGMA application_id = {APPLICATION_ID};
-PRAGMA user_version = {SCHEMA_VERSION};
-"""
-_SCHEMA_STATEMENTS = tuple(statement.strip() for statement in _SCHEMA.split(";") if statement.strip())
-_OUR_TABLES = {"games", "refused"}
 _RESERVED_NAME = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-(deal-\d+|deck)(-\d+)?\.yaml")  # new_record's
-_LEGACY_COLUMNS = ["path", "seed", "daily", "started", "status", "score", "moves", "undos", "size", "mtime_ns"]
 
 
 class HistoryError(UsageError):
@@ -190,7 +171,7 @@ class History:
             connection.close()
             raise HistoryError(f"{_shown(path)} was made by a newer foursquare; it is left alone")
         older = not fresh and (identity != APPLICATION_ID or version != SCHEMA_VERSION)  # ours, of an older schema
-        _make_schema(connection, drop_older=older)
+        make_schema(connection, drop_older=older)
         if fresh or older:
             self._rebuild(connection, missing=info is None or info.st_size == 0)
         return connection
@@ -198,9 +179,9 @@ class History:
     @staticmethod
     def _legacy(connection: sqlite3.Connection, tables: set[str]) -> bool:
         """An index of an earlier foursquare (no application_id yet): only its `games` table, as it made it."""
-        if tables - _OUR_TABLES or "games" not in tables:
+        if tables - OUR_TABLES or "games" not in tables:
             return False
-        return [row[1] for row in connection.execute("PRAGMA table_info(games)")] == _LEGACY_COLUMNS
+        return [row[1] for row in connection.execute("PRAGMA table_info(games)")] == LEGACY_COLUMNS
 
     def _replace_unreadable(self, path: Path, error: Exception) -> sqlite3.Connection:
         """A file at the index's place that is no database: moved aside (never deleted), the index rebuilt."""
@@ -212,7 +193,7 @@ class History:
             "and rebuilt from the records."
         )
         connection = sqlite3.connect(os.fsencode(path), timeout=BUSY_SECONDS, isolation_level=None)
-        _make_schema(connection)
+        make_schema(connection)
         self._rebuild(connection, missing=False)
         return connection
 
@@ -238,9 +219,9 @@ class History:
 
     def _rebuild(self, connection: sqlite3.Connection, *, missing: bool) -> None:
         rows = [row for row in (index_row(path) for path in self._record_files()) if row]
-        with _transaction(connection):
+        with index_transaction(connection):
             connection.execute("DELETE FROM games")
-            connection.executemany(_INSERT, rows)
+            connection.executemany(INDEX_INSERT, rows)
         if rows and missing and not self.notes:
             records = "1 record" if len(rows) == 1 else f"{len(rows)} records"
             self.notes.append(f"The history index was missing; it was rebuilt from {records}.")
@@ -283,8 +264,8 @@ class History:
                 raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {_why(error)}") from None
         if unopened is not None:
             raise unopened
-        with self._sqlite("update"), _transaction(connection):
-            connection.execute(_INSERT, row)
+        with self._sqlite("update"), index_transaction(connection):
+            connection.execute(INDEX_INSERT, row)
 
     # -- reading ----------------------------------------------------------------------
 
@@ -315,12 +296,12 @@ class History:
             if not stale and not gone:
                 return
             rows = [(path, index_row(path), file_status(path)) for path in stale]
-            with _transaction(connection):
+            with index_transaction(connection):
                 connection.executemany("DELETE FROM games WHERE path = ?", [(key,) for key in gone])
                 for path, row, info in rows:
                     key = os.fsencode(path)
                     if row is not None:
-                        connection.execute(_INSERT, row)
+                        connection.execute(INDEX_INSERT, row)
                         connection.execute("DELETE FROM refused WHERE path = ?", (key,))
                         continue
                     connection.execute("DELETE FROM games WHERE path = ?", (key,))
@@ -340,7 +321,7 @@ class History:
     def games(self, seed: int | None = None) -> list[KeptGame]:
         """Every kept game (of deal `seed`, if given), newest first."""
         self.refresh()
-        query = f"SELECT {_COLUMNS} FROM games"
+        query = f"SELECT {INDEX_COLUMNS} FROM games"
         arguments: tuple[Any, ...] = ()
         if seed is not None:
             query += " WHERE seed = ?"
@@ -365,7 +346,9 @@ class History:
         kept: what `--last` names."""
         self.refresh()
         with self._sqlite("read"):
-            row = self.connection.execute(f"SELECT {_COLUMNS} FROM games ORDER BY mtime_ns DESC LIMIT 1").fetchone()
+            row = self.connection.execute(
+                f"SELECT {INDEX_COLUMNS} FROM games ORDER BY mtime_ns DESC LIMIT 1"
+            ).fetchone()
         return None if row is None else kept_game(row)
 
     def last_unfinished(self) -> KeptGame | None:
@@ -373,9 +356,8 @@ class History:
         played from a pipe was a script's, which gives its file to go on (`play --resume FILE`)."""
         self.refresh()
         with self._sqlite("read"):
-            row = self.connection.execute(
-                f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' AND piped = 0 ORDER BY mtime_ns DESC LIMIT 1"
-            ).fetchone()
+            playing = f"SELECT {INDEX_COLUMNS} FROM games WHERE status = 'playing' AND piped = 0"
+            row = self.connection.execute(playing + " ORDER BY mtime_ns DESC LIMIT 1").fetchone()
         return None if row is None else kept_game(row)
 
     def close(self) -> None:
@@ -386,26 +368,3 @@ class History:
 
 def _why(error: BaseException) -> str:
     return getattr(error, "strerror", None) or str(error)
-
-
-def _make_schema(connection: sqlite3.Connection, *, drop_older: bool = False) -> None:
-    """The index's tables and its marks as ours, an older schema's dropped first, in one transaction: a kill
-    leaves no index or a whole one (killed between its tables and its mark, it was taken for another's)."""
-    with _transaction(connection):
-        drop = ("DROP TABLE IF EXISTS games", "DROP TABLE IF EXISTS refused") if drop_older else ()
-        for statement in (*drop, *_SCHEMA_STATEMENTS):
-            connection.execute(statement)
-
-
-@contextlib.contextmanager
-def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
-    """One transaction; on an error, rolled back as far as SQLite still can, and the first error is the one
-    raised (a full disk's, not the rollback's)."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:  # any way out of the transaction (Ctrl-C too) rolls it back; the error goes on up
-        with contextlib.suppress(Exception):
-            connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")
