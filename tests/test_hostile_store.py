@@ -326,7 +326,8 @@ def test_14_a_game_killed_before_its_first_move_leaves_no_empty_record(home):
     """A game kept in the history reserves its record, empty, as it starts; killed before its first move, the
     empty file stayed in games/ (and `check` called it invalid), found by the crash test (python -m fuzz.crash).
     The reservation is now held from the moment it is made, and the history removes one no session holds when
-    it is next read: a game waiting for its first move keeps its own."""
+    it is next read, with the temporary of a first write the kill cut short: a game waiting for its first move
+    keeps its own."""
     process = subprocess.Popen(
         [*TOOL, "play", "--seed", "5"],
         stdin=subprocess.PIPE,
@@ -341,5 +342,7 @@ def test_14_a_game_killed_before_its_first_move_leaves_no_empty_record(home):
     finally:
         process.kill()
         process.communicate()
+    (reserved,) = (home / "games").glob("*.yaml")
+    (home / "games" / f".{reserved.name}.foursquare-killed.tmp").write_text("foursquare: 1\n")  # its first write's
     assert History(home).games() == []
-    assert list((home / "games").iterdir()) == [], "the empty record and its lock file are gone"
+    assert list((home / "games").iterdir()) == [], "the empty record, its lock file and its temporary are gone"

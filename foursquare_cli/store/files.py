@@ -71,9 +71,18 @@ def lock_path_of(path: str) -> str:
     return os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.lock")
 
 
+def _remove_temporaries_of(target: str) -> None:
+    """The temporaries of a record's writes (`.NAME.foursquare-*.tmp`) that a killed session left beside it."""
+    directory, name = os.path.split(target)
+    for stale in glob.glob(os.path.join(glob.escape(directory), glob.escape(f".{name}.foursquare-") + "*.tmp")):
+        with contextlib.suppress(OSError):
+            os.unlink(stale)
+
+
 def remove_if_abandoned(path: str) -> bool:
-    """Remove the record at `path` if it is an empty file no session holds: one reserved for a game whose
-    session was killed before its first move (a session that ends removes its own). True when it was."""
+    """Remove the record at `path` if it is an empty file no session holds, with the temporaries left beside it:
+    one reserved for a game whose session was killed before its first move was saved (a session that ends
+    removes its own). True when it was."""
     try:
         lock = ExclusiveLock.acquire(lock_path_of(path))
     except OSError:
@@ -85,6 +94,7 @@ def remove_if_abandoned(path: str) -> bool:
         if not stat.S_ISREG(info.st_mode) or info.st_size != 0:
             return False
         os.unlink(path)
+        _remove_temporaries_of(os.path.realpath(path))
         return True
     except OSError:
         return False
@@ -160,10 +170,7 @@ class RecordFile:
         self._held_in_place = in_place if in_place is not lock else None
 
     def _remove_stale_temporaries(self) -> None:
-        pattern = os.path.join(glob.escape(self.directory), glob.escape(f".{self._name}.foursquare-") + "*.tmp")
-        for stale in glob.glob(pattern):
-            with contextlib.suppress(OSError):
-                os.unlink(stale)
+        _remove_temporaries_of(self.target)
 
     def write(self, text: str) -> None:
         """Replace the record with `text`: a reader (or a crash) sees the old file or the new, whole."""
