@@ -111,9 +111,11 @@ def test_a_search_that_finds_no_deal_of_the_level_returns_the_true_grade_of_its_
 @pytest.mark.slow
 def test_deal_shows_the_grade_and_play_level_picks_a_deal_of_that_grade(home):
     shown = runner.invoke(app, ["deal", "--seed", "3"])
-    from foursquare_cli.ui.deal_text import grade_words
-
-    assert shown.stderr == f"grade: {grade_words(grading.grade(3))}\n" and len(shown.stdout.splitlines()) == 1
+    grade = grading.grade(3)
+    first, second = shown.stderr.splitlines()
+    assert first.startswith(f"grade: {grade.level}, ease {int(grade.ease * 100) / 100:.2f} (")
+    assert second.startswith(f"ease = greedy games won {round(grade.greedy_won * 200)}/200 + ")
+    assert second.endswith(f" a quick expert's score {grade.quick_score}/16") and len(shown.stdout.splitlines()) == 1
     result = runner.invoke(app, ["play", "--level", "hard", "--no-record"], input="quit\n")
     said = result.stderr.splitlines()[0]
     assert said.startswith("Deal ") and ", graded hard for simple players (to play it again" in said
