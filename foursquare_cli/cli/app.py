@@ -80,7 +80,7 @@ class _OneLineErrors(TyperGroup):
         command = self.commands.get(cmd_name)
         if command is None and cmd_name in CLI_COMMANDS:
             importlib.import_module(f"{__package__}.{CLI_COMMANDS[cmd_name].module}")
-            info = next(info for info in app.registered_commands if info.name == cmd_name)
+            info = _COMMAND_INFOS[cmd_name]
             command = typer.main.get_command_from_info(
                 info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
             )
@@ -254,10 +254,23 @@ app = typer.Typer(
 )
 
 
+_COMMAND_TYPER = typer.Typer()
+_COMMAND_INFOS: dict[str, typer.models.CommandInfo] = {}
+"""Each command's function and settings, kept here rather than in the Typer app: typer builds every command
+it holds (its options read off the function's annotations, some 0.3 ms each) whenever it builds the group,
+where the group builds a command only when it is named (`_OneLineErrors.get_command`)."""
+
+
 def command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """The decorator of a command's function: registered under its name, its line in `--help` from `CLI_COMMANDS`
     (the one place it is written)."""
-    return app.command(name, short_help=CLI_COMMANDS[name].short_help)
+
+    def register(function: Callable[..., None]) -> Callable[..., None]:
+        _COMMAND_TYPER.command(name, short_help=CLI_COMMANDS[name].short_help)(function)
+        _COMMAND_INFOS[name] = _COMMAND_TYPER.registered_commands.pop()  # typer's own record of it, kept here
+        return function
+
+    return register
 
 
 def every_command() -> dict[str, Any]:
