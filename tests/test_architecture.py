@@ -225,6 +225,7 @@ class PatientPlayer:
 """
 
 
+@pytest.mark.slow
 def test_a_new_player_is_one_module_and_one_line_even_in_another_package(tmp_path):
     """Issue 49: a player is found through the `foursquare.players` entry points, as pytest finds its plugins. A
     package of someone else's, installed beside the tool, adds one with its module and one line: it is then in

@@ -51,12 +51,12 @@ def no_traceback(*texts: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "body, reason, jobs",  # each way out; one job and two, each twice
+    "body, reason, jobs",  # each way out, one job and two; two of the four in the slow run
     [
-        ("import sys; sys.exit(0)", "raised SystemExit: 0", "1"),
+        pytest.param("import sys; sys.exit(0)", "raised SystemExit: 0", "1", marks=pytest.mark.slow),
         ("import os; os._exit(0)", "exited with code 0", "2"),
         ("raise KeyboardInterrupt", "raised KeyboardInterrupt", "1"),
-        ("raise SystemExit(3)", "raised SystemExit: 3", "2"),
+        pytest.param("raise SystemExit(3)", "raised SystemExit: 3", "2", marks=pytest.mark.slow),
     ],
 )
 def test_1_a_module_player_that_exits_or_interrupts_only_forfeits(bots, body, reason, jobs):

@@ -112,7 +112,9 @@ def test_the_golden_outputs_fit_their_100_columns():
     assert too_wide == []
 
 
-@pytest.mark.parametrize("width", [60, 80, 120])
+@pytest.mark.parametrize(  # 60 in the default run: the narrowest; the wider ones in the slow run
+    "width", [60, pytest.param(80, marks=pytest.mark.slow), pytest.param(120, marks=pytest.mark.slow)]
+)
 def test_every_commands_text_fits_the_width_and_breaks_no_word(width, monkeypatch):
     """The golden corpus (every command, every text output) at 60 columns, the narrowest a screen is made for,
     and at 80 and 120 the commands whose text at 100 (above) is wider than 80, those with a layout to choose:

@@ -82,11 +82,12 @@ def _program(tmp_path: pathlib.Path, name: str, body: str) -> str:
 @pytest.mark.parametrize(
     "name, body, reason",
     [
-        (
+        pytest.param(  # like "illegal": in the slow run
             "garbage",
             "import sys\nfor line in sys.stdin:\n    print('hello there', flush=True)\n",
             "illegal move 'hello there' at ply 1: expected a cell, optionally followed by 'top' "
             "(like 'B3' or 'B3 top')",
+            marks=pytest.mark.slow,
         ),
         (
             "illegal",
@@ -98,7 +99,12 @@ def _program(tmp_path: pathlib.Path, name: str, body: str) -> str:
             "import sys\nsys.stdin.readline()\nprint('B2', flush=True)\nsys.stdin.readline()\nsys.exit(3)\n",
             "exited with code 3",
         ),
-        ("slow", "import sys, time\nfor line in sys.stdin:\n    time.sleep(5)\n", "no answer within 0.5 s"),
+        pytest.param(  # like "deaf": in the slow run
+            "slow",
+            "import sys, time\nfor line in sys.stdin:\n    time.sleep(5)\n",
+            "no answer within 0.5 s",
+            marks=pytest.mark.slow,
+        ),
         ("deaf", "import time\ntime.sleep(30)\n", "no answer within 0.5 s"),
     ],
 )

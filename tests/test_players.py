@@ -312,6 +312,7 @@ def test_wilson_interval_against_hand_computed_values():
     assert wilson_interval(10, 10)[1] == 1.0
 
 
+@pytest.mark.slow
 def test_jobs_give_exactly_the_figures_of_one_job():
     for player in ("random", "greedy"):
         one = run_stats(_plan(player, 100, 24), RunOptions(jobs=1))

@@ -170,7 +170,7 @@ with open({pids!r}, "a") as pids:
 
 
 @pytest.mark.posix
-@pytest.mark.parametrize("command", [["stats", "-n", "2"], ["auto"]])
+@pytest.mark.parametrize("command", [["stats", "-n", "2"], pytest.param(["auto"], marks=pytest.mark.slow)])
 def test_a_package_that_prints_and_forks_at_import_leaves_the_json_clean_and_no_process(tmp_path, command):
     """In a process of its own, as a user runs it: standard output is the tool's JSON alone, at every descriptor
     the package may write to, and every process it started is gone when the tool is."""

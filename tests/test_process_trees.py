@@ -232,7 +232,7 @@ def test_ending_a_program_leaves_its_output_pipe_to_the_reader_so_the_next_progr
 
 @pytest.mark.posix
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the tool as a subreaper is Linux's")
-@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGSTOP"])
+@pytest.mark.parametrize("signal_name", ["SIGKILL", pytest.param("SIGSTOP", marks=pytest.mark.slow)])
 def test_a_daemon_outlives_neither_its_warden_nor_the_tool_when_the_program_kills_or_stops_its_warden(
     tmp_path, signal_name
 ):

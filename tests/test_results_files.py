@@ -236,7 +236,7 @@ def test_a_read_only_results_file_is_named(greedy_file, tmp_path):
     assert runner.invoke(app, ["summarize", str(path)]).exit_code == 0, "reading it is fine"
 
 
-@pytest.mark.parametrize("command", ["stats", "analyze"])
+@pytest.mark.parametrize("command", ["stats", pytest.param("analyze", marks=pytest.mark.slow)])
 def test_a_line_cut_by_a_kill_is_cut_the_same_way_for_every_log(tmp_path, command):
     from pathlib import Path
 

@@ -189,7 +189,7 @@ def test_a_number_of_five_thousand_digits_is_echoed_short_with_its_quotes_and_le
 
 
 @pytest.mark.posix
-@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sent", [signal.SIGTERM, pytest.param(signal.SIGHUP, marks=pytest.mark.slow)])
 def test_sigterm_and_sighup_during_a_game_say_so_save_it_and_exit_143(tmp_path, sent):
     child = spawn_play("--seed", "9", "--record", "g.yaml", cwd=str(tmp_path))
     child.expect(r"Move 1, place \S+> ")

@@ -13,7 +13,7 @@ from conftest import in_process
 from foursquare_cli.runs.sprt import FEWEST_DEALS, SprtSettings, SprtVerdict, decided_at, sprt_of
 
 
-@pytest.mark.parametrize("spread", [1.0, 3.0])
+@pytest.mark.parametrize("spread", [1.0, pytest.param(3.0, marks=pytest.mark.slow)])
 def test_the_test_keeps_its_error_rates_on_simulated_deals(spread):
     """Differences of score drawn from a normal law: with none, a player is called stronger at most alpha of the
     time (with room for the simulation's own noise); with one of `points`, it is missed at most beta of it."""

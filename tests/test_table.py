@@ -134,6 +134,7 @@ def test_moves_and_suits_in_the_players_style():
     assert "Legal moves for 6\u2666:" in said
 
 
+@pytest.mark.slow
 @pytest.mark.posix
 def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_again(tmp_path):
     import pexpect
