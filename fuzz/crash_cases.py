@@ -319,7 +319,10 @@ class Campaign:
 
     def _game_after_kill(self, folder: Path, record: Path, recorded: bool, moves: list[str], played: int) -> int:
         """After a kill: every record left is whole (`check` reads it) and holds a beginning of the game, no
-        shorter than before; the history reads, and holds the game once at most. The moves recorded now."""
+        shorter than before; the history reads, and holds the game once at most. The moves recorded now. The
+        history is read first, as any next command that looks for the game does: reading it removes the empty
+        record reserved for a game killed before its first move (`History._remove_abandoned`)."""
+        games = self._history_games(folder)
         records = sorted((folder / "home" / "games").glob("*.yaml"))
         if recorded and records:
             raise Failed(f"a game recorded to a file of its own left {records[0].name} in the games folder")
@@ -327,7 +330,6 @@ class Campaign:
             records = [record]
         if records:
             self._check(folder, *records)
-        games = self._history_games(folder)
         if len(games) > 1 or len(records) > 1:
             raise Failed(f"the game is kept twice: {[game['path'] for game in games]}, {[r.name for r in records]}")
         if not records:
