@@ -334,8 +334,9 @@ def _named(figures: dict[str, str | None]) -> str:
 @pytest.mark.posix
 def test_a_game_at_the_prompt_the_meter_hint_and_analyze_agree_move_by_move(tmp_path):
     """Issue 48: a game at a real prompt with the meter on. Before each move the hint, after it the meter, then
-    `analyze` on the game's record: for every position, the figures the three show are the same, and what the
-    meter says a move gave up is what analyze says."""
+    `analyze` on the game's record: for every move, the figures the three show are the same (the meter's
+    after a move are the hint's for that move before it: issue 59), and what the meter says a move gave up is
+    what analyze says."""
     record = tmp_path / "game.yaml"
     child = spawn("--seed", "42", "--meter", "--playouts", "200", "--record", str(record), NO_COLOR="1")
     child.expect(NEXT_PROMPT)
@@ -380,9 +381,10 @@ def test_a_game_at_the_prompt_the_meter_hint_and_analyze_agree_move_by_move(tmp_
         assert _near(table[played[ply - 1]][1], row["played"]["expected_score"])
     for ply, (score, chance, verdict) in enumerate(meters, 1):
         row = rows[ply - 1]
-        if ply < len(played):  # the meter after a move: the position's figures, the next hint's
-            assert (score, chance) == (hints[ply][2], hints[ply][1])
-            assert _near(score, rows[ply]["best"]["expected_score"])
+        # the meter after a move: the move's own figures where it was played, as the hint listed them there
+        assert chance in _as_shown(row["played"]["win_rate"]) and _near(score, row["played"]["expected_score"])
+        if ply > 1:
+            assert (chance, score) == hints[ply - 1][3][played[ply - 1]]
         if ply == 1:  # the first card: every cell alike, no expert's move to speak of
             assert verdict == "", verdict
         elif row["agreed"]:

@@ -246,8 +246,8 @@ def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
 
 def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_when_asked(monkeypatch):
     """Issue 40: where the win is all but certain, the chance tells moves apart no more; the meter says the
-    expected score and the points a move gave up against the expert's best, on the same ratings; a free shift
-    leaves it where it was."""
+    expected score and the points a move gave up against the expert's best, on the same ratings: the move's own
+    figures where it was played (issue 59: one figure a move); a free shift leaves it where it was."""
     from foursquare_cli.app.hint import ExpertHint
     from foursquare_cli.players.evaluation import Evaluation, Rating
     from foursquare_cli.rules.engine import cornered, state_after
@@ -267,8 +267,8 @@ def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_
     meters = [line for line in said.splitlines() if line.startswith("Expected score ")]
     assert meters == [
         "Expected score 8.0, 50% to win",  # the first card: any cell alike, no expert's move to speak of
-        "Expected score 8.0, 50% to win; A2 gave up 5.0 and 35% to win to B1",  # B1, the first placement there
-        "Expected score 8.0, 50% to win (a shift is free: nothing changed)",
+        "Expected score 3.0, 15% to win; A2 gave up 5.0 and 35% to win to B1",  # B1, the first placement there
+        "Expected score 3.0, 15% to win (a shift is free: nothing changed)",
     ]
     assert "Expected score" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
@@ -307,16 +307,20 @@ def test_after_the_first_card_the_meter_names_no_expert_move(monkeypatch):
 
 
 def test_the_meter_shows_the_figures_the_hint_gives_its_move():
+    """Issue 59: the meter after a move shows the figures the hint gave that move where it was played, the
+    hint's own move and one it listed below it alike."""
+    import re
+
     from foursquare_cli.players import PlayerSpec, Strength
 
     player = PlayerSpec(strength=Strength(playouts=300))
     said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "hint", "quit", meter=True, player=player)
-    meter = [line for line in said.splitlines() if line.startswith("Expected score ")][-1]
-    hint = said[said.index("Hint: ") :].splitlines()[0]
-    import re
-
-    chance, score = re.search(r"\(([<>]?[\d.]+%) to win, expected score ([\d.]+)\)", hint).groups()
-    assert meter.startswith(f"Expected score {score}, {chance} to win"), (meter, hint)
+    rows = re.findall(r"^  ([A-D][1-4])\s+[\d.]+\*?\s+([<>]?[\d.]+%)\s+([\d.]+)$", said, re.MULTILINE)
+    assert len(rows) >= 2, said
+    for move, chance, score in rows[:2]:
+        again = at_prompt(Session(Game.from_seed(42)), "B2", "C2", move, "quit", meter=True, player=player)
+        meter = [line for line in again.splitlines() if line.startswith("Expected score ")][-1]
+        assert meter.startswith(f"Expected score {score}, {chance} to win"), (meter, rows)
 
 
 # -- 6. settings -------------------------------------------------------------------------------------------------

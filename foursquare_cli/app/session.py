@@ -44,7 +44,11 @@ class RecordRefused(InvalidInput):
 
 
 LOOK_AHEAD = 3  # the expert's best moves whose positions the meter works out while the player thinks
-PONDER_AFTER = 0.3  # seconds of thought before it starts: a script's quick answers never start it
+PONDER_AFTER = 0.3  # seconds of thought before it looks past the position: a script's quick answers never do
+
+
+def _a_shift(step: Step) -> bool:
+    return step.move is not None and step.move.is_shift
 
 
 class Session:
@@ -203,10 +207,11 @@ class Session:
         return expert_hint(step.state, self.expert).evaluation
 
     def look_ahead(self) -> None:
-        """While the player thinks at the prompt, the meter's next reading: the positions the expert's best few
-        moves lead to are evaluated on a thread of their own, so that the meter after one of those moves is shown
-        at once. Fair: the card each position holds is drawn only when the move is made, and nothing worked out
-        here is shown before. The thread waits PONDER_AFTER first and stops between positions at `stop_looking`."""
+        """While the player thinks at the prompt, the meter's next reading: the position on the board is
+        evaluated at once on a thread of its own (the next move's figures and what it gave up are that
+        evaluation's, whatever the move), then, after PONDER_AFTER, the positions the expert's best few moves
+        lead to (their own hints). Fair: nothing worked out here is shown before the player asks or moves, and
+        a position's card is the one already in hand. The thread stops between positions at `stop_looking`."""
         self.stop_looking()
         state = self.game.state
         if not state.is_over:
@@ -220,10 +225,11 @@ class Session:
         self._pondering.set()
 
     def _ponder(self, state: State, stop: threading.Event) -> None:
-        if stop.wait(PONDER_AFTER):
-            return
         try:
-            for rating in expert_hint(state, self.expert).evaluation.distinct()[:LOOK_AHEAD]:
+            evaluation = expert_hint(state, self.expert).evaluation  # what the next meter line reads
+            if stop.wait(PONDER_AFTER):
+                return
+            for rating in evaluation.distinct()[:LOOK_AHEAD]:
                 if stop.is_set():
                     return
                 after = state_after(state, rating.move, rating.then)
@@ -233,25 +239,35 @@ class Session:
             return
 
     def meter_reading(self) -> MeterReading | None:
-        """The meter (`play --meter`): the expert's figures from here, and what the last move gave up against
-        the expert's best where it was played, from that position's evaluation. A free shift leaves the reading
-        as it was; after the first card, or a move with no choice (every move leading to one position), only the
-        figures. None once the game is over."""
+        """The meter (`play --meter`) after the last move: the move's own figures, the chance and expected score
+        the expert gave it where it was played (the figures `hint` listed for it there, worked out while the
+        player thought, so the line comes at once whatever the move), and what it gave up against the expert's
+        best there, from that one evaluation. A free shift leaves the reading as it was; after the first card,
+        or a move with no choice (every move leading to one position), only the figures. At the start (an undo
+        back to it), the position's own figures. None once the game is over."""
         steps = self.game.steps
-        step = steps[-1]
-        if step.state.is_over:
+        if steps[-1].state.is_over:
             return None
-        if step.move is not None and step.move.is_shift:
-            return MeterReading(self.evaluation_of(steps[-2]).best, free_shift=True)
-        now = self.evaluation_of(step).best
-        if step.move is None:
-            return MeterReading(now)
-        shifted = len(steps) > 2 and steps[-2].move is not None and steps[-2].move.is_shift
-        before = self.evaluation_of(steps[-3] if shifted else steps[-2])  # a shift is decided with its placement
+        last = len(steps) - 1
+        while last > 0 and _a_shift(steps[last]):
+            last -= 1  # a shift is free: the reading of the move before it
+        reading = self._reading_after(steps, last)
+        return reading._replace(free_shift=True) if last < len(steps) - 1 else reading
+
+    def _reading_after(self, steps: list[Step], index: int) -> MeterReading:
+        step = steps[index]
+        if index == 0:
+            return MeterReading(self.evaluation_of(step).best)
+        shifted = index > 1 and _a_shift(steps[index - 1])
+        before = self.evaluation_of(
+            steps[index - 2] if shifted else steps[index - 1]
+        )  # a shift goes with its placement
         played = before.leading_to(step.state)  # where the move led (a shift: with its placement)
-        if played is None or len(steps) == 2 or len(before.distinct()) == 1:
-            return MeterReading(now)  # the first card (any cell alike), or no choice: no expert's move to speak of
-        return MeterReading(now, played, before.best, before.lost_by(played))
+        if played is None:  # no rating leads there: the position's own figures
+            return MeterReading(self.evaluation_of(step).best)
+        if index == 1 or len(before.distinct()) == 1:
+            return MeterReading(played)  # the first card (any cell alike), or no choice: no expert's move to speak of
+        return MeterReading(played, played, before.best, before.lost_by(played))
 
     def game_over(self, looking_back: bool = True) -> GameOver:
         """The end screen: the game's figures and how to look back at it, its grade kept in the record; with

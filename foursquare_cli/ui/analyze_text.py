@@ -90,14 +90,15 @@ def _axis_mark(column: list[tuple[int, float, str]], across: str) -> str:
 
 
 def analysis_graph(analysis_moves: list[MoveAnalysis], final: float | None, *, width: int, unicode: bool) -> str:
-    """`analyze`'s picture of a game: the expected score at each position (the expert playing on from there: the
-    meter's figure, the best move's in the position's evaluation), from the start to the end, where it is the
-    score the game got (`final`, 0 for a loss; None for a game not over); a mark on the move that made it."""
-    points = [(analysed.ply - 1, analysed.best.expected, "") for analysed in analysis_moves]
-    marks = [str(analysed.mark or "") for analysed in analysis_moves]
-    points = [(ply, expected, marks[index - 1] if index else "") for index, (ply, expected, _) in enumerate(points)]
-    if final is not None and analysis_moves:
-        points.append((analysis_moves[-1].ply, final, marks[-1]))
+    """`analyze`'s picture of a game: the expected score at the start (the best move's there), then after each
+    move the move's own (the meter's figure: the one the position it was played from gave it), and at the end
+    the score the game got (`final`, 0 for a loss; None for a game not over); a mark on the move that made it."""
+    points: list[tuple[int, float, str]] = []
+    if analysis_moves:
+        points.append((analysis_moves[0].ply - 1, analysis_moves[0].best.expected, ""))
+        points += [(moved.ply, moved.played.expected, str(moved.mark or "")) for moved in analysis_moves]
+        if final is not None:
+            points[-1] = (points[-1][0], final, points[-1][2])
     drawn = score_graph(points, width=width, unicode=unicode)
     if not drawn:
         return ""
