@@ -390,9 +390,15 @@ def test_a_game_at_the_prompt_the_meter_hint_and_analyze_agree_move_by_move(tmp_
         elif row["agreed"]:
             assert verdict == f"{played[ply - 1]} was the expert's move", verdict
         elif row["given_up"] == {"expected_score": 0.0, "win_rate": 0.0}:
-            assert verdict == f"{played[ply - 1]} was as good as {_named(row['best'])}"
+            if row["mark"] == "!":  # shown above the expert's own move: analyze's good move, the meter's words
+                assert verdict.startswith(f"{played[ply - 1]} did better than {_named(row['best'])}, by "), verdict
+            else:
+                assert verdict == f"{played[ply - 1]} was as good as {_named(row['best'])}"
         else:
-            given = re.fullmatch(r"(.+) gave up (?:(\d+\.\d)(?: and )?)?(?:([<>]?[\d.]+)% to win)? to (.+)", verdict)
+            given = re.fullmatch(
+                r"(.+) gave up (?:(\d+\.\d)(?: and )?)?(?:([<>]?[\d.]+)% to win)? to (.+?)(?:, for .+ more .+)?",
+                verdict,
+            )
             assert given is not None and (given[2] or given[3]), verdict
             assert (given[1], given[4]) == (played[ply - 1], _named(row["best"]))
             assert _near(given[2] or "0.0", row["given_up"]["expected_score"])

@@ -8,6 +8,7 @@ import datetime
 import io
 import json
 import os
+import pathlib
 import random
 import subprocess
 import sys
@@ -25,12 +26,14 @@ from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.store.history import History
 from foursquare_cli.store.kept import KeptGame
 from foursquare_cli.store.totals import totals
 from foursquare_cli.ui.history_text import share_block
 
 runner = CliRunner()
+SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 
 
 @pytest.fixture
@@ -280,7 +283,6 @@ def test_the_meter_says_a_move_shown_as_high_as_the_best_was_as_good_as_it():
     two moves shown alike in a different position are as good as each other."""
     from foursquare_cli.app.events import MeterReading
     from foursquare_cli.players.evaluation import Evaluation, Rating
-    from foursquare_cli.rules.moves import Move
     from foursquare_cli.ui.hint_text import meter_line
 
     def rated(cell: str, chance: float, expected: float, group: int) -> Rating:
@@ -321,6 +323,64 @@ def test_the_meter_shows_the_figures_the_hint_gives_its_move():
         again = at_prompt(Session(Game.from_seed(42)), "B2", "C2", move, "quit", meter=True, player=player)
         meter = [line for line in again.splitlines() if line.startswith("Expected score ")][-1]
         assert meter.startswith(f"Expected score {score}, {chance} to win"), (meter, rows)
+
+
+def test_after_a_shift_the_meter_names_the_move_as_typed_with_the_hints_figures_there():
+    """An outside try: after `shift down`, `A3`, the meter said `A2 gave up 0.2 to C1`, the cells as they were
+    before the shift. The placement is judged where it was made, as the player sees the board and the hint."""
+    import re
+
+    from foursquare_cli.players import PlayerSpec, Strength
+
+    player = PlayerSpec(strength=Strength(playouts=300))
+    game = Game.from_seed(42)
+    for move in ("B2", "C2"):
+        game.play(Move.from_str(move))
+    shift = next(str(move) for move in game.state.legal_moves() if move.is_shift)
+    said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", shift, "hint", "quit", meter=True, player=player)
+    rows = re.findall(r"^  ([A-D][1-4])\s+[\d.]+\*?\s+([<>]?[\d.]+%)\s+([\d.]+)$", said, re.MULTILINE)
+    named = re.search(r"Hint: ([A-D][1-4])", said)
+    assert rows and named is not None, said
+    for move, chance, score in rows[:2]:
+        again = at_prompt(Session(Game.from_seed(42)), "B2", "C2", shift, move, "quit", meter=True, player=player)
+        meter = [line for line in again.splitlines() if line.startswith("Expected score ")][-1]
+        assert meter.startswith(f"Expected score {score}, {chance} to win; {move} "), (meter, rows)
+        assert meter.endswith(f" {named[1]}") or "was the expert's move" in meter or ", by " in meter, meter
+
+
+def test_the_move_that_ends_the_game_gets_its_meter_line_too():
+    """An outside try: the worst move of a game, the one that lost it, got no line."""
+    from foursquare_cli.players import PlayerSpec, Strength
+
+    moves = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")]
+    game = Game.from_seed(1)
+    for move in moves[:-1]:
+        game.play(Move.from_str(move))
+    player = PlayerSpec(strength=Strength(playouts=100))
+    said = at_prompt(Session(game), moves[-1], "quit", meter=True, player=player)
+    meter = [line for line in said.splitlines() if line.startswith("Expected score ")]
+    assert len(meter) == 1 and meter[0].startswith("Expected score 0.0, 0% to win; D3 top gave up "), said
+    assert said.index("Expected score") < said.index("You lost")
+
+
+def test_a_move_shown_above_the_experts_own_did_better_and_one_below_says_what_it_showed_more_of():
+    """An outside try: `C1 was as good as D4` for a move shown higher (analyze marks it good), and `C2 gave up
+    0.1% to win to B3` though C2 showed 0.3 more points."""
+    from foursquare_cli.app.events import MeterReading
+    from foursquare_cli.players.evaluation import Evaluation, Rating
+    from foursquare_cli.ui.hint_text import meter_line
+
+    def rated(cell: str, chance: float, expected: float, group: int) -> Rating:
+        return Rating(Move.from_str(cell), None, 1, 1, 1.0, chance=chance, expected=expected, group=group)
+
+    d4, c1 = rated("D4", 0.998, 17.6, 0), rated("C1", 0.998, 17.7, 1)
+    b3, c2 = rated("B3", 0.9996, 21.3, 0), rated("C2", 0.999, 21.6, 1)
+    said = []
+    for best, played in ((d4, c1), (b3, c2)):
+        before = Evaluation((best, played))
+        reading = MeterReading(played, played, best, before.lost_by(played), gained=before.gained_by(played))
+        said.append(meter_line(reading).split("; ")[1])
+    assert said == ["C1 did better than D4, by 0.1 more points", "C2 gave up 0.1% to win to B3, for 0.3 more points"]
 
 
 # -- 6. settings -------------------------------------------------------------------------------------------------

@@ -95,16 +95,17 @@ class Board(NamedTuple):
 
 
 class MeterReading(NamedTuple):
-    """The meter after a move (`play --meter`): the expert's figures from here (its best move's, the hint's
-    first), and the move just played and the expert's best where it was played, with what the one gave up
-    against the other (`lost`), all from that position's one evaluation; None before the first move. A free
-    shift leaves the reading where it was (`free_shift`): the same position."""
+    """The meter after a move (`play --meter`): the move's own figures (`now`, the rating the hint listed for
+    it where it was played; at the start, the position's best), and the move and the expert's best there, with
+    what the one gave up against the other (`lost`) and showed above it (`gained`), all from that position's
+    one evaluation. A free shift leaves the reading where it was (`free_shift`): the same position."""
 
     now: Rating
     played: Rating | None = None
     best: Rating | None = None
     lost: Loss | None = None
     free_shift: bool = False
+    gained: Loss | None = None  # what the move shows above the best, as `lost` what it shows below
 
 
 class Moved(NamedTuple):

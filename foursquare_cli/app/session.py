@@ -240,34 +240,32 @@ class Session:
 
     def meter_reading(self) -> MeterReading | None:
         """The meter (`play --meter`) after the last move: the move's own figures, the chance and expected score
-        the expert gave it where it was played (the figures `hint` listed for it there, worked out while the
-        player thought, so the line comes at once whatever the move), and what it gave up against the expert's
-        best there, from that one evaluation. A free shift leaves the reading as it was; after the first card,
-        or a move with no choice (every move leading to one position), only the figures. At the start (an undo
-        back to it), the position's own figures. None once the game is over."""
+        the expert gave it in the position it was played in (the figures `hint` listed for it there, worked out
+        while the player thought, so the line comes at once whatever the move), and what it gave up against the
+        expert's best there, from that one evaluation; the move that ends the game too. A free shift leaves the
+        reading as it was; after the first card, or a move with no choice (every move leading to one position),
+        only the figures. At the start (an undo back to it), the position's own figures."""
         steps = self.game.steps
-        if steps[-1].state.is_over:
-            return None
         last = len(steps) - 1
         while last > 0 and _a_shift(steps[last]):
             last -= 1  # a shift is free: the reading of the move before it
         reading = self._reading_after(steps, last)
-        return reading._replace(free_shift=True) if last < len(steps) - 1 else reading
+        if reading is None or last == len(steps) - 1:
+            return reading
+        return reading._replace(free_shift=True)
 
-    def _reading_after(self, steps: list[Step], index: int) -> MeterReading:
+    def _reading_after(self, steps: list[Step], index: int) -> MeterReading | None:
         step = steps[index]
         if index == 0:
-            return MeterReading(self.evaluation_of(step).best)
-        shifted = index > 1 and _a_shift(steps[index - 1])
-        before = self.evaluation_of(
-            steps[index - 2] if shifted else steps[index - 1]
-        )  # a shift goes with its placement
-        played = before.leading_to(step.state)  # where the move led (a shift: with its placement)
+            return None if step.state.is_over else MeterReading(self.evaluation_of(step).best)
+        before = self.evaluation_of(steps[index - 1])  # after a shift: the position it opened, as the player sees it
+        played = before.find(step.move) if step.move is not None else None  # the move as typed, else where it led
+        played = played or before.leading_to(step.state)
         if played is None:  # no rating leads there: the position's own figures
-            return MeterReading(self.evaluation_of(step).best)
+            return None if step.state.is_over else MeterReading(self.evaluation_of(step).best)
         if index == 1 or len(before.distinct()) == 1:
             return MeterReading(played)  # the first card (any cell alike), or no choice: no expert's move to speak of
-        return MeterReading(played, played, before.best, before.lost_by(played))
+        return MeterReading(played, played, before.best, before.lost_by(played), gained=before.gained_by(played))
 
     def game_over(self, looking_back: bool = True) -> GameOver:
         """The end screen: the game's figures and how to look back at it, its grade kept in the record; with

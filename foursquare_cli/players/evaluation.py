@@ -110,6 +110,14 @@ class Loss(NamedTuple):
         return self.points <= 0 and self.chance <= 0
 
 
+def _shown_below(rating: Rating, than: Rating) -> Loss:
+    """How far `rating`'s figures are shown below `than`'s: 0 at least, and 0 where they are shown alike."""
+    points = round(max(0.0, shown_points(than.expected) - shown_points(rating.expected)), 1)
+    if shown_chance(than.chance) == shown_chance(rating.chance):
+        return Loss(points, 0.0)
+    return Loss(points, round(max(0.0, shown_percent(than.chance) - shown_percent(rating.chance)), 2))
+
+
 class Evaluation(NamedTuple):
     """Every move of a position rated, the expert's choice first, then in the order it ranks them; and the
     position each group of moves alike leads to (`leads_to`, by group: the engine's key of the grid slid to its
@@ -140,11 +148,12 @@ class Evaluation(NamedTuple):
 
     def lost_by(self, rating: Rating) -> Loss:
         """What `rating`'s move gave up against the best: the best's figures less its own, 0 at least."""
-        best = self.best
-        points = round(max(0.0, shown_points(best.expected) - shown_points(rating.expected)), 1)
-        if shown_chance(best.chance) == shown_chance(rating.chance):
-            return Loss(points, 0.0)
-        return Loss(points, round(max(0.0, shown_percent(best.chance) - shown_percent(rating.chance)), 2))
+        return _shown_below(rating, self.best)
+
+    def gained_by(self, rating: Rating) -> Loss:
+        """What `rating`'s move shows above the best (the expert ranks by worth, which also weighs how soon a
+        loss comes): its figures less the best's, as shown, 0 at least."""
+        return _shown_below(self.best, rating)
 
     def is_best(self, rating: Rating) -> bool:
         """Whether `rating`'s move is the expert's choice, or leads to the same position (a free shift apart)."""

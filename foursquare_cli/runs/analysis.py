@@ -184,7 +184,7 @@ def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
         choice = len(evaluation.distinct()) > 1 and not before_a_placement
         if agreed:
             mark = None
-        elif played.expected > best.expected and lost.nothing:
+        elif lost.nothing and not evaluation.gained_by(played).nothing:  # shown above the best: the meter's words
             mark = Mark.GOOD
         else:
             mark = mark_of(Estimate.of(best), lost)

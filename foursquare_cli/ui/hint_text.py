@@ -25,11 +25,12 @@ def points_of_chance(points: float) -> str:
 
 
 def meter_line(reading: MeterReading) -> str:
-    """The meter under the board (`play --meter`): the expected score from here and the chance to win (the
-    figures `hint` gives its move), then what the move just played gave up against the expert's best where it
-    was played, from that position's evaluation: `Expected score 16.9, 99.8% to win; C2 gave up 0.4 to C1`,
-    `C2 was as good as C1` where their figures are shown alike (the reading leaves out the move where there
-    was no choice: the first card, any cell alike).
+    """The meter under the board (`play --meter`): the move's expected score and chance to win (the figures
+    `hint` listed for it where it was played), then what it gave up against the expert's best where it
+    was played, from that position's evaluation: `Expected score 16.9, 99.8% to win; C2 gave up 0.4 to C1`
+    (`, for 0.1% more to win` where it shows more of the other), `C2 was as good as C1` where their figures
+    are shown alike, `did better than` where it shows more and gave up nothing (the reading leaves out the
+    move where there was no choice: the first card, any cell alike).
     Where the win is all but certain the chance no longer tells moves apart; the points do."""
     now = reading.now
     said = f"Expected score {now.expected:.1f}, {percent(now.chance)} to win"
@@ -40,11 +41,26 @@ def meter_line(reading: MeterReading) -> str:
         return said
     if (played.move, played.then) == (best.move, best.then):
         return said + f"; {played.name} was the expert's move"
+    gained = _gained(reading)
     if lost.nothing:
+        if gained:  # shown above the expert's own: analyze marks it good
+            return said + f"; {played.name} did better than {best.name}, by {gained}"
         return said + f"; {played.name} was as good as {best.name}"
     given = [f"{lost.points:.1f}"] if lost.points > 0 else []
     given += [f"{points_of_chance(lost.chance)} to win"] if lost.chance > 0 else []
-    return said + f"; {played.name} gave up {' and '.join(given)} to {best.name}"
+    return (
+        said + f"; {played.name} gave up {' and '.join(given)} to {best.name}" + (f", for {gained}" if gained else "")
+    )
+
+
+def _gained(reading: MeterReading) -> str:
+    """What the move's figures show above the best's (`0.3 more points`, `0.1% more to win`), or ""."""
+    gained = reading.gained
+    if gained is None:
+        return ""
+    said = [f"{gained.points:.1f} more points"] if gained.points > 0 else []
+    said += [f"{points_of_chance(gained.chance)} more to win"] if gained.chance > 0 else []
+    return " and ".join(said)
 
 
 HINT_EXPLAINED = (
