@@ -165,3 +165,14 @@ def test_harder_grades_have_lower_grading_figures():
     for level, ease in graded:
         assert all(ease < other for other_level, other in graded if other_level > level)
     assert graded[0] < graded[1]
+
+
+def test_a_number_option_given_no_number_is_said_in_a_players_words():
+    """An outside try: `--playouts nan` was "'nan' is not a valid int range", Click's name for its type."""
+    for arguments, said in (
+        (["stats", "-n", "3", "-p", "greedy", "--playouts", "nan"], "'nan' is not a whole number."),
+        (["history", "--limit", "1.5"], "'1.5' is not a whole number."),
+    ):
+        result = runner.invoke(app, arguments)
+        assert result.exit_code == 2 and said in result.stderr and "int range" not in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1

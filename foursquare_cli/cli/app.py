@@ -151,7 +151,7 @@ class _OneLineErrors(TyperGroup):
         except typer.TyperException as error:
             context = getattr(error, "ctx", None)
             where = context.command_path if context is not None else "foursquare"
-            say(f"{where}: {clipped(error.format_message())} (see '{where} --help')")
+            say(f"{where}: {clipped(_in_words(error.format_message()))} (see '{where} --help')")
             code = ExitStatus.USAGE
         except typer.Exit as exit_:
             code = exit_.exit_code
@@ -221,6 +221,21 @@ def _resume_without_file(arguments: list[str]) -> list[str]:
                     return arguments[: index + 1] + [missing] + arguments[index + 1 :]
                 break
     return arguments
+
+
+_CLICK_WORDS = (
+    ("is not a valid int range.", "is not a whole number."),
+    ("is not a valid integer.", "is not a whole number."),
+    ("is not a valid float range.", "is not a number."),
+    ("is not a valid float.", "is not a number."),
+)
+"""Click's names for its types, as a player reads them: `'nan' is not a valid int range` said `--playouts`."""
+
+
+def _in_words(message: str) -> str:
+    for said, meant in _CLICK_WORDS:
+        message = message.replace(said, meant)
+    return message
 
 
 def _output_failed(error: OSError) -> int:
