@@ -119,7 +119,8 @@ def analysis_summary(summary: AnalysisSummary) -> str:
     if summary.start is not None:
         lines.append(
             f"Before the first move the expert gave the deal {percent(summary.start.chance)} "
-            f"(expected score {summary.start.expected:.1f}; {summary.start.futures} futures)."
+            f"(expected score {summary.start.expected:.1f}, from the {summary.start.futures:,} futures its move "
+            "was played out in)."
         )
     accuracy = f"{summary.accuracy:.0%}" if summary.accuracy is not None else "-"
     lines.append(
