@@ -40,7 +40,7 @@ class ExitStatus(enum.IntEnum):
 
 EXIT_CODES = {
     ExitStatus.SUCCESS: "success (check: every file valid; solve: winnable)",
-    ExitStatus.INVALID: "invalid input (an illegal move, an invalid record, a forfeit)",
+    ExitStatus.INVALID: "invalid input (an illegal move, an invalid record, a forfeit in auto or hint)",
     ExitStatus.USAGE: "usage error (a bad option, a file that cannot be read or written)",
     ExitStatus.UNWINNABLE: "solve: unwinnable",
     ExitStatus.GAVE_UP: "solve: gave up",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -176,3 +177,19 @@ def test_a_number_option_given_no_number_is_said_in_a_players_words():
         result = runner.invoke(app, arguments)
         assert result.exit_code == 2 and said in result.stderr and "int range" not in result.stderr, result.stderr
         assert result.stderr.count("\n") == 1
+
+
+def test_jobs_and_the_player_seed_are_refused_past_their_ranges_in_one_line():
+    """An outside try: `--jobs 1000` started hundreds of workers (four a core at most now), and a player seed
+    past 2^64-1 was taken until a results file's plan refused it, blaming the file."""
+    most = max(8, 4 * (os.cpu_count() or 1))
+    for arguments, said in (
+        (["stats", "-n", "3", "-p", "greedy", "--jobs", str(most + 1)], f"jobs are 1 to {most} on this machine"),
+        (["stats", "-n", "3", "-p", "greedy", "--jobs", "0"], f"jobs are 1 to {most} on this machine"),
+        (["analyze", "samples/won.yaml", "--jobs", "1000"], f"jobs are 1 to {most} on this machine"),
+        (["stats", "-n", "2", "-p", "random", "--player-seed", str(2**64)], "a player seed is a whole number 0 to"),
+        (["stats", "-n", "2", "-p", "random", "--player-seed", "9" * 5000], "a player seed is a whole number 0 to"),
+    ):
+        result = runner.invoke(app, arguments)
+        assert result.exit_code == 2 and said in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    assert runner.invoke(app, ["stats", "-n", "2", "-p", "random", "--player-seed", str(2**64 - 1)]).exit_code == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import math
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -31,6 +32,30 @@ def option_parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 def seed_parser(text: str) -> int:
 
     return int(option_parser(parse_seed)(text))
+
+
+def player_seed_parser(text: str | int) -> int:
+    """`--player-seed`: a whole number 0 to 2^64-1 as a deal number is (a results file's plan holds no more),
+    said as a player's seed. The default (or a setting) comes as a number already."""
+    if isinstance(text, int):
+        return text
+    try:
+        return int(parse_seed(text))
+    except (FoursquareError, ValueError):
+        raise typer.BadParameter(f"{quoted(text, 30)}: a player seed is a whole number 0 to 2^64-1") from None
+
+
+def jobs_parser(text: str | int) -> int:
+    """`--jobs`: 1 to four a core of this machine. A worker is a Python process of some 20 MB, and a typo of
+    `--jobs 1000` started hundreds of them, slower than one and eating the memory."""
+    most = max(8, 4 * (os.cpu_count() or 1))
+    try:
+        value = int(text)
+    except ValueError:
+        raise typer.BadParameter(f"{quoted(str(text), 30)}: not a whole number") from None
+    if not 1 <= value <= most:
+        raise typer.BadParameter(f"{value}: jobs are 1 to {most} on this machine (four a core)")
+    return value
 
 
 def deck_parser(text: str) -> Any:

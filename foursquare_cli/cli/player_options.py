@@ -17,7 +17,7 @@ from ..app.players import (
     players_help,
 )
 from ..app.runs import DealRange
-from .options import option_parser, seconds_parser
+from .options import jobs_parser, option_parser, player_seed_parser, seconds_parser
 
 
 def player_parser(text: str) -> str:
@@ -53,7 +53,10 @@ def complete_player(incomplete: str) -> list[str]:
 # The options the commands that play share, each defined once (`Annotated`, so a command's signature gives only
 # its name, type and default).
 PlayerSeedOption = Annotated[
-    int, typer.Option("--player-seed", metavar="N", min=0, help="Seed of the player's own choices.")
+    int,
+    typer.Option(
+        "--player-seed", metavar="N", parser=player_seed_parser, help="Seed of the player's own choices, 0 to 2^64-1."
+    ),
 ]
 PlayoutsOption = Annotated[
     int | None,
@@ -114,7 +117,11 @@ StartOption = Annotated[int, typer.Option("--start", metavar="S", min=0, help="T
 JobsOption = Annotated[
     int,
     typer.Option(
-        "--jobs", "-j", metavar="J", min=1, help="Processes to play in (at most one a game); the figures are the same."
+        "--jobs",
+        "-j",
+        metavar="J",
+        parser=jobs_parser,
+        help="Processes to play in (at most one a game, four a core); the figures are the same.",
     ),
 ]
 ResultsOption = Annotated[

@@ -20,6 +20,7 @@ from .options import (
     emitter,
     exit_with,
     format_option,
+    jobs_parser,
     number_parser,
     screen_of,
     sprt_test,
@@ -107,7 +108,7 @@ def analyze_command(
         help="Positions the solver may visit for the deal's best (work, not time).",
     ),
     jobs: int = typer.Option(
-        1, "--jobs", "-j", metavar="J", min=1, help="Files analysed at once; the figures are the same."
+        1, "--jobs", "-j", metavar="J", parser=jobs_parser, help="Files analysed at once (four a core at most)."
     ),
     results: ResultsOption = None,
 ) -> None:

@@ -131,7 +131,7 @@ def check_range(start: int, count: int) -> None:
     if start + count - 1 > SEED_MAX:
         raise UsageError(
             f"--start {start} with --games {count} runs past the last deal number {SEED_MAX}; "
-            f"at most {SEED_MAX - start + 1} game{'s' if SEED_MAX - start else ''} start there"
+            f"at most {SEED_MAX - start + 1} game{'s' if SEED_MAX - start else ''} can start there"
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..app.runs import PublicDeals
 from ..app.summarize import Replayed
+from ..errors import counted
 from ..runs.compare import Comparison, Finding, Pair
 from ..runs.sprt import Sprt, SprtVerdict
 from ..runs.stats import Summary
@@ -21,15 +22,17 @@ LOST_DEALS_SHOWN = 20  # more are listed by --format json only
 
 def _dealt(summary: Summary) -> str:
     """Which deals a summary covers: a range, a shard of one, or (with some missing) the ones played."""
-    kind = "sealed deals" if summary.sealed else "deals"
+    kind = "sealed deal" if summary.sealed else "deal"
     if summary.shard is not None:  # every Nth deal of the range: say which, not a range it does not cover
         index, count = summary.shard
-        return f"{summary.games} {kind} of shard {index}/{count} (one deal in {count}, from deal {summary.start})"
+        return (
+            f"{counted(summary.games, kind)} of shard {index}/{count} (one deal in {count}, from deal {summary.start})"
+        )
     if summary.games == 0:
         return "no games yet"
     if summary.missing and summary.span is not None:
-        return f"{summary.games} {kind} between {summary.span[0]} and {summary.span[1]}"
-    return f"{kind} {summary.start} to {summary.start + summary.games - 1}"
+        return f"{counted(summary.games, kind)} between {summary.span[0]} and {summary.span[1]}"
+    return f"{kind}s {summary.start} to {summary.start + summary.games - 1}"
 
 
 def missing_line(summary: Summary) -> str | None:
@@ -42,7 +45,8 @@ def missing_line(summary: Summary) -> str | None:
         if summary.missing > len(summary.first_missing)
         else ""
     )
-    return f"incomplete: {summary.missing:,} deals of the run are missing from these files: {first}{more}"
+    missing = "1 deal of the run is" if summary.missing == 1 else f"{summary.missing:,} deals of the run are"
+    return f"incomplete: {missing} missing from these files: {first}{more}"
 
 
 def stats_text(summary: Summary) -> str:
