@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import in_process
 from typer.testing import CliRunner
 
@@ -193,3 +194,21 @@ def test_jobs_and_the_player_seed_are_refused_past_their_ranges_in_one_line():
         result = runner.invoke(app, arguments)
         assert result.exit_code == 2 and said in result.stderr and result.stderr.count("\n") == 1, result.stderr
     assert runner.invoke(app, ["stats", "-n", "2", "-p", "random", "--player-seed", str(2**64 - 1)]).exit_code == 0
+
+
+def test_check_of_a_folder_with_no_files_says_so(tmp_path):
+    """An outside try: `check EMPTY_FOLDER` printed nothing and exited 0, as if every file were valid."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(app, ["check", str(empty)])
+    assert result.exit_code == 2 and result.stderr == f"{empty}: a folder with no files to check\n"
+
+
+@pytest.mark.posix
+def test_a_program_file_that_cannot_run_is_not_called_missing(tmp_path):
+    """An outside try: `cmd:./bot.py` without its execute bit was 'no program', though the file is there."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('B2')\n")
+    bot.chmod(0o644)
+    result = runner.invoke(app, ["stats", "-n", "1", "-p", f"cmd:{bot}"])
+    assert result.exit_code == 2 and "is a file but cannot be run (not executable?)" in result.stderr, result.stderr

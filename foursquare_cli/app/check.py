@@ -42,11 +42,22 @@ def check_files(paths: Iterable[str], last: bool = False) -> Iterator[CheckedFil
     """Each file's problems (said on standard error in every format), then its verdict, in order; a file that
     cannot be read is said and the others are checked; a folder is each file in it. `last`: the game played
     last instead of files."""
-    for path in (file for named in files_or_last(list(paths), last) for file in files_within(named)):
-        verdict = check_path(path)
-        if isinstance(verdict, ReadError):
-            yield Unreadable(verdict)
-            yield CheckedFile(path, None, verdict)
-        else:
-            yield Problems(verdict)
-            yield CheckedFile(path, verdict)
+    for named in files_or_last(list(paths), last):
+        found = files_within(named)
+        if not found:  # a folder with nothing to check is said, not passed over as if every file were valid
+            empty = ReadError("a folder with no files to check")
+            empty.path = named
+            yield Unreadable(empty)
+            yield CheckedFile(named, None, empty)
+        for path in found:
+            yield from _checked(path)
+
+
+def _checked(path: str) -> Iterator[CheckedFile | Problems | Unreadable]:
+    verdict = check_path(path)
+    if isinstance(verdict, ReadError):
+        yield Unreadable(verdict)
+        yield CheckedFile(path, None, verdict)
+    else:
+        yield Problems(verdict)
+        yield CheckedFile(path, verdict)

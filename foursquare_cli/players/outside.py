@@ -109,6 +109,8 @@ class ProgramPlayer:
         if not self.argv:
             raise PlayerError("cmd: names no program; write cmd:COMMAND")
         if checked and find_program(self.argv[0]) is None:
+            if os.path.isfile(self.argv[0]):  # there, but not a program: say so, not that it is missing
+                raise PlayerError(f"cmd:{command}: {self.argv[0]!r} is a file but cannot be run (not executable?)")
             raise PlayerError(f"cmd:{command}: no program {self.argv[0]!r}, neither a file that runs nor on the PATH")
         self.name = f"cmd:{command}"
         self.move_time = move_time
