@@ -45,6 +45,15 @@ def test_a_broken_record_is_reported_as_yaml_not_read_as_a_move_log():
     assert source.problems[0].line == 3 and "YAML syntax error" in source.problems[0].message
 
 
+def test_a_python_tag_is_refused_as_a_tag_not_allowed_and_never_run():
+    """An outside try: `seed: !!python/object/apply:os.system [...]` was called a YAML syntax error; it is well
+    formed, and refused as a tag no record uses (nothing of it runs)."""
+    source = source_of('foursquare: 1\nseed: !!python/object/apply:os.system ["echo hi"]\nmoves: [B2]\n')
+    (problem,) = source.problems
+    assert problem.line == 2 and problem.message.startswith("YAML tag not allowed: ")
+    assert "syntax" not in problem.message
+
+
 def test_deck_only_record_is_valid_and_a_list_deck_works_too():
     cards = " ".join(map(str, deal(9)))
     verdict = check_record(source_of(f"foursquare: 1\ndeck: {cards}\nmoves: [B2, B2 top]\n"))

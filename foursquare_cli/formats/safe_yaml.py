@@ -26,6 +26,7 @@ MAX_DEPTH = 50
 MAX_NUMBER_LENGTH = 40
 
 YAMLError = yaml.YAMLError
+ConstructorError = yaml.constructor.ConstructorError
 Node = yaml.Node
 ScalarNode = yaml.ScalarNode
 MappingNode = yaml.MappingNode

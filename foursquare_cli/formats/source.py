@@ -25,7 +25,7 @@ from ..errors import InvalidInput, display_name, quoted
 from ..rules.cards import SEED_MAX, Card, InvalidCardError, check_deck, deal
 from . import safe_yaml
 from .lines import MAX_INPUT_BYTES, UnreadableLine, iter_lines, move_text, read_bytes
-from .safe_yaml import MappingNode, Node, ScalarNode, SequenceNode, YAMLError
+from .safe_yaml import ConstructorError, MappingNode, Node, ScalarNode, SequenceNode, YAMLError
 
 RECORD_FORMAT_VERSION = 1
 KEYS = ("foursquare", "seed", "deck", "moves", "result", "score", "undos", "hints", "meta")
@@ -180,9 +180,11 @@ def _yaml_problem(error: YAMLError) -> Problem:
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     detail = " ".join(str(part) for part in (getattr(error, "context", None), getattr(error, "problem", None)) if part)
     detail = detail or str(error).splitlines()[0]
+    # a tag a record never uses (`!!python/object/apply:...`): well formed, and refused (nothing of it is run)
+    kind = "YAML tag not allowed" if isinstance(error, ConstructorError) else "YAML syntax error"
     if mark is None:
-        return Problem(None, f"YAML syntax error: {detail}")
-    return Problem(mark.line + 1, f"YAML syntax error: {detail}", column=mark.column + 1)
+        return Problem(None, f"{kind}: {detail}")
+    return Problem(mark.line + 1, f"{kind}: {detail}", column=mark.column + 1)
 
 
 def _read_move_log(source: Source, data: bytes) -> Source:
