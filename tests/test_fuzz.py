@@ -23,9 +23,7 @@ from foursquare_cli.formats.source import read_source
 from foursquare_cli.players.futures import EXPERTS_VALUATION, worth_tables
 from foursquare_cli.rules import playout
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-if not (ROOT / "fuzz" / "harnesses.py").exists():
-    pytest.skip("fuzz/ is not beside the tests (an installed wheel's run)", allow_module_level=True)
+ROOT = pathlib.Path(__file__).resolve().parent.parent  # fuzz/ is beside the tests (the wheels' run names its files)
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
