@@ -308,16 +308,22 @@ def test_after_the_first_card_the_meter_names_no_expert_move(monkeypatch):
     assert len(meter) == 1 and ";" not in meter[0] and "expert" not in meter[0], meter
 
 
+def _placements_hinted(said: str) -> list[tuple[str, str, str]]:
+    """The placements a hint lists, each with its chance and score as shown: `("C3", ">99.9%", "21.4")`."""
+    import re
+
+    return re.findall(r"^  ([A-D][1-4])\s+[\d.]+\*?\s+([<>]?[\d.]+%)\s+([\d.]+)$", said, re.MULTILINE)
+
+
 def test_the_meter_shows_the_figures_the_hint_gives_its_move():
     """Issue 59: the meter after a move shows the figures the hint gave that move where it was played, the
     hint's own move and one it listed below it alike."""
-    import re
 
     from foursquare_cli.players import PlayerSpec, Strength
 
     player = PlayerSpec(strength=Strength(playouts=300))
     said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", "hint", "quit", meter=True, player=player)
-    rows = re.findall(r"^  ([A-D][1-4])\s+[\d.]+\*?\s+([<>]?[\d.]+%)\s+([\d.]+)$", said, re.MULTILINE)
+    rows = _placements_hinted(said)
     assert len(rows) >= 2, said
     for move, chance, score in rows[:2]:
         again = at_prompt(Session(Game.from_seed(42)), "B2", "C2", move, "quit", meter=True, player=player)
@@ -338,7 +344,7 @@ def test_after_a_shift_the_meter_names_the_move_as_typed_with_the_hints_figures_
         game.play(Move.from_str(move))
     shift = next(str(move) for move in game.state.legal_moves() if move.is_shift)
     said = at_prompt(Session(Game.from_seed(42)), "B2", "C2", shift, "hint", "quit", meter=True, player=player)
-    rows = re.findall(r"^  ([A-D][1-4])\s+[\d.]+\*?\s+([<>]?[\d.]+%)\s+([\d.]+)$", said, re.MULTILINE)
+    rows = _placements_hinted(said)
     named = re.search(r"Hint: ([A-D][1-4])", said)
     assert rows and named is not None, said
     for move, chance, score in rows[:2]:

@@ -258,9 +258,9 @@ class Session:
         step = steps[index]
         if index == 0:
             return None if step.state.is_over else MeterReading(self.evaluation_of(step).best)
+        assert step.move is not None  # every step after the start is a move's
         before = self.evaluation_of(steps[index - 1])  # after a shift: the position it opened, as the player sees it
-        played = before.find(step.move) if step.move is not None else None  # the move as typed, else where it led
-        played = played or before.leading_to(step.state)
+        played = before.find(step.move) or before.leading_to(step.state)  # the move as typed, else where it led
         if played is None:  # no rating leads there: the position's own figures
             return None if step.state.is_over else MeterReading(self.evaluation_of(step).best)
         if index == 1 or len(before.distinct()) == 1:

@@ -49,13 +49,13 @@ def jobs_parser(text: str | int) -> int:
     """`--jobs`: 1 to four a core of this machine. A worker is a Python process of some 20 MB, and a typo of
     `--jobs 1000` started hundreds of them, slower than one and eating the memory."""
     most = max(8, 4 * (os.cpu_count() or 1))
-    try:
-        value = int(text)
-    except ValueError:
-        raise typer.BadParameter(f"{quoted(str(text), 30)}: not a whole number") from None
-    if not 1 <= value <= most:
-        raise typer.BadParameter(f"{value}: jobs are 1 to {most} on this machine (four a core)")
-    return value
+    said = str(text).strip()
+    digits = said.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise typer.BadParameter(f"{quoted(said, 30)}: not a whole number")
+    if len(digits) > 6 or not 1 <= int(said) <= most:  # 5,000 digits are a number too, only far too large
+        raise typer.BadParameter(f"{quoted(said, 30)}: jobs are 1 to {most} on this machine (four a core)")
+    return int(said)
 
 
 def deck_parser(text: str) -> Any:

@@ -92,8 +92,8 @@ def _axis_mark(column: list[tuple[int, float, str]], across: str) -> str:
 def analysis_graph(analysis_moves: list[MoveAnalysis], final: float | None, *, width: int, unicode: bool) -> str:
     """`analyze`'s picture of a game: the expected score at the start (the best move's there), then after each
     move the move's own (the meter's figure: the one the position it was played from gave it; a shift changes
-    nothing), and at the end
-    the score the game got (`final`, 0 for a loss; None for a game not over); a mark on the move that made it."""
+    nothing), and at the end the score the game got (`final`, 0 for a loss; None for a game not over); a mark
+    on the move that made it."""
     points: list[tuple[int, float, str]] = []
     if analysis_moves:
         points.append((analysis_moves[0].ply - 1, analysis_moves[0].best.expected, ""))
