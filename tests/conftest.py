@@ -21,7 +21,19 @@ _own_data_folder = pytest.StashKey[str]()
 
 # The properties are about the game, not the clock: on a loaded machine (a CI runner, a laptop doing a
 # long run) Hypothesis's time checks (200 ms an example, slow input generation) fail tests that hold.
-settings.register_profile("any_machine", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The README's run tries each property on a third of the examples CI tries it on (CI's second run of the same
+# tests sets FOURSQUARE_TESTS_THOROUGH=1): a minute of CPU for a player's checkout, the full count on every change.
+THOROUGH = os.environ.get("FOURSQUARE_TESTS_THOROUGH") == "1"
+
+
+def examples(count: int) -> int:
+    """The examples a property is tried on: `count` in CI's thorough run, a third of it (20 at least) otherwise."""
+    return count if THOROUGH else max(20, count // 3)
+
+
+settings.register_profile(
+    "any_machine", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=examples(100)
+)
 settings.load_profile("any_machine")
 
 

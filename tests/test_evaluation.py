@@ -7,7 +7,7 @@ import random
 import threading
 import time
 
-from conftest import played
+from conftest import examples, played
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,7 +76,7 @@ def test_the_expert_plays_a_legal_move_in_every_frame_of_a_position_it_has_seen(
         assert shifted.is_legal(expert.choose(shifted))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 24), st.sampled_from(["random", "greedy", "searching"]))
 def test_no_figure_goes_beyond_what_the_cards_allow(seed, length, kind):
     """Issue 48, point 2: a chance is never above the share of the cards to come with a safe place next (so 0

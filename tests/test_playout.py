@@ -8,7 +8,7 @@ import struct
 from typing import Any
 
 import pytest
-from conftest import redealt
+from conftest import examples, redealt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +32,7 @@ def _position(seed: int, plies: int, shuffle: int) -> State:
     return state if state.is_over else redealt(state, rng)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     seed=st.integers(0, 2**64 - 1), plies=st.integers(0, 40), shuffle=st.integers(0, 2**32), fill_first=st.booleans()
 )
@@ -139,7 +139,7 @@ def test_the_c_playout_refuses_numbers_too_large_for_it():
         playout._finish_c(bytes([1] * 40), 0, 2**40 + 1, 0, bytes(16), bytes(16))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     seen=st.binary(max_size=40),
     unseen=st.binary(max_size=40),
@@ -270,7 +270,7 @@ def test_the_plain_c_bit_counts_play_as_the_compilers_builtins(tmp_path):
     assert compared > 250
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     seed=st.integers(0, 2**64 - 1), plies=st.integers(0, 40), shuffle=st.integers(0, 2**32), fill_first=st.booleans()
 )

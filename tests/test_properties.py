@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +35,7 @@ def check_invariants(state: State) -> None:
         assert state.next_card is None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=seeds, data=st.data())
 def test_random_legal_play_keeps_every_invariant(seed, data):
     state = State.from_seed(seed)
@@ -59,7 +60,7 @@ def test_random_legal_play_keeps_every_invariant(seed, data):
         check_invariants(state)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seed=seeds, data=st.data())
 def test_every_legal_move_applies_and_every_other_is_refused(seed, data):
     state = State.from_seed(seed)
@@ -78,7 +79,7 @@ def test_every_legal_move_applies_and_every_other_is_refused(seed, data):
         assert applied == (move in legal), f"apply and legal_moves disagree on {move}"
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(seed=seeds, data=st.data())
 def test_a_move_reports_exactly_the_cells_whose_top_card_changed_face(seed, data):
     state = State.from_seed(seed)
@@ -98,7 +99,7 @@ def test_a_move_reports_exactly_the_cells_whose_top_card_changed_face(seed, data
         assert set(effect.turned_cells) == changed
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(seed=seeds, data=st.data())
 def test_every_placement_weighed_at_once_agrees_with_the_rule_played_one_by_one(seed, data):
     state = State.from_seed(seed)

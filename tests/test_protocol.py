@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import in_process
+from conftest import examples, in_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -287,7 +287,7 @@ def _broken_states(draw) -> object:
     return sent
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(_broken_states())
 def test_a_malformed_state_is_refused_with_a_value_error_and_nothing_else(sent):
     """Whatever a program or a test builds, `state_from_protocol` answers with a position or ValueError, its

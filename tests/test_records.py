@@ -8,7 +8,7 @@ import sys
 
 import pytest
 import yaml
-from conftest import random_legal_play
+from conftest import examples, random_legal_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -115,7 +115,7 @@ def test_after_an_illegal_move_later_moves_are_not_judged():
 # -- writing and reading back ------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), data=st.data(), with_seed=st.booleans(), undos=st.integers(0, 3))
 def test_records_round_trip_and_check_accepts_them(seed, data, with_seed, undos, tmp_path_factory):
     state = State.from_seed(seed)

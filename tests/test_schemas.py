@@ -14,7 +14,7 @@ from collections.abc import Callable
 import jsonschema
 import pytest
 import yaml
-from conftest import in_process
+from conftest import examples, in_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -237,13 +237,13 @@ def _reads(parse: Callable[[str], object], text: str) -> bool:
     return True
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_MOVEISH)
 def test_the_record_schema_takes_a_move_exactly_when_the_reader_does(text):
     assert _RECORD.is_valid({"foursquare": 1, "seed": 1, "moves": [text]}) is _reads(Move.from_str, text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_CARDISH)
 def test_the_record_schema_takes_a_card_exactly_when_the_reader_does(text):
     others = [str(Card(index)) for index in range(40) if str(Card(index)) != text.strip().upper()][:39]
