@@ -156,7 +156,7 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
 
 
-def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_ranks_them_by():
+def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_expected_score_the_expert_ranks_them_by():
     """Issue 40: the first move listed is the one named, the list in the order the expert ranks by (shown), what
     the moves share said once, at most 8 lines; --detail adds every figure. Each move's figures are its rating's
     (the position's one evaluation), the cards to come with no safe place beside them."""
@@ -191,10 +191,10 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_worth_the_expert_
     assert hint_figures(ratings) == figures
     plain = (
         "Hint: C2 (90% to win, expected score 17.2)\n"
-        "  move                  worth    win  score\n"
-        "  C2                    0.900*   90%   17.2\n"
-        "  shift down, then D1   0.400*   70%   12.1  (6 of the 20 cards to come have no safe place next)\n"
-        "  B3 top                0.000     0%    0.0  (no card to come has a safe place next: it loses)\n"
+        "  move                  win  score\n"
+        "  C2                    90%   17.2*\n"
+        "  shift down, then D1   70%   12.1*  (6 of the 20 cards to come have no safe place next)\n"
+        "  B3 top                 0%    0.0   (no card to come has a safe place next: it loses)\n"
         "  * looked at again over the next card"
     )
     assert hint_text(ratings) == plain
@@ -317,23 +317,26 @@ def test_what_a_move_gave_up_in_chance_is_what_the_shown_figures_differ_by():
     assert lost[3] == pytest.approx(100 * 0.9996 - 99)
 
 
-def test_a_hint_says_why_a_move_with_better_figures_is_listed_below_the_one_it_names():
-    """The trust, round two: `B1 19.7` was named over `B3 top ... 20.0` with a higher chance too, and nothing said
-    why. The expert's choice is kept (it ranks by worth); a line says so, one move fewer listed
-    to keep the hint to 8 lines. A move better on one figure only needs no word: the two columns show it."""
-    from foursquare_cli.players.evaluation import Rating
-    from foursquare_cli.ui.hint_text import RANKED_BY_WORTH, hint_text
+def test_the_move_a_hint_names_shows_the_best_expected_score_of_every_move_it_lists():
+    """The trust, round two: `B1 19.7` was named over `B3 top ... 20.0`; the expert ranked by a worth it did not
+    show. It now ranks by the expected score every screen shows (then the chance), and a move its second look
+    passed over is shown no higher: on real positions, the score column never rises down the list, the move
+    named is the first listed, and the figures are the evaluation's."""
+    import re
 
-    def rated(cell: str, chance: float, expected: float, worth: float) -> Rating:
-        return Rating(Move.from_str(cell), None, 1, 1, 1.0, worth, chance, expected, looked_again=True, to_come=30)
+    from foursquare_cli.players.expert import ExpertPlayer
+    from foursquare_cli.rules.cards import deal
+    from foursquare_cli.ui.hint_text import hint_text
 
-    others = [rated(cell, 0.5, 18.0, 1.3 - n / 10) for n, cell in enumerate(("C2", "D4", "A1", "A2"))]
-    ratings = [rated("B1", 0.62, 19.7, 1.5), rated("B3 top", 0.65, 20.0, 1.48), *others]
-    said = hint_text(ratings).splitlines()
-    assert said[0].startswith("Hint: B1 (62% to win") and said[2].lstrip().startswith("B1"), "the choice kept"
-    assert RANKED_BY_WORTH in said and len(said) <= 8 and all(len(line) <= 60 for line in said)
-    assert said[-1] == "After each, every card to come has a safe place next."
-    score_only = [ratings[0], rated("B3 top", 0.62, 20.0, 1.48), *others]
-    chance_only = [ratings[0], rated("B3 top", 0.65, 19.7, 1.48), *others]
-    assert RANKED_BY_WORTH not in hint_text(score_only) and RANKED_BY_WORTH not in hint_text(chance_only)
-    assert len(hint_text(score_only).splitlines()) == 8, "four moves listed"
+    expert = ExpertPlayer(playouts=400, second_ply=4, reply_playouts=40, reply_second_ply=0)
+    for seed, moves in ((7, ("B2", "C2", "B3", "C3")), (880004, ("A1", "B1", "C1")), (5, ("B2", "B3"))):
+        state = played(deal(seed), *moves)
+        ratings = expert.rate(state)
+        assert [r.expected for r in ratings] == sorted((r.expected for r in ratings), reverse=True)
+        said = hint_text(ratings, limit=len(ratings)).splitlines()
+        listed = [re.fullmatch(r"  (\S.*?) +(\S+%) +(\d+\.\d)[* ]", line) for line in said[2:]]
+        rows = [row.groups() for row in listed if row]
+        assert said[0].startswith(f"Hint: {ratings[0].name} (") and rows[0][0] == ratings[0].name
+        assert [float(score) for _, _, score in rows] == sorted((float(score) for _, _, score in rows), reverse=True)
+        assert len(rows) == len({r.group for r in ratings}), "a line for each position the moves lead to"
+        assert "worth" not in "\n".join(said), "the hint shows the figure it ranks by, and no other"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -25,12 +26,12 @@ def test_hint_for_the_end_of_a_record():
     assert lines[0].startswith("Hint: ") and "+--------+" not in result.stdout, "the move first, no board"
     named = lines[0].split(" (")[0].removeprefix("Hint: ")
     assert lines[2].startswith(f"  {named} "), "the first move listed is the one named"
-    listed = [line for line in lines[2:] if line.startswith("  ") and not line.startswith("  ...")]
-    worths = [float(line.split()[-3].rstrip("*")) for line in listed]
-    looked = [line.split()[-3].endswith("*") for line in listed]
+    listed = re.findall(r"^  \S.*?  +[<>]?[\d.]+%  +([\d.]+)(\*?)", result.stdout, re.MULTILINE)
+    scores = [float(score) for score, _ in listed]
+    looked = [mark == "*" for _, mark in listed]
+    assert len(listed) == len(lines) - 4, "a row a move, between the head and the two lines under them"
     assert looked == sorted(looked, reverse=True), "the moves looked at again over the next card first"
-    first, after = worths[: sum(looked)], worths[sum(looked) :]
-    assert first == sorted(first, reverse=True) and after == sorted(after, reverse=True), "by the worth shown"
+    assert scores == sorted(scores, reverse=True), "no move shows more than one above it"
     assert len(lines) <= 8
     assert "Each figure is from futures" not in result.stdout  # the figures are for those who ask
     detailed = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--detail", "--playouts", "2000"])
@@ -64,11 +65,14 @@ def test_hint_json_and_a_finished_game():
     keys |= {"unsafe_next", "cards_to_come"}  # the risk a hint says in words (issue 21)
     assert all(set(r) == keys for r in report["ratings"])
     # the expert's best SECOND_PLY, looked at again over the next card, lead (ranked by that worth); then the
-    # rest, by worth: the order the hint lists them in
+    # rest, by worth: the order the hint lists them in, none showing more than a move above it
     top, rest = report["ratings"][:SECOND_PLY], report["ratings"][SECOND_PLY:]
     assert [r["worth"] for r in top] == sorted((r["worth"] for r in top), reverse=True)
     assert min(r["samples"] for r in top) >= max(r["samples"] for r in rest)
     assert [r["worth"] for r in rest] == sorted((r["worth"] for r in rest), reverse=True)
+    for figure in ("win_rate", "expected_score"):
+        shown = [r[figure] for r in report["ratings"]]
+        assert shown == sorted(shown, reverse=True), figure
     # a won future is worth 1 to 1 + 0.12 x 24, a lost one -2 to under 1
     assert all(-2 <= r["worth"] <= 3.88 for r in report["ratings"])
     assert all(r["worth"] >= 1 for r in rest if r["futures_won"] == 1)  # the top's worth is over the next card

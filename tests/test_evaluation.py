@@ -198,3 +198,50 @@ def test_the_meter_works_out_the_position_at_once_and_looks_further_only_while_t
         if rating.then is not None:
             session.undo()
     assert len(searched) == seen == 1 + session_module.LOOK_AHEAD
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.floats(0, 24), max_size=30))
+def test_figures_out_of_the_experts_order_share_their_mean(figures):
+    """The figures a list shows fall down the expert's order: the closest falling sequence (least squares), so
+    the total is kept, a list already falling is left alone, and no figure leaves the range of those given."""
+    from foursquare_cli.players.evaluation import _falling
+
+    fitted = _falling(figures)
+    assert len(fitted) == len(figures) and all(a >= b - 1e-9 for a, b in zip(fitted, fitted[1:], strict=False))
+    assert abs(sum(fitted) - sum(figures)) <= 1e-6 * max(1, len(figures))
+    if figures == sorted(figures, reverse=True):
+        assert fitted == figures
+    if figures:
+        assert min(figures) - 1e-9 <= min(fitted) and max(fitted) <= max(figures) + 1e-9
+
+
+def test_a_move_ranked_lower_that_shows_more_is_shown_as_good_as_the_one_above_it():
+    """The trust, round two: `B1 92% 19.7` was named over `B3 top 95% 20.0`, every card with a safe place next.
+    The two now show their mean: the hint names the best figure listed, and the meter says `as good as`."""
+    from foursquare_cli.players.calibration import Features
+    from foursquare_cli.players.evaluation import Evaluation, Rating, held_in_order
+
+    def rated(cell: str, chance: float, expected: float, group: int) -> Rating:
+        features = Features(True, 0.6, 12.0, 10, 1, 8, 1.0, 24)
+        return Rating(
+            Move.from_str(cell),
+            None,
+            1,
+            1,
+            1.0,
+            1.5 - group / 10,
+            chance,
+            expected,
+            group=group,
+            looked_again=True,
+            to_come=30,
+            features=features,
+        )
+
+    held = held_in_order([rated("B1", 0.92, 19.7, 0), rated("B3 top", 0.95, 20.0, 1), rated("C2", 0.9, 18.0, 2)])
+    shown = [(round(r.chance, 6), round(r.expected, 6)) for r in held]
+    assert shown == [(0.935, 19.85), (0.935, 19.85), (0.9, 18.0)]
+    evaluation = Evaluation(tuple(held))
+    assert evaluation.lost_by(held[1]).nothing and evaluation.gained_by(held[1]).nothing
+    assert evaluation.lost_by(held[2]).points == 1.9

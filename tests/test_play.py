@@ -14,7 +14,7 @@ import time
 
 import pexpect
 import pytest
-from conftest import in_process, random_legal_play, signals_heard, spawn_play
+from conftest import examples, in_process, random_legal_play, signals_heard, spawn_play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -76,7 +76,7 @@ def test_terminal_game_refuses_bad_input_with_reasons_and_plays_to_the_end(tmp_p
     child.expect(r"shift right, then A\d")
     child.sendline("hint")
     child.expect(r"Hint: \S+")
-    child.expect(r"worth +win  score")  # the column as wide as its widest chance (`99.9%`)
+    child.expect(r"move +win  score")  # the column as wide as its widest chance (`99.9%`)
     for move in WON_MOVES[1:]:
         child.sendline(move)
     child.expect_exact("You won! Score 9 (cards left in the stock); 31 moves, 1 hint.")
@@ -370,7 +370,7 @@ def test_resume_the_unfinished_sample_without_writing_to_it(tmp_path):
     assert (SAMPLES / "unfinished.yaml").read_text() == before
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), data=st.data())
 def test_check_accepts_every_record_play_writes(seed, data, tmp_path_factory):
     from foursquare_cli.rules.engine import State

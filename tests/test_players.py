@@ -10,6 +10,7 @@ from conftest import deck_starting, played, redealt
 
 from foursquare_cli.players import PlayerSpec, Strength
 from foursquare_cli.players import expert as expert_module
+from foursquare_cli.players.evaluation import Rating, figures_of, held_to_the_cards
 from foursquare_cli.players.expert import ExpertPlayer
 from foursquare_cli.players.futures import Candidate, candidates_of, future_worth
 from foursquare_cli.players.greedy import GreedyPlayer, greedy_move
@@ -172,6 +173,7 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
     # the winner of the halving first (the most futures, the best worth among them), then by worth
     assert min((-r.samples, -r.value) for r in ratings) == (-ratings[0].samples, -ratings[0].value)
     assert [r.value for r in ratings[1:]] == sorted((r.value for r in ratings[1:]), reverse=True)
+    assert_shown_in_order(ratings)
     # B1, A2, C2, B3, B2 top: 5 candidates, 3 rounds of 40 playouts. Round 1: 5 x 8 futures, 3 go on;
     # round 2: 3 x 13, 2 go on; round 3: 2 x 20. Totals: 8, 8, 8 + 13, 8 + 13 + 20 twice.
     assert [str(c.move) for c in candidates] == ["B1", "A2", "C2", "B3", "B2 top"]
@@ -184,8 +186,32 @@ def test_expert_rates_every_candidate_survivors_first_then_by_value():
     assert {(r.move, r.then, r.samples) for r in looked[:top]} == {(r.move, r.then, r.samples) for r in survivors}
     assert all(r.looked_again for r in looked[:top]) and not any(r.looked_again for r in looked[top:])
     assert [r.value for r in looked[:top]] == sorted((r.value for r in looked[:top]), reverse=True)
-    rest = [r._replace(group=0) for r in ratings if (r.move, r.then) not in {(s.move, s.then) for s in survivors}]
-    assert [r._replace(group=0) for r in looked[top:]] == rest
+    rest = [unheld(r) for r in ratings if (r.move, r.then) not in {(s.move, s.then) for s in survivors}]
+    assert [unheld(r) for r in looked[top:]] == rest
+    assert_shown_in_order(looked)
+
+
+def unheld(rating: Rating) -> Rating:
+    """A rating but for its group and the figures `held_in_order` may lower (those of the moves above it)."""
+    return rating._replace(group=0, chance=0.0, expected=0.0)
+
+
+def assert_shown_in_order(ratings: list[Rating]) -> None:
+    """The trust, round two: `B1 19.7` was named over `B3 top ... 20.0`. Down the expert's order no move shows a
+    higher chance or expected score than one above it; each is within the cards, and within the figures the
+    moves' own futures made (moves out of order share their mean)."""
+    for figure in ("chance", "expected"):
+        shown = [getattr(r, figure) for r in ratings]
+        assert shown == sorted(shown, reverse=True), figure
+    own = [figures_of(r.features) for r in ratings if r.features is not None]
+    for rating in ratings:
+        if rating.features is not None:
+            assert held_to_the_cards(rating.chance, rating.expected, rating.features) == (
+                rating.chance,
+                rating.expected,
+            )
+            assert min(c for c, _ in own) - 1e-9 <= rating.chance <= max(c for c, _ in own) + 1e-9
+            assert min(e for _, e in own) - 1e-9 <= rating.expected <= max(e for _, e in own) + 1e-9
 
 
 def test_a_future_is_worth_its_score_when_won_and_more_the_later_it_is_lost():
@@ -368,8 +394,9 @@ def test_a_second_ply_never_reads_the_order_of_the_stock_and_reranks_only_the_be
     survivors = sorted(plain, key=lambda r: (-r.samples, -r.value))[:3]  # the halving's best three
     assert {(r.move, r.then) for r in ratings if r.looked_again} == {(r.move, r.then) for r in survivors}
     looked = {(r.move, r.then) for r in survivors}
-    rest = [r._replace(group=0) for r in plain if (r.move, r.then) not in looked]
-    assert [r._replace(group=0) for r in ratings if not r.looked_again] == rest, "the others as one ply rated them"
+    rest = [unheld(r) for r in plain if (r.move, r.then) not in looked]
+    assert [unheld(r) for r in ratings if not r.looked_again] == rest, "the others as one ply rated them"
+    assert_shown_in_order(ratings)
     reply = ExpertPlayer(3, 60, second_ply=0)  # a reply is rated on one ply
     # each of the three is worth the mean of the reply's best over the next card's ranks, by hand
     for rating in ratings[:3]:

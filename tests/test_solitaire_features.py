@@ -312,7 +312,7 @@ def _placements_hinted(said: str) -> list[tuple[str, str, str]]:
     """The placements a hint lists, each with its chance and score as shown: `("C3", ">99.9%", "21.4")`."""
     import re
 
-    return re.findall(r"^  ([A-D][1-4])\s+[\d.]+\*?\s+([<>]?[\d.]+%)\s+([\d.]+)$", said, re.MULTILINE)
+    return re.findall(r"^  ([A-D][1-4])\s+([<>]?[\d.]+%)\s+([\d.]+)\*?\s*$", said, re.MULTILINE)
 
 
 def test_the_meter_shows_the_figures_the_hint_gives_its_move():

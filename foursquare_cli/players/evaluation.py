@@ -18,6 +18,7 @@ a win with as few more cards as the empty cells need.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from ..rules import playout
@@ -68,7 +69,7 @@ class Rating(NamedTuple):
     wins: int  # futures won, of `samples`
     samples: int
     mean_score: float | None  # over the won futures
-    value: float = 0.0  # what the expert ranks by: the mean worth of the futures (looked at again: of the replies)
+    value: float = 0.0  # what the first look's halving ranks by: the mean worth of the futures (looked again: replies')
     chance: float = 0.0  # the chance that the expert wins after this move: calibrated, never beyond the cards
     expected: float = 0.0  # the score it can expect (a loss counting 0): likewise
     drawn: int = 0  # cards placed in the position rated
@@ -151,8 +152,8 @@ class Evaluation(NamedTuple):
         return _shown_below(rating, self.best)
 
     def gained_by(self, rating: Rating) -> Loss:
-        """What `rating`'s move shows above the best (the expert ranks by worth, which also weighs how soon a
-        loss comes): its figures less the best's, as shown, 0 at least."""
+        """What `rating`'s move shows above the best (the expert ranks by the expected score, so this is a chance
+        that a lower score bought): its figures less the best's, as shown, 0 at least."""
         return _shown_below(self.best, rating)
 
     def is_best(self, rating: Rating) -> bool:
@@ -203,3 +204,38 @@ def unsafe_count(safe_mask: int, to_come: dict[int, int]) -> int:
     """How many of the cards to come (`to_come`, a count by rank) have no safe place (`safe_mask`: bit r for a
     rank that has one, `playout.safe_ranks`)."""
     return sum(count for rank, count in to_come.items() if not safe_mask >> rank & 1)
+
+
+def held_in_order(ratings: list[Rating]) -> list[Rating]:
+    """`ratings`, in the expert's order, their chances and expected scores made to fall down that order. The expert
+    ranks by worth, which also weighs how soon a loss would come, and by its deeper look where it made one; a move
+    it ranks lower showing more is the noise of fewer futures, a shallower look, or a risk the figures do not
+    weigh. So moves out of order share their mean (`_falling`: the closest figures in the expert's order, least
+    squares), then each is held within the cards (`held_to_the_cards`) and at most the move above it. The move
+    named shows the best figures of any listed, and moves the figures cannot tell apart are shown alike (`as
+    good as`). A move that ends the game keeps its certain figures and takes no part."""
+    open_at = [index for index, rating in enumerate(ratings) if not rating.final and rating.features is not None]
+    chances = _falling([ratings[index].chance for index in open_at])
+    expected = _falling([ratings[index].expected for index in open_at])
+    held = list(ratings)
+    most_chance = most_expected = math.inf
+    for index, chance, score in zip(open_at, chances, expected, strict=True):
+        features = ratings[index].features
+        assert features is not None
+        chance, score = held_to_the_cards(min(chance, most_chance), min(score, most_expected), features)
+        most_chance, most_expected = chance, score
+        held[index] = ratings[index]._replace(chance=chance, expected=score)
+    return held
+
+
+def _falling(figures: list[float]) -> list[float]:
+    """The non-increasing sequence closest to `figures` (least squares: pool adjacent violators): each run of
+    figures out of order replaced by its mean."""
+    pools: list[list[float]] = []  # [sum, count] of each pool, in order
+    for figure in figures:
+        pools.append([figure, 1])
+        while len(pools) > 1 and pools[-2][0] / pools[-2][1] < pools[-1][0] / pools[-1][1]:
+            total, count = pools.pop()
+            pools[-1][0] += total
+            pools[-1][1] += count
+    return [total / count for total, count in pools for _ in range(int(count))]

@@ -20,7 +20,7 @@ from ..errors import UsageError
 from ..rules import playout
 from ..rules.engine import State, state_after
 from ..rules.moves import Move
-from .evaluation import Evaluation, Rating, features_of, figures_of
+from .evaluation import Evaluation, Rating, features_of, figures_of, held_in_order
 from .futures import (
     EXPERTS_VALUATION,
     WORTH_UNITS,
@@ -71,16 +71,14 @@ class ExpertPlayer:
     futures. `think` caps the seconds a move may take (then the rounds not reached are
     skipped; a cap makes moves depend on the machine's speed, the budget alone does not).
 
-    Then its best `second_ply` moves (10) are looked at again over the next card
+    Then its best `second_ply` moves (10; 0: none) are looked at again over the next card
     (`_over_next_card`): for each rank the next card may have, what a second expert
-    (`reply_playouts`, a twentieth of the budget unless given, one ply) makes of the
-    position with a card of that rank in hand; they are ranked by that, ahead of the rest,
-    and their figures are that look's (the replies' best, weighted by how many cards of each
-    rank are unseen). `second_ply=0` turns it off (docs/figures.md: what it bought).
-    With `reply_table` (the default without C, where futures are few and slow) each reply's
-    futures are played six cards only, then count what the tail table (`tail_table`) says
-    the futures of such a position were worth: quicker, and less noisy than a playout's
-    tail far from the move rated.
+    (`reply_playouts`, a twentieth of the budget unless given) makes of the position with a
+    card of that rank in hand. Their figures are that look's (the replies' best, weighted by
+    how many unseen cards have each rank); they lead, by that worth, and down the order no
+    move shows more than one above it (`held_in_order`). With `reply_table` (the default without
+    C) each reply's futures are played six cards only, then count what the tail table
+    (`tail_table`) says such positions were worth: quicker, and less noisy.
 
     It knows the grid (face-down cards included: it saw them placed), the card in hand
     and the cards drawn so far; never the order of the stock. `seed` is taken for the
@@ -221,12 +219,12 @@ class ExpertPlayer:
             for index in looked:
                 rated[index] = self._over_next_card(futures, index, rated[index], replies)
             looked.sort(key=lambda i: -rated[i].value)  # stable: a tie keeps the first ranking's order
-        # the expert's choice, then the others looked at again, then the rest, each group by the worth it was
-        # ranked by: so a list never shows a move above one the expert ranks higher
+        # the choice, the others looked at again, the rest, each by worth; none shown above one ranked higher
         choice = looked[0] if looked else order[0]
         rest = sorted((i for i in order if i != choice and i not in looked), key=lambda i: -value[i])
         order = [choice, *looked[1:], *rest]
-        return tuple((futures.positions[index].key(), rated[index]) for index in order)
+        keys = [futures.positions[index].key() for index in order]
+        return tuple(zip(keys, held_in_order([rated[index] for index in order]), strict=True))
 
     def _halving(self, futures: Futures, deadline: float | None) -> _Halved:
         """The first ply: the budget spent in rounds, each giving every candidate alive an equal share of new

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..app.events import MeterReading
 from ..app.hint import Hinted, MoveHint
-from ..players.evaluation import Rating, shown_chance, shown_percent, shown_points
+from ..players.evaluation import Rating, shown_chance
 from ..players.expert import SECOND_PLY
 from ..rules.engine import State
 from .board import PLAIN, Style, render
@@ -71,12 +71,14 @@ HINT_EXPLAINED = (
     "above the share of the cards to come that have a safe place next, nor an expected score above what "
     "the cards left allow. The expert ranks its moves by their worth: the mean over their futures of "
     "1 + 0.12 x score for a win and 1 - 0.8^k for a loss k cards on, less 2 when k is 2 or less (a loss "
-    "soon weighs more than one far off, so a move whose losses come early may rank below a higher chance). "
-    "Its candidates are halved round by round, the better half getting more futures; its best "
-    f"{SECOND_PLY} (marked *) are then looked at again over the next card: for every rank that card may have, what a "
-    "second look makes of the position; their worth and figures are that look's, and it plays the first."
+    "soon weighs more than one far off). Its candidates are halved round by round, the better half getting "
+    f"more futures; its best {SECOND_PLY} (marked *) are then looked at again over the next card: for every rank "
+    "that card may have, what a second look makes of the position; their worth and figures are that look's, "
+    "and it plays the first. Moves it ranks lower that show more share their mean, so the figures fall down "
+    "the list."
 )
 
+HINT_WIDTH = 60  # the columns a hint's lines keep within
 HINT_LINES = 4  # the moves a hint lists by default (`hint --detail`, `hint detail`: every figure of more)
 
 
@@ -89,12 +91,10 @@ def hint_text(
     detail: bool = False,
 ) -> str:
     """A hint for a player, short: the expert's move and what it expects from it, then its best moves in the
-    order it ranks them, each with the worth it ranks by (`*`: looked at again over the next card), the chance
-    to win and the expected score, and what they have in common said once (every card to come has a safe
-    place next); where a move listed shows a higher chance and a higher score than the one named, a line says
-    why it ranks below (`RANKED_BY_WORTH`, one move fewer listed if need be); at most 8 lines. Moves that lead
-    to the same position (shifts are free) are one line, said once. With `detail`, the board and every figure
-    behind them (`hint_figures`)."""
+    order it ranks them (`*`: looked at again over the next card), each with its chance to win and expected
+    score, which fall down that order (`evaluation.held_in_order`), and what they have in common said once
+    (every card to come has a safe place next); at most 8 lines. Moves that lead to the same position (shifts
+    are free) are one line, said once. With `detail`, the board and every figure behind them (`hint_figures`)."""
     best = ratings[0]
     lines = [render(state, style)] if detail and state is not None else []
     alike = f" or any of the {best.alike - 1} alike" if best.alike > 1 else ""
@@ -104,33 +104,14 @@ def hint_text(
             f"expected score {best.expected:.1f}"
         )
         return "\n".join(lines)
-    lines.append(f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})")
-    table = _table(ratings, limit)
-    if _looks_better(best, ratings[:limit]):
-        if 1 + len(table) + 1 > HINT_MOST and limit > 2:  # room for the note: one move fewer
-            limit -= 1
-            table = _table(ratings, limit)
-        if _looks_better(best, ratings[:limit]):  # before `After each, ...`, the one line not indented
-            table.insert(len(table) - sum(not line.startswith("  ") for line in table), RANKED_BY_WORTH)
-    lines += table
+    headline = f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})"
+    if len(headline) > HINT_WIDTH:  # a shift's long name: the column below says what the score is
+        headline = headline.replace(", expected score ", ", score ")
+    lines.append(headline)
+    lines += _table(ratings, limit)
     if not detail:
         return "\n".join(lines)
     return "\n".join(lines) + "\n\n" + hint_figures(ratings)
-
-
-HINT_MOST = 8  # the lines of a hint without --detail
-RANKED_BY_WORTH = "  Ranked by worth, which also weighs how soon a loss comes."
-
-
-def _looks_better(best: Rating, listed: list[Rating]) -> bool:
-    """Whether a move listed shows both a higher chance and a higher expected score than the expert's move:
-    the screen then says why it is ranked below (worth counts when a loss would come, the figures do not)."""
-    return any(
-        shown_chance(rating.chance) != shown_chance(best.chance)
-        and shown_percent(rating.chance) > shown_percent(best.chance)
-        and shown_points(rating.expected) > shown_points(best.expected)
-        for rating in listed
-    )
 
 
 def _table(ratings: list[Rating], limit: int) -> list[str]:
@@ -139,10 +120,10 @@ def _table(ratings: list[Rating], limit: int) -> list[str]:
     shown = ratings[:limit]
     width = max([len("move"), *(len(rating.name) for rating in shown)])
     wide = max([4, *(len(percent(rating.chance)) for rating in shown)])  # `99.9%` only where one is
-    lines = [f"  {'move':<{width}}  {'worth':>6}{'win':>{wide + 3}}  score"]
+    lines = [f"  {'move':<{width}}  {'win':>{wide}}  score"]
     for rating in shown:
-        marked = f"{rating.value:.3f}" + ("*" if rating.looked_again else " ")
-        said = f"  {rating.name:<{width}}  {marked:>7}  {percent(rating.chance):>{wide}}  {rating.expected:>5.1f}"
+        marked = "*" if rating.looked_again else " "
+        said = f"  {rating.name:<{width}}  {percent(rating.chance):>{wide}}  {rating.expected:>5.1f}{marked}"
         if rating.unsafe:
             said += f"  ({_risk_words(rating.unsafe, rating.to_come)})"
         lines.append(said)
