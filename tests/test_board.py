@@ -156,7 +156,7 @@ def test_colour_marks_red_suits_and_dims_face_down_cards_without_moving_the_layo
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
 
 
-def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_expected_score_the_expert_ranks_them_by():
+def test_a_hint_leads_with_its_move_and_lists_the_moves_in_the_order_the_expert_ranks_them():
     """Issue 40: the first move listed is the one named, the list in the order the expert ranks by (shown), what
     the moves share said once, at most 8 lines; --detail adds every figure. Each move's figures are its rating's
     (the position's one evaluation), the cards to come with no safe place beside them."""
@@ -182,11 +182,10 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_by_the_expected_score_th
         Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0, 0.0, 0.0, unsafe=20, to_come=20),
     ]
     figures = (
-        "  move              chance to win   expected score   futures won   their score   futures    worth\n"
-        "  C2                         90%             17.2           80%          11.5        56   0.9000*\n"
-        "  shift down, D1             70%             12.1           89%           8.0        56   0.4000*\n"
-        "  B3 top                      0%              0.0            0%           0.0         8   0.0000\n"
-        + HINT_EXPLAINED
+        "  move                   win score futures  won their worth\n"
+        "  C2                     90%  17.2      56  80%  11.5  0.90*\n"
+        "  shift down, then D1    70%  12.1      56  89%   8.0  0.40*\n"
+        "  B3 top                  0%   0.0       8   0%   0.0  0.00\n" + HINT_EXPLAINED
     )
     assert hint_figures(ratings) == figures
     plain = (

@@ -201,15 +201,18 @@ def test_the_meter_works_out_the_position_at_once_and_looks_further_only_while_t
 
 
 @settings(max_examples=examples(100), deadline=None)
-@given(st.lists(st.floats(0, 24), max_size=30))
-def test_figures_out_of_the_experts_order_share_their_mean(figures):
-    """The figures a list shows fall down the expert's order: the closest falling sequence (least squares), so
-    the total is kept, a list already falling is left alone, and no figure leaves the range of those given."""
+@given(st.lists(st.tuples(st.floats(0, 24), st.integers(1, 20_000)), max_size=30))
+def test_figures_out_of_the_experts_order_share_their_mean(weighted):
+    """The figures a list shows fall down the expert's order: the closest falling sequence (least squares, each
+    weighted by its futures), so the weighted total is kept, a list already falling is left alone, and no
+    figure leaves the range of those given."""
     from foursquare_cli.players.evaluation import _falling
 
-    fitted = _falling(figures)
+    figures, weights = [f for f, _ in weighted], [w for _, w in weighted]
+    fitted = _falling(figures, weights)
     assert len(fitted) == len(figures) and all(a >= b - 1e-9 for a, b in zip(fitted, fitted[1:], strict=False))
-    assert abs(sum(fitted) - sum(figures)) <= 1e-6 * max(1, len(figures))
+    total = sum(f * w for f, w in weighted)
+    assert abs(sum(f * w for f, w in zip(fitted, weights, strict=True)) - total) <= 1e-9 * max(1.0, total)
     if figures == sorted(figures, reverse=True):
         assert fitted == figures
     if figures:

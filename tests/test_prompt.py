@@ -308,7 +308,7 @@ def test_a_piped_line_that_is_no_move_says_what_it_is(line, said):
 
 
 CHANCE = r"([<>]?\d+(?:\.\d)?%)"
-HINT_LINE = re.compile(rf"Hint: (.+?) \({CHANCE} to win, (?:expected )?score (\d+\.\d)\)")
+HINT_LINE = re.compile(rf"Hint: (.+?) \({CHANCE}(?: to)? win, (?:expected )?score (\d+\.\d)\)")
 HINT_ROW = re.compile(rf"^  (\S.*?)\s+{CHANCE}\s+(\d+\.\d)\*?\s*$")
 METER = re.compile(rf"Expected score (\d+\.\d), {CHANCE} to win(?:; (.+))?")
 NEXT_PROMPT = r"Move \d+, place \w+> "

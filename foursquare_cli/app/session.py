@@ -47,10 +47,6 @@ LOOK_AHEAD = 3  # the expert's best moves whose positions the meter works out wh
 PONDER_AFTER = 0.3  # seconds of thought before it looks past the position: a script's quick answers never do
 
 
-def _a_shift(step: Step) -> bool:
-    return step.move is not None and step.move.is_shift
-
-
 class Session:
     """A game being played, and where it is saved (if anywhere)."""
 
@@ -242,17 +238,12 @@ class Session:
         """The meter (`play --meter`) after the last move: the move's own figures, the chance and expected score
         the expert gave it in the position it was played in (the figures `hint` listed for it there, worked out
         while the player thought, so the line comes at once whatever the move), and what it gave up against the
-        expert's best there, from that one evaluation; the move that ends the game too. A free shift leaves the
-        reading as it was; after the first card, or a move with no choice (every move leading to one position),
-        only the figures. At the start (an undo back to it), the position's own figures."""
+        expert's best there, from that one evaluation; the move that ends the game too. A shift is read as the
+        hint and analyze read it: with the best placement it opens (`shift right, then A2`). After the first card,
+        or a move with no choice (every move leading to one position), only the figures. At the start (an undo
+        back to it), the position's own figures."""
         steps = self.game.steps
-        last = len(steps) - 1
-        while last > 0 and _a_shift(steps[last]):
-            last -= 1  # a shift is free: the reading of the move before it
-        reading = self._reading_after(steps, last)
-        if reading is None or last == len(steps) - 1:
-            return reading
-        return reading._replace(free_shift=True)
+        return self._reading_after(steps, len(steps) - 1)
 
     def _reading_after(self, steps: list[Step], index: int) -> MeterReading | None:
         step = steps[index]

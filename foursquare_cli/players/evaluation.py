@@ -209,33 +209,36 @@ def unsafe_count(safe_mask: int, to_come: dict[int, int]) -> int:
 def held_in_order(ratings: list[Rating]) -> list[Rating]:
     """`ratings`, in the expert's order, their chances and expected scores made to fall down that order. The expert
     ranks by worth, which also weighs how soon a loss would come, and by its deeper look where it made one; a move
-    it ranks lower showing more is the noise of fewer futures, a shallower look, or a risk the figures do not
-    weigh. So moves out of order share their mean (`_falling`: the closest figures in the expert's order, least
-    squares), then each is held within the cards (`held_to_the_cards`) and at most the move above it. The move
-    named shows the best figures of any listed, and moves the figures cannot tell apart are shown alike (`as
-    good as`). A move that ends the game keeps its certain figures and takes no part."""
-    open_at = [index for index, rating in enumerate(ratings) if not rating.final and rating.features is not None]
-    chances = _falling([ratings[index].chance for index in open_at])
-    expected = _falling([ratings[index].expected for index in open_at])
+    it ranks lower showing more is the noise of fewer futures, or a risk the figures do not weigh. So, among the
+    moves of one look (those looked at again over the next card, alike; the others, weighted by their futures),
+    moves out of order share their mean (`_falling`: the closest falling figures, least squares); then each is
+    held within the cards (`held_to_the_cards`) and at most the move above it, so a shallower look never lifts a
+    deeper one. The move named shows the best figures listed, and moves the figures cannot tell apart are shown
+    alike (`as good as`). A move that ends the game keeps its certain figures and takes no part."""
     held = list(ratings)
     most_chance = most_expected = math.inf
-    for index, chance, score in zip(open_at, chances, expected, strict=True):
-        features = ratings[index].features
-        assert features is not None
-        chance, score = held_to_the_cards(min(chance, most_chance), min(score, most_expected), features)
-        most_chance, most_expected = chance, score
-        held[index] = ratings[index]._replace(chance=chance, expected=score)
+    for deeper in (True, False):
+        at = [i for i, r in enumerate(ratings) if r.looked_again == deeper and not r.final and r.features is not None]
+        weights = [1 if deeper else max(1, ratings[i].samples) for i in at]  # the deeper: alike, over the replies
+        chances = _falling([ratings[i].chance for i in at], weights)
+        expected = _falling([ratings[i].expected for i in at], weights)
+        for index, chance, score in zip(at, chances, expected, strict=True):
+            features = ratings[index].features
+            assert features is not None
+            chance, score = held_to_the_cards(min(chance, most_chance), min(score, most_expected), features)
+            most_chance, most_expected = chance, score
+            held[index] = ratings[index]._replace(chance=chance, expected=score)
     return held
 
 
-def _falling(figures: list[float]) -> list[float]:
-    """The non-increasing sequence closest to `figures` (least squares: pool adjacent violators): each run of
-    figures out of order replaced by its mean."""
-    pools: list[list[float]] = []  # [sum, count] of each pool, in order
-    for figure in figures:
-        pools.append([figure, 1])
-        while len(pools) > 1 and pools[-2][0] / pools[-2][1] < pools[-1][0] / pools[-1][1]:
-            total, count = pools.pop()
-            pools[-1][0] += total
-            pools[-1][1] += count
-    return [total / count for total, count in pools for _ in range(int(count))]
+def _falling(figures: list[float], weights: list[int]) -> list[float]:
+    """The non-increasing sequence closest to `figures` (weighted least squares: pool adjacent violators): each
+    run of figures out of order replaced by its weighted mean."""
+    pools: list[tuple[float, int, int]] = []  # each pool's mean, weight, and figures pooled, in order
+    for figure, weight in zip(figures, weights, strict=True):
+        pools.append((figure, weight, 1))
+        while len(pools) > 1 and pools[-2][0] < pools[-1][0]:
+            (mean, weight, count), (above, above_weight, above_count) = pools.pop(), pools.pop()
+            merged = (above * above_weight + mean * weight) / (above_weight + weight)
+            pools.append((merged, above_weight + weight, above_count + count))
+    return [mean for mean, _, count in pools for _ in range(count)]

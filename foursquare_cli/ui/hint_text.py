@@ -34,8 +34,6 @@ def meter_line(reading: MeterReading) -> str:
     Where the win is all but certain the chance no longer tells moves apart; the points do."""
     now = reading.now
     said = f"Expected score {now.expected:.1f}, {percent(now.chance)} to win"
-    if reading.free_shift:
-        return said + " (a shift is free: nothing changed)"
     played, best, lost = reading.played, reading.best, reading.lost
     if played is None or best is None or lost is None:
         return said
@@ -75,7 +73,8 @@ HINT_EXPLAINED = (
     f"more futures; its best {SECOND_PLY} (marked *) are then looked at again over the next card: for every rank "
     "that card may have, what a second look makes of the position; their worth and figures are that look's, "
     "and it plays the first. Moves it ranks lower that show more share their mean, so the figures fall down "
-    "the list."
+    "the list. The columns: win and score, the chance to win and the expected score after the move; futures, "
+    "won and their, the futures played out, the share won and their mean score (a loss 0); worth, its rank."
 )
 
 HINT_WIDTH = 60  # the columns a hint's lines keep within
@@ -105,8 +104,9 @@ def hint_text(
         )
         return "\n".join(lines)
     headline = f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})"
-    if len(headline) > HINT_WIDTH:  # a shift's long name: the column below says what the score is
-        headline = headline.replace(", expected score ", ", score ")
+    for shorter in ((" to win, ", " win, "), (" win, expected score ", " win, score ")):
+        if len(headline) > HINT_WIDTH:  # a shift's long name: the expected score kept where it fits
+            headline = headline.replace(*shorter)
     lines.append(headline)
     lines += _table(ratings, limit)
     if not detail:
@@ -144,12 +144,13 @@ def _risk_words(unsafe: int, to_come: int) -> str:
 
 def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
     """The figures behind a hint, for those who ask (`hint --detail`, `hint detail` at the prompt)."""
-    lines = ["  move              chance to win   expected score   futures won   their score   futures    worth"]
-    for rating in ratings[:limit]:
-        name = str(rating.move) + (f", {rating.then}" if rating.then is not None else "")
+    shown = ratings[:limit]
+    width = max([len("move"), *(len(rating.name) for rating in shown)])
+    lines = [f"  {'move':<{width}} {'win':>6} {'score':>5} {'futures':>7} {'won':>4} {'their':>5} {'worth':>5}"]
+    for rating in shown:  # within 60 columns with the longest name (`shift right, then A2`)
         lines.append(
-            f"  {name:<17} {percent(rating.chance):>12}   {rating.expected:>14.1f}   {rating.win_rate:>11.0%}"
-            f"   {rating.expected_score:>11.1f}   {rating.samples:>7}   {rating.value:>6.4f}"
+            f"  {rating.name:<{width}} {percent(rating.chance):>6} {rating.expected:>5.1f} {rating.samples:>7}"
+            f" {rating.win_rate:>4.0%} {rating.expected_score:>5.1f} {rating.value:>5.2f}"
             + ("*" if rating.looked_again else "")
         )
     if len(ratings) > limit:
