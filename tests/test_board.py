@@ -182,10 +182,10 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_in_the_order_the_expert_
         Rating(Move.from_str("B3 top"), None, 0, 8, None, 0.0, 0.0, 0.0, unsafe=20, to_come=20),
     ]
     figures = (
-        "  move                   win score futures  won their worth\n"
-        "  C2                     90%  17.2      56  80%  11.5  0.90*\n"
-        "  shift down, then D1    70%  12.1      56  89%   8.0  0.40*\n"
-        "  B3 top                  0%   0.0       8   0%   0.0  0.00\n" + HINT_EXPLAINED
+        "  move                   win score played  won their worth\n"
+        "  C2                     90%  17.2     56  80%  11.5  0.90*\n"
+        "  shift down, then D1    70%  12.1     56  89%   8.0  0.40*\n"
+        "  B3 top                  0%   0.0      8   0%   0.0  0.00\n" + HINT_EXPLAINED
     )
     assert hint_figures(ratings) == figures
     plain = (

@@ -221,7 +221,8 @@ def test_figures_out_of_the_experts_order_share_their_mean(weighted):
 
 def test_a_move_ranked_lower_that_shows_more_is_shown_as_good_as_the_one_above_it():
     """The trust, round two: `B1 92% 19.7` was named over `B3 top 95% 20.0`, every card with a safe place next.
-    The two now show their mean: the hint names the best figure listed, and the meter says `as good as`."""
+    The two now show their mean score: the hint names the best score listed; the chance stays each one's own,
+    so the meter says B3 top's 3% more to win."""
     from foursquare_cli.players.calibration import Features
     from foursquare_cli.players.evaluation import Evaluation, Rating, held_in_order
 
@@ -244,7 +245,7 @@ def test_a_move_ranked_lower_that_shows_more_is_shown_as_good_as_the_one_above_i
 
     held = held_in_order([rated("B1", 0.92, 19.7, 0), rated("B3 top", 0.95, 20.0, 1), rated("C2", 0.9, 18.0, 2)])
     shown = [(round(r.chance, 6), round(r.expected, 6)) for r in held]
-    assert shown == [(0.935, 19.85), (0.935, 19.85), (0.9, 18.0)]
+    assert shown == [(0.92, 19.85), (0.95, 19.85), (0.9, 18.0)], "the score pooled, each chance its own"
     evaluation = Evaluation(tuple(held))
-    assert evaluation.lost_by(held[1]).nothing and evaluation.gained_by(held[1]).nothing
+    assert evaluation.lost_by(held[1]).nothing and evaluation.gained_by(held[1]) == (0.0, 3.0)
     assert evaluation.lost_by(held[2]).points == 1.9

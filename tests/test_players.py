@@ -198,19 +198,15 @@ def unheld(rating: Rating) -> Rating:
 
 def assert_shown_in_order(ratings: list[Rating]) -> None:
     """The trust, round two: `B1 19.7` was named over `B3 top ... 20.0`. Down the expert's order no move shows a
-    higher chance or expected score than one above it; each is within the cards, and within the figures the
-    moves' own futures made (moves out of order share their mean)."""
-    for figure in ("chance", "expected"):
-        shown = [getattr(r, figure) for r in ratings]
-        assert shown == sorted(shown, reverse=True), figure
+    higher expected score than one above it; each is within the cards, and within the figures the moves' own
+    futures made (moves out of order share their mean); the chance is each move's own."""
+    shown = [r.expected for r in ratings]
+    assert shown == sorted(shown, reverse=True)
     own = [figures_of(r.features) for r in ratings if r.features is not None]
     for rating in ratings:
         if rating.features is not None:
-            assert held_to_the_cards(rating.chance, rating.expected, rating.features) == (
-                rating.chance,
-                rating.expected,
-            )
-            assert min(c for c, _ in own) - 1e-9 <= rating.chance <= max(c for c, _ in own) + 1e-9
+            assert rating.chance == figures_of(rating.features)[0]
+            assert held_to_the_cards(rating.chance, rating.expected, rating.features)[1] == rating.expected
             assert min(e for _, e in own) - 1e-9 <= rating.expected <= max(e for _, e in own) + 1e-9
 
 

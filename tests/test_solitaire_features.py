@@ -250,7 +250,7 @@ def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
 def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_when_asked(monkeypatch):
     """Issue 40: where the win is all but certain, the chance tells moves apart no more; the meter says the
     expected score and the points a move gave up against the expert's best, on the same ratings: the move's own
-    figures where it was played (issue 59: one figure a move)."""
+    figures where it was played (issue 59: one figure a move); after a free shift, the position's own."""
     from foursquare_cli.app.hint import ExpertHint
     from foursquare_cli.players.evaluation import Evaluation, Rating
     from foursquare_cli.rules.engine import cornered, state_after
@@ -271,7 +271,7 @@ def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_
     assert meters == [
         "Expected score 8.0, 50% to win",  # the first card: any cell alike, no expert's move to speak of
         "Expected score 3.0, 15% to win; A2 gave up 5.0 and 35% to win to B1",  # B1, the first placement there
-        "Expected score 8.0, 50% to win",  # no shift rated: the position's own figures (a shift is read as hint does)
+        "Expected score 8.0, 50% to win (a shift is free: nothing given up)",  # the position's own figures
     ]
     assert "Expected score" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")

@@ -98,12 +98,13 @@ class MeterReading(NamedTuple):
     """The meter after a move (`play --meter`): the move's own figures (`now`, the rating the hint listed for
     it where it was played; at the start, the position's best), and the move and the expert's best there, with
     what the one gave up against the other (`lost`) and showed above it (`gained`), all from that position's
-    one evaluation; a shift's, with the best placement it opens."""
+    one evaluation. After a free shift, the position's own figures (`free_shift`): the same position, slid."""
 
     now: Rating
     played: Rating | None = None
     best: Rating | None = None
     lost: Loss | None = None
+    free_shift: bool = False
     gained: Loss | None = None  # what the move shows above the best, as `lost` what it shows below
 
 

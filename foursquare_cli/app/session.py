@@ -238,11 +238,14 @@ class Session:
         """The meter (`play --meter`) after the last move: the move's own figures, the chance and expected score
         the expert gave it in the position it was played in (the figures `hint` listed for it there, worked out
         while the player thought, so the line comes at once whatever the move), and what it gave up against the
-        expert's best there, from that one evaluation; the move that ends the game too. A shift is read as the
-        hint and analyze read it: with the best placement it opens (`shift right, then A2`). After the first card,
-        or a move with no choice (every move leading to one position), only the figures. At the start (an undo
-        back to it), the position's own figures."""
+        expert's best there, from that one evaluation; the move that ends the game too. A shift is free (the
+        position is the same, slid), so after one the position's own figures: its best move's, nothing given up.
+        After the first card, or a move with no choice (every move leading to one position), only the figures.
+        At the start (an undo back to it), the position's own figures."""
         steps = self.game.steps
+        last = steps[-1]
+        if last.move is not None and last.move.is_shift and not last.state.is_over:
+            return MeterReading(self.evaluation_of(last).best, free_shift=True)
         return self._reading_after(steps, len(steps) - 1)
 
     def _reading_after(self, steps: list[Step], index: int) -> MeterReading | None:

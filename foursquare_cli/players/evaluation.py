@@ -207,27 +207,26 @@ def unsafe_count(safe_mask: int, to_come: dict[int, int]) -> int:
 
 
 def held_in_order(ratings: list[Rating]) -> list[Rating]:
-    """`ratings`, in the expert's order, their chances and expected scores made to fall down that order. The expert
-    ranks by worth, which also weighs how soon a loss would come, and by its deeper look where it made one; a move
-    it ranks lower showing more is the noise of fewer futures, or a risk the figures do not weigh. So, among the
+    """`ratings`, in the expert's order, their expected scores made to fall down that order. The expert ranks by
+    worth, which also weighs how soon a loss would come, and by its deeper look where it made one; a move it ranks
+    lower showing more points is the noise of fewer futures, or a risk the figures do not weigh. So, among the
     moves of one look (those looked at again over the next card, alike; the others, weighted by their futures),
     moves out of order share their mean (`_falling`: the closest falling figures, least squares); then each is
     held within the cards (`held_to_the_cards`) and at most the move above it, so a shallower look never lifts a
-    deeper one. The move named shows the best figures listed, and moves the figures cannot tell apart are shown
-    alike (`as good as`). A move that ends the game keeps its certain figures and takes no part."""
+    deeper one. The move named shows the best expected score listed, and moves the evaluation cannot tell apart
+    are shown alike (`as good as`). The chance stays each move's own: a safer move ranked below a riskier one
+    shows its higher chance (the meter: `for 9% more to win`). A move that ends the game takes no part."""
     held = list(ratings)
-    most_chance = most_expected = math.inf
+    most = math.inf
     for deeper in (True, False):
         at = [i for i, r in enumerate(ratings) if r.looked_again == deeper and not r.final and r.features is not None]
         weights = [1 if deeper else max(1, ratings[i].samples) for i in at]  # the deeper: alike, over the replies
-        chances = _falling([ratings[i].chance for i in at], weights)
-        expected = _falling([ratings[i].expected for i in at], weights)
-        for index, chance, score in zip(at, chances, expected, strict=True):
+        for index, score in zip(at, _falling([ratings[i].expected for i in at], weights), strict=True):
             features = ratings[index].features
             assert features is not None
-            chance, score = held_to_the_cards(min(chance, most_chance), min(score, most_expected), features)
-            most_chance, most_expected = chance, score
-            held[index] = ratings[index]._replace(chance=chance, expected=score)
+            _, score = held_to_the_cards(ratings[index].chance, min(score, most), features)
+            most = score
+            held[index] = ratings[index]._replace(expected=score)
     return held
 
 

@@ -34,6 +34,8 @@ def meter_line(reading: MeterReading) -> str:
     Where the win is all but certain the chance no longer tells moves apart; the points do."""
     now = reading.now
     said = f"Expected score {now.expected:.1f}, {percent(now.chance)} to win"
+    if reading.free_shift:
+        return said + " (a shift is free: nothing given up)"
     played, best, lost = reading.played, reading.best, reading.lost
     if played is None or best is None or lost is None:
         return said
@@ -72,9 +74,10 @@ HINT_EXPLAINED = (
     "soon weighs more than one far off). Its candidates are halved round by round, the better half getting "
     f"more futures; its best {SECOND_PLY} (marked *) are then looked at again over the next card: for every rank "
     "that card may have, what a second look makes of the position; their worth and figures are that look's, "
-    "and it plays the first. Moves it ranks lower that show more share their mean, so the figures fall down "
-    "the list. The columns: win and score, the chance to win and the expected score after the move; futures, "
-    "won and their, the futures played out, the share won and their mean score (a loss 0); worth, its rank."
+    "and it plays the first. Moves it ranks lower that show more points share their mean, so the expected "
+    "scores fall down the list. The columns: win and score, the chance to win and the expected score after "
+    "the move; played, won and their, the futures played out, the share won and their mean score (a loss 0); "
+    "worth, its rank."
 )
 
 HINT_WIDTH = 60  # the columns a hint's lines keep within
@@ -91,7 +94,7 @@ def hint_text(
 ) -> str:
     """A hint for a player, short: the expert's move and what it expects from it, then its best moves in the
     order it ranks them (`*`: looked at again over the next card), each with its chance to win and expected
-    score, which fall down that order (`evaluation.held_in_order`), and what they have in common said once
+    score (the score falls down that order: `evaluation.held_in_order`), and what they have in common said once
     (every card to come has a safe place next); at most 8 lines. Moves that lead to the same position (shifts
     are free) are one line, said once. With `detail`, the board and every figure behind them (`hint_figures`)."""
     best = ratings[0]
@@ -146,10 +149,10 @@ def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
     """The figures behind a hint, for those who ask (`hint --detail`, `hint detail` at the prompt)."""
     shown = ratings[:limit]
     width = max([len("move"), *(len(rating.name) for rating in shown)])
-    lines = [f"  {'move':<{width}} {'win':>6} {'score':>5} {'futures':>7} {'won':>4} {'their':>5} {'worth':>5}"]
+    lines = [f"  {'move':<{width}} {'win':>6} {'score':>5} {'played':>6} {'won':>4} {'their':>5} {'worth':>5}"]
     for rating in shown:  # within 60 columns with the longest name (`shift right, then A2`)
         lines.append(
-            f"  {rating.name:<{width}} {percent(rating.chance):>6} {rating.expected:>5.1f} {rating.samples:>7}"
+            f"  {rating.name:<{width}} {percent(rating.chance):>6} {rating.expected:>5.1f} {rating.samples:>6}"
             f" {rating.win_rate:>4.0%} {rating.expected_score:>5.1f} {rating.value:>5.2f}"
             + ("*" if rating.looked_again else "")
         )
