@@ -69,7 +69,7 @@ class Rating(NamedTuple):
     wins: int  # futures won, of `samples`
     samples: int
     mean_score: float | None  # over the won futures
-    value: float = 0.0  # what the first look's halving ranks by: the mean worth of the futures (looked again: replies')
+    value: float = 0.0  # what the expert ranks by: the mean worth of the futures (looked at again: of the replies)
     chance: float = 0.0  # the chance that the expert wins after this move: calibrated, never beyond the cards
     expected: float = 0.0  # the score it can expect (a loss counting 0): likewise
     drawn: int = 0  # cards placed in the position rated
@@ -152,8 +152,8 @@ class Evaluation(NamedTuple):
         return _shown_below(rating, self.best)
 
     def gained_by(self, rating: Rating) -> Loss:
-        """What `rating`'s move shows above the best (the expert ranks by the expected score, so this is a chance
-        that a lower score bought): its figures less the best's, as shown, 0 at least."""
+        """What `rating`'s move shows above the best (expected scores fall down the expert's order, so this is
+        a chance a lower score bought): its figures less the best's, as shown, 0 at least."""
         return _shown_below(self.best, rating)
 
     def is_best(self, rating: Rating) -> bool:

@@ -9,7 +9,7 @@ from ..players.evaluation import Rating, shown_chance
 from ..players.expert import SECOND_PLY
 from ..rules.engine import State
 from .board import PLAIN, Style, render
-from .output import Screen, Text, text_of
+from .output import NARROWEST, Screen, Text, text_of
 
 
 def percent(chance: float) -> str:
@@ -80,7 +80,6 @@ HINT_EXPLAINED = (
     "worth, its rank."
 )
 
-HINT_WIDTH = 60  # the columns a hint's lines keep within
 HINT_LINES = 4  # the moves a hint lists by default (`hint --detail`, `hint detail`: every figure of more)
 
 
@@ -108,7 +107,7 @@ def hint_text(
         return "\n".join(lines)
     headline = f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})"
     for shorter in ((" to win, ", " win, "), (" win, expected score ", " win, score ")):
-        if len(headline) > HINT_WIDTH:  # a shift's long name: the expected score kept where it fits
+        if len(headline) > NARROWEST:  # a shift's long name: the expected score kept where it fits
             headline = headline.replace(*shorter)
     lines.append(headline)
     lines += _table(ratings, limit)

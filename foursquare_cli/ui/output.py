@@ -34,6 +34,8 @@ from ..formats.jsonl import json_line
 from .board import PLAIN, Style
 from .fit import fitted
 
+NARROWEST = 60  # the columns every screen keeps to where no terminal says its width (a pipe, a file)
+
 
 class OutputFormat(enum.StrEnum):
     """What `--format` asks for: text for people, JSON for programs (one object a line), CSV for a sheet."""

@@ -10,7 +10,7 @@ from ..runs.compare import Comparison, Finding, Pair
 from ..runs.sprt import Sprt, SprtVerdict
 from ..runs.stats import Summary
 from .fit import fitted
-from .output import Screen, Text, text_of
+from .output import NARROWEST, Screen, Text, text_of
 
 
 def _forfeits_text(forfeits: dict[str, int]) -> str:
@@ -186,9 +186,6 @@ def pair_verdict(pair: Pair, names: dict[str, str] | None = None) -> str:
         deals = "1 deal differs" if pair.differing == 1 else f"{pair.differing} deals differ"
         verdict += f" Only {deals} in score: the scores test is approximate."
     return verdict
-
-
-NARROWEST = 60  # the columns compare's text keeps to where no terminal says its width (a pipe, a file)
 
 
 @text_of.register
