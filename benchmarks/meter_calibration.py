@@ -95,7 +95,8 @@ def observed_deal(seed: int, without_c: bool = False) -> dict[str, Any]:
                 after.apply(best.then)
             alone = first_ply.evaluate(state).leading_to(after)  # the same futures, without the second ply
             one = alone.features if alone is not None else None
-            positions.append({"one": None if one is None else list(one), "two": list(best.features)})
+            shown = [best.chance, best.expected]  # as every screen shows them: pooled down the expert's order
+            positions.append({"one": None if one is None else list(one), "two": list(best.features), "shown": shown})
         state.apply(best.move)
         if best.then is not None:
             state.apply(best.then)
@@ -244,47 +245,71 @@ def check(path: str, without_c: bool = False) -> None:
     table of the expert that played them (`without_c`: the one of an install without a compiler)."""
     model = WITHOUT_C if without_c else WITH_C
     for kind in KINDS:
-        rows = observations(path, kind)
         predicted = []
-        for features, won, points in rows:
+        for features, won, points in observations(path, kind):
             chance, expected = held_to_the_cards(*calibrated_figures(features, model), features)
-            predicted.append((chance, expected, won, points, features))
+            predicted.append((chance, expected, won, points, features.drawn, features.share))
         what = "the first ply (moves not looked at again)" if kind == "one" else "the second ply (the moves played)"
-        lost = sum(1 for row in rows if not row[1])
-        print(f"\n{what}: {len(rows)} positions, {lost} of them lost")
-        print("\n| decile | predicted chance | observed | predicted score | observed |")
-        print("| --- | --- | --- | --- | --- |")
-        ranked = sorted(predicted, key=lambda row: (row[0], row[1]))
-        for decile in range(10):
-            part = ranked[len(ranked) * decile // 10 : len(ranked) * (decile + 1) // 10]
-            chance = sum(row[0] for row in part) / len(part)
-            seen = sum(row[2] for row in part) / len(part)
-            score = sum(row[1] for row in part) / len(part)
-            got = sum(row[3] for row in part) / len(part)
-            print(f"| {decile + 1} | {chance:.1%} | {seen:.1%} | {score:.2f} | {got:.2f} |")
-        print("\n| predicted chance | mean predicted | observed | positions |\n| --- | --- | --- | --- |")
-        edges = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01)
-        for low, high in zip(edges, edges[1:], strict=False):
-            part = [row for row in predicted if low <= row[0] < high]
-            if part:
-                mean, seen = sum(r[0] for r in part) / len(part), sum(r[2] for r in part) / len(part)
-                print(f"| {low:.0%} to {min(high, 1):.0%} | {mean:.1%} | {seen:.1%} | {len(part)} |")
-        print("\n| cards placed | positions | predicted chance | observed | predicted score | observed |")
-        print("| --- | --- | --- | --- | --- | --- |")
-        for low, high in STAGES:
-            part = [row for row in predicted if low <= row[4].drawn <= high]
-            if part:
-                n = len(part)
-                chance, seen = sum(r[0] for r in part) / n, sum(r[2] for r in part) / n
-                score, got = sum(r[1] for r in part) / n, sum(r[3] for r in part) / n
-                print(f"| {low} to {high} | {n} | {chance:.1%} | {seen:.1%} | {score:.2f} | {got:.2f} |")
-        brier = sum((row[0] - row[2]) ** 2 for row in predicted) / len(predicted)
-        share = sum(row[4].share for row in predicted) / len(predicted)
-        print(
-            f"\nBrier score {brier:.4f}; the futures' raw share averages {share:.1%}, the chance "
-            f"{sum(r[0] for r in predicted) / len(predicted):.1%}, the expert won from "
-            f"{sum(r[2] for r in predicted) / len(predicted):.1%} of the positions"
-        )
+        _compared(what, predicted)
+    shown = shown_rows(path)
+    if shown:  # files collected before the figures were pooled have none
+        _compared("the figures shown (the second ply's, pooled down the expert's order)", shown)
+
+
+def shown_rows(path: str) -> list[tuple[float, float, int, int, int, float]]:
+    """(chance, expected score, won 0/1, score, cards placed, the futures' share) of every move played, as the
+    screens showed its figures (pooled down the order: `evaluation.held_in_order`)."""
+    rows = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                game = json.loads(line)
+                for position in game["positions"]:
+                    if position.get("shown") is not None:
+                        two = Features(*position["two"])
+                        chance, expected = position["shown"]
+                        rows.append((chance, expected, int(game["won"]), game["score"], two.drawn, two.share))
+    return rows
+
+
+def _compared(what: str, predicted: list[tuple[float, float, int, int, int, float]]) -> None:
+    """The tables of docs/figures.md for one kind of figure: by decile, by band of chance, by stage; the Brier
+    score. A row: (chance, expected score, won 0/1, score, cards placed, the futures' share)."""
+    lost = sum(1 for row in predicted if not row[2])
+    print(f"\n{what}: {len(predicted)} positions, {lost} of them lost")
+    print("\n| decile | predicted chance | observed | predicted score | observed |")
+    print("| --- | --- | --- | --- | --- |")
+    ranked = sorted(predicted, key=lambda row: (row[0], row[1]))
+    for decile in range(10):
+        part = ranked[len(ranked) * decile // 10 : len(ranked) * (decile + 1) // 10]
+        chance = sum(row[0] for row in part) / len(part)
+        seen = sum(row[2] for row in part) / len(part)
+        score = sum(row[1] for row in part) / len(part)
+        got = sum(row[3] for row in part) / len(part)
+        print(f"| {decile + 1} | {chance:.1%} | {seen:.1%} | {score:.2f} | {got:.2f} |")
+    print("\n| predicted chance | mean predicted | observed | positions |\n| --- | --- | --- | --- |")
+    edges = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01)
+    for low, high in zip(edges, edges[1:], strict=False):
+        part = [row for row in predicted if low <= row[0] < high]
+        if part:
+            mean, seen = sum(r[0] for r in part) / len(part), sum(r[2] for r in part) / len(part)
+            print(f"| {low:.0%} to {min(high, 1):.0%} | {mean:.1%} | {seen:.1%} | {len(part)} |")
+    print("\n| cards placed | positions | predicted chance | observed | predicted score | observed |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for low, high in STAGES:
+        part = [row for row in predicted if low <= row[4] <= high]
+        if part:
+            n = len(part)
+            chance, seen = sum(r[0] for r in part) / n, sum(r[2] for r in part) / n
+            score, got = sum(r[1] for r in part) / n, sum(r[3] for r in part) / n
+            print(f"| {low} to {high} | {n} | {chance:.1%} | {seen:.1%} | {score:.2f} | {got:.2f} |")
+    brier = sum((row[0] - row[2]) ** 2 for row in predicted) / len(predicted)
+    share = sum(row[5] for row in predicted) / len(predicted)
+    print(
+        f"\nBrier score {brier:.4f}; the futures' raw share averages {share:.1%}, the chance "
+        f"{sum(r[0] for r in predicted) / len(predicted):.1%}, the expert won from "
+        f"{sum(r[2] for r in predicted) / len(predicted):.1%} of the positions"
+    )
 
 
 def main() -> None:
