@@ -204,7 +204,7 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_in_the_order_the_expert_
     lone = Rating(Move.from_str("A1"), None, 10, 20, 8.0, 0.5, 0.75, 6.0, to_come=30)
     assert hint_text([lone]) == "Hint: A1 (the only move): 75% to win, expected score 6.0"
     first = Rating(Move.from_str("A1"), None, 10, 20, 8.0, 0.5, 0.99, 20.5, to_come=39, alike=16)
-    assert hint_text([first]).startswith("Hint: A1 or any of the 15 alike (the only move)"), "a free shift apart"
+    assert hint_text([first]).startswith("Hint: A1 or any of the 15 alike: "), "not 'the only move' (16 cells)"
 
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():
@@ -281,13 +281,16 @@ def test_a_chance_shows_the_digits_that_tell_positions_apart():
     from foursquare_cli.players.evaluation import shown_chance
     from foursquare_cli.ui.hint_text import percent
 
-    said = {c: percent(c) for c in (0.0003, 0.0099, 0.01, 0.42, 0.99, 0.9901, 0.993, 0.9993, 0.99949, 0.99999)}
+    checked = (0.0003, 0.0099, 0.01, 0.42, 0.985, 0.9899, 0.99, 0.9901, 0.993, 0.9993, 0.99949, 0.99999)
+    said = {c: percent(c) for c in checked}
     assert said == {
         0.0003: "<1%",
         0.0099: "<1%",
         0.01: "1%",
         0.42: "42%",
-        0.99: "99%",
+        0.985: "98%",
+        0.9899: "98%",
+        0.99: "99.0%",
         0.9901: "99.0%",
         0.993: "99.3%",
         0.9993: "99.9%",
@@ -296,6 +299,7 @@ def test_a_chance_shows_the_digits_that_tell_positions_apart():
     }
     assert shown_chance(1e-12) == "<1%" and shown_chance(1 - 1e-12) == ">99.9%", "0% and 100% only when so"
     assert all(len(shown_chance(c / 100000)) <= 6 for c in range(100001))
+    assert "99%" not in {shown_chance(c / 100000) for c in range(100001)}, "99% beside 99.0% (an outside try)"
 
 
 def test_what_a_move_gave_up_in_chance_is_what_the_shown_figures_differ_by():
@@ -313,7 +317,7 @@ def test_what_a_move_gave_up_in_chance_is_what_the_shown_figures_differ_by():
     lost = [evaluation.lost_by(rating).chance for rating in evaluation.ratings]
     assert lost[0] == 0 and lost[2] == 0, "shown alike (`>99.9%`): nothing"
     assert 0 < lost[1] < 0.1, "`>99.9%` against `99.9%`: something, if less than a tenth"
-    assert lost[3] == pytest.approx(100 * 0.9996 - 99)
+    assert lost[3] == pytest.approx(100 * 0.9996 - 98), "`98%` (0.9861: never `99%`, beside `99.0%`)"
 
 
 def test_the_move_a_hint_names_shows_the_best_expected_score_of_every_move_it_lists():

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
 from foursquare_cli.players.expert import SECOND_PLY
+from foursquare_cli.rules.cards import deal
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 runner = CliRunner()
@@ -40,6 +41,24 @@ def test_hint_for_the_end_of_a_record():
     assert detail[table + 1].split() == ["move", "win", "score", "played", "won", "their", "worth"]
     assert all(len(line) <= 60 for line in detail[table:-1]), "the table within 60 columns"
     assert detail[-1].startswith("Each figure is from futures: the unseen cards shuffled anew")
+
+
+def test_hint_of_a_deal_alone_is_for_its_first_card_and_a_command_given_nothing_says_what_to_give():
+    """An outside try: `hint --seed 555` and `analyze --seed 137` said 'give FILE, or --last (not both)' though
+    neither was given and --seed was listed. A deal alone is the hint at its start; analyze needs a game."""
+    alone = runner.invoke(app, ["hint", "--seed", "555", "--playouts", "300"])
+    assert alone.exit_code == 0, alone.stderr
+    assert alone.stdout.startswith("Hint: A1 or any of the 15 alike: "), "the first card: every cell alike"
+    by_deck = runner.invoke(app, ["hint", "--deck", " ".join(str(c) for c in deal(555)), "--playouts", "300"])
+    assert by_deck.stdout == alone.stdout, "the same deal by its cards"
+    both = runner.invoke(app, ["hint", "--seed", "5", "--deck", " ".join(str(c) for c in deal(5))])
+    assert both.exit_code == 2 and "not both" in both.stderr
+    for command in (["hint"], ["analyze", "--seed", "137"]):
+        refused = runner.invoke(app, command)
+        assert refused.exit_code == 2 and "--last for the game you played last" in refused.stderr
+        assert "not both" not in refused.stderr, "nothing was given twice"
+    twice = runner.invoke(app, ["hint", str(SAMPLES / "unfinished.yaml"), "--last"])
+    assert twice.exit_code == 2 and "give one of the two" in twice.stderr
 
 
 def test_hint_json_and_a_finished_game():

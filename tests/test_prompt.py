@@ -396,7 +396,7 @@ def test_a_game_at_the_prompt_the_meter_hint_and_analyze_agree_move_by_move(tmp_
                 assert verdict == f"{played[ply - 1]} was as good as {_named(row['best'])}"
         else:
             given = re.fullmatch(
-                r"(.+) gave up (?:(\d+\.\d)(?: and )?)?(?:([<>]?[\d.]+)% to win)? to (.+?)(?:, for .+ more .+)?",
+                r"(.+) gave up (?:(\d+\.\d)(?: and )?)?(?:([<>]?[\d.]+)% to win)? against (.+?)(?:, for .+ more .+)?",
                 verdict,
             )
             assert given is not None and (given[2] or given[3]), verdict

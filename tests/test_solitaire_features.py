@@ -250,7 +250,7 @@ def test_history_shows_hints_time_clean_wins_and_the_fastest_win():
 def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_when_asked(monkeypatch):
     """Issue 40: where the win is all but certain, the chance tells moves apart no more; the meter says the
     expected score and the points a move gave up against the expert's best, on the same ratings: the move's own
-    figures where it was played (issue 59: one figure a move); after a free shift, the position's own."""
+    figures where it was played (issue 59: one figure a move); after a free shift, the line before it again."""
     from foursquare_cli.app.hint import ExpertHint
     from foursquare_cli.players.evaluation import Evaluation, Rating
     from foursquare_cli.rules.engine import cornered, state_after
@@ -270,8 +270,8 @@ def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_
     meters = [line for line in said.splitlines() if line.startswith("Expected score ")]
     assert meters == [
         "Expected score 8.0, 50% to win",  # the first card: any cell alike, no expert's move to speak of
-        "Expected score 3.0, 15% to win; A2 gave up 5.0 and 35% to win to B1",  # B1, the first placement there
-        "Expected score 8.0, 50% to win (a shift is free: nothing given up)",  # the position's own figures
+        "Expected score 3.0, 15% to win; A2 gave up 5.0 and 35% to win against B1",  # B1, the first placement there
+        "Expected score 3.0, 15% to win (a shift is free: nothing given up)",  # A2's again: the shift changed nothing
     ]
     assert "Expected score" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
@@ -294,7 +294,7 @@ def test_the_meter_says_a_move_shown_as_high_as_the_best_was_as_good_as_it():
     assert [said.split("; ")[1] for said in words] == [
         "D3 was the expert's move",
         "C4 was as good as D3",
-        "B1 gave up 0.5 and 0.1% to win to D3",  # >99.9% against 99.9%: the words show the difference
+        "B1 gave up 0.5 and 0.1% to win against D3",  # >99.9% against 99.9%: the words show the difference
     ]
 
 
@@ -386,7 +386,10 @@ def test_a_move_shown_above_the_experts_own_did_better_and_one_below_says_what_i
         before = Evaluation((best, played))
         reading = MeterReading(played, played, best, before.lost_by(played), gained=before.gained_by(played))
         said.append(meter_line(reading).split("; ")[1])
-    assert said == ["C1 did better than D4, by 0.1 more points", "C2 gave up 0.1% to win to B3, for 0.3 more points"]
+    assert said == [
+        "C1 did better than D4, by 0.1 more points",
+        "C2 gave up 0.1% to win against B3, for 0.3 more points",
+    ]
 
 
 # -- 6. settings -------------------------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_aga
     child.expect_exact("Undone (undos so far: 1).")
     child.expect_exact(f"Move {len(LOST_MOVES)}, place ")  # a shift is a move too (a free one)
     child.sendline("restart")  # an unfinished game with moves: asked first, and no (the default) keeps it
-    child.expect_exact(f"Leave this game of {len(LOST_MOVES) - 1} moves for this deal again from its start? (y/N)> ")
+    child.expect_exact(f"Leave this game of {len(LOST_MOVES) - 1} moves and start it over? (y/N)> ")
     child.sendline("")
     child.expect_exact("Not left: the game goes on")
     child.sendline("restart")
@@ -331,7 +331,7 @@ def test_restart_and_new_ask_before_leaving_an_unfinished_game():
     )
     assert code == 0
     assert said.count("This deal again, from its start.") == 1  # the first, with no move: not asked
-    assert said.count("Leave this game of 1 move for this deal again from its start? (y/N)> ") == 1
+    assert said.count("Leave this game of 1 move and start it over? (y/N)> ") == 1
     assert said.count("Leave this game of 1 move for a new deal? (y/N)> ") == 2
     assert said.count("Not left: the game goes on") == 3 and "A new deal." not in said
     assert "Move 3, place " not in said  # the answer B3 was an answer, not a move

@@ -7,11 +7,12 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple
 
+from ..errors import UsageError
 from ..players import PlayerSpec, next_move
 from ..players.evaluation import Evaluation, Rating
 from ..players.expert import ExpertPlayer, evaluator_of
 from ..rules.engine import State
-from ..rules.game import Step
+from ..rules.game import Game, Step
 from ..rules.playout import PLAYOUTS_IN_USE
 from .loading import DealGiven, Problems, file_or_last, game_to_go_on, load_game
 
@@ -101,7 +102,14 @@ def expert_hint(state: State, player: PlayerSpec) -> ExpertHint:
 def hint_for(request: HintRequest) -> Hinted | MoveHint | Problems:
     """`hint`: the ratings of a player that rates its moves, else the move the player makes (Forfeit, naming
     it, when it forfeits instead); the file's problems when it has some."""
-    game = game_to_go_on(load_game(file_or_last(request.file, request.last), request.deal))
+    deal_alone = request.file is None and not request.last and request.deal != DealGiven()
+    if deal_alone:  # `hint --seed N`: the deal's first card, as a player about to start it sees it
+        seed, deck = request.deal
+        if seed is not None and deck is not None:
+            raise UsageError("give --seed or --deck, not both")
+        game: Game | Problems = Game.from_seed(seed) if seed is not None else Game(deck or ())
+    else:
+        game = game_to_go_on(load_game(file_or_last(request.file, request.last), request.deal))
     if isinstance(game, Problems):
         return game
     player = request.player.build()

@@ -44,16 +44,20 @@ def last_game_path() -> str:
 def file_or_last(file: str | None, last: bool) -> str:
     """The file a command is given, or with `--last` the last game's record (one of the two)."""
 
-    if last == (file is not None):
-        raise UsageError("give FILE, or --last for the game you played last (not both)")
+    if last and file is not None:
+        raise UsageError(f"{file!r} and --last: give one of the two")
+    if not last and file is None:
+        raise UsageError("give FILE, or --last for the game you played last")
     return last_game_path() if last else str(file)
 
 
 def files_or_last(files: list[str] | None, last: bool) -> list[str]:
     """The files a command is given, or with `--last` the last game's record alone."""
 
-    if last == bool(files):
-        raise UsageError("give FILE..., or --last for the game you played last (not both)")
+    if last and files:
+        raise UsageError("FILE... and --last: give one of the two")
+    if not last and not files:
+        raise UsageError("give FILE..., or --last for the game you played last")
     return [last_game_path()] if last else list(files or [])
 
 

@@ -239,13 +239,18 @@ class Session:
         the expert gave it in the position it was played in (the figures `hint` listed for it there, worked out
         while the player thought, so the line comes at once whatever the move), and what it gave up against the
         expert's best there, from that one evaluation; the move that ends the game too. A shift is free (the
-        position is the same, slid), so after one the position's own figures: its best move's, nothing given up.
+        position is the same, slid), so after one the figures the line before it showed, nothing given up (an
+        outside try: showing the position's own best there moved the figure of a move that changed nothing).
         After the first card, or a move with no choice (every move leading to one position), only the figures.
         At the start (an undo back to it), the position's own figures."""
         steps = self.game.steps
         last = steps[-1]
         if last.move is not None and last.move.is_shift and not last.state.is_over:
-            return MeterReading(self.evaluation_of(last).best, free_shift=True)
+            placed = len(steps) - 1
+            while placed > 0 and (moved := steps[placed].move) is not None and moved.is_shift:
+                placed -= 1  # the shifts before it were free too
+            before = self._reading_after(steps, placed)
+            return MeterReading(before.now if before is not None else self.evaluation_of(last).best, free_shift=True)
         return self._reading_after(steps, len(steps) - 1)
 
     def _reading_after(self, steps: list[Step], index: int) -> MeterReading | None:

@@ -145,7 +145,7 @@ def hint_command(
     protocol: ProtocolOption = 1,
     detail: bool = typer.Option(False, "--detail", help="The figures behind the hint, and how they are made."),
 ) -> None:
-    """A player's move for the position at the end of a record: the expert's, with its ratings, by default."""
+    """A player's move for the position at the end of a record (or a deal's start, --seed or --deck alone)."""
     from ..app.hint import HintRequest, hint_for  # start-up: a command's own modules load when it runs
     from ..app.loading import DealGiven  # start-up: a command's own modules load when it runs
     from ..app.players import player_spec  # start-up: a command's own modules load when it runs

@@ -30,17 +30,18 @@ from .calibration import Features, calibrated_figures
 
 def shown_chance(chance: float) -> str:
     """A chance as every screen shows it (hint, the meter, analyze, the end of a game): the one function, so a
-    fact reads the same everywhere. Whole percentages from 1% to 99%, but with the digits that still tell
-    positions apart where nearly every game is won: above 99% to a tenth (`99.3%`, rounded down: never more
-    than it knows), `>99.9%` from 99.95%; below 1% `<1%`. `0%` only for none, `100%` only for a certainty."""
+    fact reads the same everywhere. Whole percentages from 1% to 98%, but with the digits that still tell
+    positions apart where nearly every game is won: from 99% to a tenth (`99.0%`, `99.3%`, rounded down: never
+    more than it knows), `>99.9%` from 99.95%; below 1% `<1%`. `0%` only for none, `100%` only for a certainty.
+    No `99%`: beside `99.0%` it would read as another precision of the same figure."""
     if chance <= 0:
         return "0%"
     if chance >= 1:
         return "100%"
     if chance < 0.01:
         return "<1%"
-    if chance <= 0.99:
-        return f"{min(99, max(1, round(chance * 100)))}%"
+    if chance < 0.99:
+        return f"{min(98, max(1, round(chance * 100)))}%"
     if chance >= 0.9995:
         return ">99.9%"
     return f"{int(round(chance * 1000, 6)) / 10:.1f}%"  # rounded down (the round: a float's dust)

@@ -27,7 +27,7 @@ def points_of_chance(points: float) -> str:
 def meter_line(reading: MeterReading) -> str:
     """The meter under the board (`play --meter`): the move's expected score and chance to win (the figures
     `hint` listed for it where it was played), then what it gave up against the expert's best where it
-    was played, from that position's evaluation: `Expected score 16.9, 99.8% to win; C2 gave up 0.4 to C1`
+    was played, from that position's evaluation: `Expected score 16.9, 99.8% to win; C2 gave up 0.4 against C1`
     (`, for 0.1% more to win` where it shows more of the other), `C2 was as good as C1` where their figures
     are shown alike, `did better than` where it shows more and gave up nothing (the reading leaves out the
     move where there was no choice: the first card, any cell alike).
@@ -49,7 +49,9 @@ def meter_line(reading: MeterReading) -> str:
     given = [f"{lost.points:.1f}"] if lost.points > 0 else []
     given += [f"{points_of_chance(lost.chance)} to win"] if lost.chance > 0 else []
     return (
-        said + f"; {played.name} gave up {' and '.join(given)} to {best.name}" + (f", for {gained}" if gained else "")
+        said
+        + f"; {played.name} gave up {' and '.join(given)} against {best.name}"
+        + (f", for {gained}" if gained else "")
     )
 
 
@@ -101,7 +103,7 @@ def hint_text(
     alike = f" or any of the {best.alike - 1} alike" if best.alike > 1 else ""
     if len(ratings) == 1:
         lines.append(
-            f"Hint: {best.name}{alike} (the only move): {percent(best.chance)} to win, "
+            f"Hint: {best.name}{alike or ' (the only move)'}: {percent(best.chance)} to win, "
             f"expected score {best.expected:.1f}"
         )
         return "\n".join(lines)

@@ -196,9 +196,9 @@ def _board(value: Board, screen: Screen) -> Text:
 
 def prompt_text(prompt: Prompt, style: Style) -> str:
     if prompt.leaving:
-        again = "this deal again from its start" if prompt.leaving == "restart" else "a new deal"
+        again = "and start it over" if prompt.leaving == "restart" else "for a new deal"  # 60 columns
         moves = f"{prompt.ply} move" + ("s" if prompt.ply != 1 else "")
-        return f"Leave this game of {moves} for {again}? (y/N)> "
+        return f"Leave this game of {moves} {again}? (y/N)> "
     card = prompt.state.next_card
     if card is None:
         return "Game over (undo, restart, new, quit)> "
