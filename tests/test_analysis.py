@@ -245,7 +245,7 @@ def test_a_progress_bar_at_a_terminal_and_ctrl_c_stops_cleanly():
         timeout=60,
         preexec_fn=signals_heard,
     )
-    child.expect(r"analysing.*\d+/31")
+    child.expect(r"analysing.*\d+/33")  # its 31 moves, then the two searches of the solver
     child.expect_exact("elapsed,")
     child.sendintr()
     child.expect(pexpect.EOF)
@@ -374,3 +374,25 @@ def test_where_blocks_cannot_be_shown_the_graph_is_drawn_in_ascii(tmp_path):
     assert shown.returncode == 0, shown.stderr
     text = shown.stdout.decode("ascii")  # fails on any byte of a block or a box line
     assert "   6 |###" in text and "     +--" in text
+
+
+@pytest.mark.slow
+@pytest.mark.posix
+def test_a_search_of_unknown_size_shows_its_time_not_a_count_that_never_moves():
+    """An outside try: `solve` showed `0/?` and a blank `left` for 25 s, a bar that read as stopped."""
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "foursquare_cli", "solve", "--seed", "4242"],
+        encoding="utf-8",
+        timeout=60,
+        preexec_fn=signals_heard,
+    )
+    child.expect("searching")
+    child.expect(r"0:00:0[1-9]")  # the time it has taken, counting
+    shown = child.before + child.after
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "/?" not in shown and "left" not in shown and "elapsed," not in shown, shown

@@ -256,7 +256,11 @@ def analyze(
             progress(len(moves))
     played = [game.moves] if game.state.status is Status.WON else []  # its best is never below the score played
     deal_solution = best_of_deal(game.deck, budget=solve_budget, known=[*played, *known])
+    if progress is not None:  # the two searches after the moves are steps of the bar too (it had sat at its end)
+        progress(len(moves) + 1)
     lost_after = lost_for_good(game, max(1, solve_budget // 2))
+    if progress is not None:
+        progress(len(moves) + 2)
     now = None if game.state.is_over else Estimate.of(expert.evaluate(game.state).best)
     return moves, summary_of_analysis(game, moves, deal_solution, lost_after, path, now)
 
@@ -285,10 +289,14 @@ class FileAnalysis(NamedTuple):
     error: FoursquareError | None = None
 
 
+SOLVER_STEPS = 2  # after the moves: the deal's best, then when the game was lost for good
+
+
 def analyze_file(request: Request, progress: Callable[[int, int], None] | None = None) -> FileAnalysis:
     """Read and analyse one file: the one call `analyze` makes per file (in a worker, with --jobs).
 
-    `progress(moves done, moves)` after each move, when the caller draws a bar. A
+    `progress(steps done, steps)` after each move and each of the solver's two searches (`SOLVER_STEPS`),
+    when the caller draws a bar. A
     file that cannot be read (or a deal that contradicts it) is returned as the
     error, so a run goes on to the next file.
     """
@@ -307,7 +315,7 @@ def analyze_file(request: Request, progress: Callable[[int, int], None] | None =
         game,
         evaluator_of(request.expert),
         solve_budget=request.solve_budget,
-        progress=None if progress is None else lambda done: progress(done, game.ply),
+        progress=None if progress is None else lambda done: progress(done, game.ply + SOLVER_STEPS),
         path=request.path,
         known=known,
     )
@@ -317,8 +325,8 @@ def analyze_file(request: Request, progress: Callable[[int, int], None] | None =
 def analyze_files(
     requests: list[Request], jobs: int = 1, progress: Callable[[int, int], None] | None = None
 ) -> Iterator[FileAnalysis]:
-    """Each file's analysis, in order: one file in this process (`progress(moves done, moves)` after each
-    move), several in up to `jobs` worker processes (`progress(files done, files)` after each file)."""
+    """Each file's analysis, in order: one file in this process (`progress(steps done, steps)` after each
+    move and search), several in up to `jobs` worker processes (`progress(files done, files)` after each file)."""
     if len(requests) == 1:
         yield analyze_file(requests[0], progress)
         return

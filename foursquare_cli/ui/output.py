@@ -255,19 +255,33 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         BarColumn,
         MofNCompleteColumn,
         Progress,
+        ProgressColumn,
+        Task,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
+    from rich.text import Text as RichText  # start-up: as above
+
+    class WhenCounted(ProgressColumn):
+        """A column that says nothing while the work's size is unknown (a search): not `0/?` and a blank
+        `left`, which an outside try read as a bar that had stopped."""
+
+        def __init__(self, shown: ProgressColumn) -> None:
+            super().__init__()
+            self.shown = shown
+
+        def render(self, task: Task) -> Any:
+            return RichText("") if task.total is None else self.shown.render(task)
 
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        WhenCounted(MofNCompleteColumn()),
         TimeElapsedColumn(),
-        TextColumn("elapsed,"),
-        TimeRemainingColumn(),
-        TextColumn("left"),
+        WhenCounted(TextColumn("elapsed,")),
+        WhenCounted(TimeRemainingColumn()),
+        WhenCounted(TextColumn("left")),
     )
     console = Console(file=cast(IO[str], _Unfailing(sys.stderr)))
     # rich would take what is written to the standard streams meanwhile and print it above the bar, on standard
