@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
-from conftest import position
+import time
 
-from foursquare_cli.players.solver import GAVE_UP, UNWINNABLE, WINNABLE, Limit, solve
+import pytest
+from conftest import examples, position
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from foursquare_cli.players.solver import GAVE_UP, UNWINNABLE, WINNABLE, Limit, _Budget, _search_level, solve
+from foursquare_cli.rules import playout
 from foursquare_cli.rules.cards import deal
 from foursquare_cli.rules.engine import State
 from foursquare_cli.rules.game import Game
 from foursquare_cli.rules.outcomes import PLAYING, WON
+from foursquare_cli.rules.tables import RANK_OF_CARD
 
 
 def _replayed(start: State, moves) -> State:
@@ -119,3 +125,53 @@ def test_nothing_of_a_finished_search_stays_alive():
     # Measured: with the tables left to the collector, 2.4 MB stayed alive; freed at once, 0.36 MB does.
     assert peak > 400_000, "the search did fill its tables"
     assert current < 1_000_000, f"{current:,} bytes still held after the search (peak {peak:,})"
+
+
+@given(
+    seed=st.integers(0, 2**32),
+    plies=st.integers(0, 24),
+    picks=st.randoms(use_true_random=False),
+    stacks=st.integers(0, 14),
+    limit=st.sampled_from([1, 2, 40, 3000]),
+)
+@settings(deadline=None, max_examples=examples(60))
+def test_a_level_searched_in_c_is_the_python_search_node_for_node(seed, plies, picks, stacks, limit):
+    """The C level search and its Python twin find the same line after the same number of positions, and stop
+    at the same one when the budget runs out: an install with a compiler answers as one without."""
+    assert playout.search_level_in_c is not None, "the C module was not built"
+    state = State.from_seed(seed)
+    for _ in range(plies):
+        if state.status is not PLAYING:
+            break
+        state.apply(picks.choice(state.legal_placements()))
+    assume(state.status is PLAYING)
+    found = {}
+    for in_c in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            if not in_c:
+                patch.setattr(playout, "search_level_in_c", None)
+            budget = _Budget(limit, None)
+            found[in_c] = (_search_level(state, stacks, budget), budget.used)
+    assert found[True] == found[False]
+    line, _ = found[True]
+    if isinstance(line, list):
+        assert _replayed(state, line).status is WON
+
+
+def test_a_level_searched_in_c_stops_at_its_time_and_refuses_what_is_not_a_position():
+    assert playout.search_level_in_c is not None, "the C module was not built"
+    state = State.from_seed(6)  # no win stacking at most 2 cards in 3,000,000 positions: about 1.5 s in C
+    budget = _Budget(None, time.perf_counter() + 0.05)
+    started = time.perf_counter()
+    assert _search_level(state, 2, budget) is Limit.TIME
+    assert time.perf_counter() - started < 2
+    ranks, heights = bytes(16), bytes(16)
+    stock = bytes(RANK_OF_CARD[card] for card in state.deck)
+    for bad in (
+        (stock[:39], 0, 0, 0, ranks, heights, 0, -1, -1.0),  # a short stock
+        (stock, 1, 0, 1, ranks, heights, 0, -1, -1.0),  # A1 occupied, no pile there
+        (stock, 0, 1, 0, ranks, heights, 0, -1, -1.0),  # face down where nothing lies
+        (stock, 0, 0, 40, ranks, heights, 0, -1, -1.0),  # the stock played out
+    ):
+        with pytest.raises(ValueError, match="not a position being played"):
+            playout.search_level_in_c(*bad)

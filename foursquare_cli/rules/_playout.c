@@ -743,6 +743,173 @@ static PyObject *reply(PyObject *self, PyObject *args) {
     return Py_BuildValue("(ddd)", best.value, best.won, best.scored);
 }
 
+/* -- the solver's level search (`solver._search_level`), in C: `search_level` --------------------------------- */
+
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+static double seconds_now(void) {
+    LARGE_INTEGER count, frequency;
+    QueryPerformanceCounter(&count), QueryPerformanceFrequency(&frequency);
+    return (double)count.QuadPart / (double)frequency.QuadPart;
+}
+#else
+#include <time.h>
+static double seconds_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+#endif
+
+#define TABLE_SIZE 1000000 /* solver.TABLE_SIZE: the most positions a level remembers before it forgets them all */
+#define CROSS_OF(cell) (ROW_OTHERS[cell] | COLUMN_OTHERS[cell])
+
+/* A position's key (`State.key()` less what follows from it: the cells occupied and the cards drawn are the
+ * heights'): the face-down mask, then 4 bits of top rank and 3 of height a cell. Never all zero (the table's
+ * empty slot): a searched position holds a card. */
+typedef struct {
+    uint64_t high, low;
+} LevelKey;
+
+typedef struct {
+    const uint8_t *stock;
+    int stacks;
+    long long limit, used; /* limit < 0: none */
+    double deadline;       /* < 0: none */
+    int stopped;           /* 0 still searching, 1 the node limit, 2 the time */
+    LevelKey *table;
+    size_t mask, count;
+    int empty_grid_seen;
+    uint8_t line[40];
+    int depth;
+} LevelSearch;
+
+static LevelKey level_key(const Position *p) {
+    LevelKey key = {p->down, 0};
+    for (int cell = 0; cell < 16; cell++) {
+        key.low = key.low << 4 | p->ranks[cell];
+        key.high = key.high << 3 | p->heights[cell];
+    }
+    return key;
+}
+
+/* 1 when `key` was seen (the table as Python's set: emptied when it holds TABLE_SIZE), else 0 and it is kept. */
+static int seen_before(LevelSearch *s, LevelKey key) {
+    if (!(key.high | key.low)) {
+        if (s->empty_grid_seen) return 1;
+        if (s->count >= TABLE_SIZE) memset(s->table, 0, (s->mask + 1) * sizeof *s->table), s->count = 0;
+        s->empty_grid_seen = 1, s->count++;
+        return 0;
+    }
+    size_t slot = (size_t)((key.low * 0x9E3779B97F4A7C15ull) ^ (key.high * 0xC2B2AE3D27D4EB4Full)) & s->mask;
+    while (s->table[slot].high | s->table[slot].low) {
+        if (s->table[slot].high == key.high && s->table[slot].low == key.low) return 1;
+        slot = (slot + 1) & s->mask;
+    }
+    if (s->count >= TABLE_SIZE) {
+        memset(s->table, 0, (s->mask + 1) * sizeof *s->table);
+        s->count = 0, s->empty_grid_seen = 0;
+        slot = (size_t)((key.low * 0x9E3779B97F4A7C15ull) ^ (key.high * 0xC2B2AE3D27D4EB4Full)) & s->mask;
+    }
+    s->table[slot] = key;
+    s->count++;
+    return 0;
+}
+
+/* `solver._stuck_face_down`: with no card left to stack, a face-down top with no empty cell in its lines. */
+static int stuck_face_down(const Position *p) {
+    uint32_t empty = ~p->occupied & FULL;
+    for (uint32_t down = p->down; down; down &= down - 1)
+        if (!(CROSS_OF(lowest_bit(down)) & empty)) return 1;
+    return 0;
+}
+
+/* `search` of `solver._search_level`, node for node: 1 a win (its moves in s->line[0..depth)), 0 none, -1 stopped. */
+static int level_search(LevelSearch *s, const Position *p) {
+    s->used++;
+    if (s->limit >= 0 && s->used >= s->limit) return s->stopped = 1, -1;
+    if (s->deadline >= 0 && !(s->used & 255) && seconds_now() > s->deadline) return s->stopped = 2, -1;
+    if (seen_before(s, level_key(p))) return 0;
+    int may_stack = p->drawn - bit_count(p->occupied) < s->stacks;
+    if (!may_stack && stuck_face_down(p)) return 0;
+    int rank = s->stock[p->drawn];
+    /* The placements, as `legal_placements` gives them, ordered by (face down after, move code). */
+    int orders[32], count = 0;
+    for (int cell = 0; cell < 16; cell++) {
+        int move;
+        if (!(p->occupied >> cell & 1)) {
+            if (p->occupied && !(NEIGHBOURS[cell] & p->occupied)) continue;
+            move = cell;
+        } else {
+            if (!may_stack || p->heights[cell] >= MAX_PILE) continue;
+            move = 16 + cell;
+        }
+        int order = bit_count(placed_down(p, cell, rank)) << 5 | move;
+        int at = count++;
+        while (at > 0 && orders[at - 1] > order) orders[at] = orders[at - 1], at--;
+        orders[at] = order;
+    }
+    for (int i = 0; i < count; i++) {
+        if (orders[i] >> 5 > MAX_FACE_DOWN) break;
+        Position child = *p;
+        int cell = orders[i] & 15;
+        int status = place_card(&child, cell, rank);
+        s->line[s->depth++] = (uint8_t)(orders[i] & 31);
+        if (status == 1) return 1;
+        if (status == 0) {
+            int found = level_search(s, &child);
+            if (found) return found;
+        }
+        s->depth--;
+    }
+    return 0;
+}
+
+/* search_level(stock, occupied, down, drawn, ranks, heights, stacks, limit, seconds) -> (moves or None, nodes,
+ * stopped): `solver._search_level`'s depth-first search for a win stacking at most `stacks` cards, node for node
+ * (`limit`: the nodes it may visit, -1 for no limit; `seconds`: the time it may take, -1 for no limit). `moves`
+ * are the winning line's move codes; `stopped` is 0 (searched to the end), 1 (the limit) or 2 (the time). */
+static PyObject *search_level(PyObject *self, PyObject *args) {
+    const uint8_t *stock, *ranks_in, *heights_in;
+    Py_ssize_t stock_length, ranks_length, heights_length;
+    int occupied_in, down_in, drawn, stacks;
+    long long limit;
+    double seconds;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y#iiiy#y#iLd", &stock, &stock_length, &occupied_in, &down_in, &drawn, &ranks_in,
+                          &ranks_length, &heights_in, &heights_length, &stacks, &limit, &seconds))
+        return NULL;
+    int bad = stock_length != 40 || ranks_length != 16 || heights_length != 16 || drawn < 0 || drawn >= 40 ||
+              occupied_in < 0 || occupied_in > (int)FULL || down_in < 0 || (down_in & ~occupied_in);
+    for (int i = 0; i < 40 && !bad; i++) bad = stock[i] < 1 || stock[i] > 10;
+    for (int cell = 0; cell < 16 && !bad; cell++)
+        bad = ranks_in[cell] > 10 || heights_in[cell] > MAX_PILE || !heights_in[cell] != !(occupied_in >> cell & 1);
+    bad = bad || !grid_fits((uint32_t)occupied_in, drawn, heights_in);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "search_level: not a position being played");
+        return NULL;
+    }
+    Position p = {(uint32_t)occupied_in, (uint32_t)down_in, drawn, {0}, {0}};
+    memcpy(p.ranks, ranks_in, 16), memcpy(p.heights, heights_in, 16);
+    /* Twice the positions it can visit, at least 2^10 slots, never more than twice TABLE_SIZE. */
+    long long wanted = limit >= 0 && limit < TABLE_SIZE ? limit : TABLE_SIZE;
+    size_t slots = 1024;
+    while ((long long)slots < 2 * wanted) slots <<= 1;
+    LevelSearch s = {stock, stacks, limit, 0, -1.0, 0, NULL, slots - 1, 0, 0, {0}, 0};
+    s.table = calloc(slots, sizeof *s.table);
+    if (!s.table) return PyErr_NoMemory();
+    int found;
+    Py_BEGIN_ALLOW_THREADS
+    if (seconds >= 0) s.deadline = seconds_now() + seconds;
+    found = level_search(&s, &p);
+    Py_END_ALLOW_THREADS
+    free(s.table);
+    if (found == 1)
+        return Py_BuildValue("(y#Li)", (const char *)s.line, (Py_ssize_t)s.depth, s.used, 0);
+    return Py_BuildValue("(OLi)", Py_None, s.used, s.stopped);
+}
+
 static PyMethodDef methods[] = {
     {"deal", deal, METH_VARARGS, "deal(seen, unseen, key) -> seen + unseen in an order drawn from key."},
     {"finish", finish, METH_VARARGS,
@@ -754,6 +921,9 @@ static PyMethodDef methods[] = {
     {"reply", reply, METH_VARARGS,
      "reply(occupied, down, drawn, ranks, heights, hand, unseen, playouts, fill_first, won_worth, lost_worth, second, "
      "second_playouts, tail=0, tail_table=b'') -> (value, won, scored): the expert's best move's figures."},
+    {"search_level", search_level, METH_VARARGS,
+     "search_level(stock, occupied, down, drawn, ranks, heights, stacks, limit, seconds) -> (moves or None, nodes, "
+     "stopped): the solver's depth-first search of one level."},
     {"safe_ranks", safe_ranks, METH_VARARGS,
      "safe_ranks(occupied, down, ranks, heights) -> mask: the ranks (bits 1-10) with a placement leaving at most four "
      "face down."},

@@ -43,3 +43,15 @@ def reply(
     tail_table: bytes = b"",
     /,
 ) -> tuple[float, float, float]: ...
+def search_level(
+    stock: bytes,
+    occupied: int,
+    down: int,
+    drawn: int,
+    ranks: bytes,
+    heights: bytes,
+    stacks: int,
+    limit: int,
+    seconds: float,
+    /,
+) -> tuple[bytes | None, int, int]: ...

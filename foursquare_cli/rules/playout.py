@@ -161,6 +161,7 @@ try:
     from ._playout import futures as _futures_c
     from ._playout import reply as _reply_c
     from ._playout import safe_ranks as _safe_ranks_c
+    from ._playout import search_level as _search_level_c
 
     PLAYOUTS_IN_USE = PlayoutsInUse("C")
 except ImportError as error:  # not built (no C compiler at install): the same playouts, some fifty times slower
@@ -169,6 +170,7 @@ except ImportError as error:  # not built (no C compiler at install): the same p
     _safe_ranks_c = None  # type: ignore[assignment]
     _futures_c = None  # type: ignore[assignment]
     _reply_c = None  # type: ignore[assignment]
+    _search_level_c = None  # type: ignore[assignment]
     if isinstance(error, ModuleNotFoundError) and error.name == f"{__package__}._playout":
         PLAYOUTS_IN_USE = PlayoutsInUse(
             "Python",
@@ -204,6 +206,12 @@ second_playouts) -> (value, won, scored)`: the expert's search of a position who
 its best `second` looked at again over the next card on one ply of `second_playouts`, all in C: its best move's
 mean worth, share won and score (its twin in Python is `ExpertPlayer.evaluate`: a test holds the two to the same
 figures); None without the C module."""
+
+search_level_in_c = _search_level_c
+"""`search_level(stock, occupied, down, drawn, ranks, heights, stacks, limit, seconds) -> (moves, nodes, stopped)`:
+the solver's depth-first search of one level (`solver._search_level`, its twin in Python), on the ranks of the
+whole stock: the winning line's move codes or None, the positions visited, and 0 (searched to the end), 1 (`limit`
+positions visited) or 2 (`seconds` passed); -1 for no limit. None without the C module."""
 
 safe_ranks = _safe_ranks_c if _safe_ranks_c is not None else safe_ranks_python
 """`safe_ranks(occupied, down, top_ranks, top_heights) -> int`: bit r (1-10) set when a card of rank r has a
