@@ -520,6 +520,7 @@ def test_13_the_solver_table_is_bounded(monkeypatch):
     assert bounded.status == solver.WINNABLE, "a table emptied when full never loses a win"
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 def test_14_workers_are_capped_at_the_number_of_games():
     from foursquare_cli.runs.executor import workers_for
 

@@ -277,7 +277,9 @@ def test_the_share_block_explains_its_bars_and_a_practice_daily_offers_none(tmp_
 @pytest.mark.parametrize(
     "command",
     [
-        ["analyze", "samples/lost.yaml", "--playouts", "200", "--solve-budget", "1000"],
+        pytest.param(  # analyze's bar is drawn by the same code as hint's: CI's `-m slow` step
+            ["analyze", "samples/lost.yaml", "--playouts", "200", "--solve-budget", "1000"], marks=pytest.mark.slow
+        ),
         ["hint", "samples/unfinished.yaml", "--playouts", "2000"],
     ],
 )

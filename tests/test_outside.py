@@ -11,7 +11,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import processes_running, signals_heard
+from conftest import THOROUGH, processes_running, signals_heard
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -47,11 +47,14 @@ def play_deals(player: str, start: int, count: int):
     return play_plan(Plan.of("stats", [player], PlayerSpec(), DealRange(start, count)))
 
 
-def _results(player: str, count: int = 20) -> list[tuple[int, bool, int | None, str | None]]:
+EXAMPLE_DEALS = 20 if THOROUGH else 10  # deals 0 to 9 hold a win (8) and losses: both are compared
+
+
+def _results(player: str, count: int = EXAMPLE_DEALS) -> list[tuple[int, bool, int | None, str | None]]:
     return [(r.seed, r.won, r.score, r.forfeit) for r in play_deals(player, 0, count)]
 
 
-def _plain_greedy_results(count: int = 20) -> list[tuple[int, bool, int | None, str | None]]:
+def _plain_greedy_results(count: int = EXAMPLE_DEALS) -> list[tuple[int, bool, int | None, str | None]]:
     """What the examples play: the fewest face-down cards, the first such in the fixed frame, no shift."""
     results: list[tuple[int, bool, int | None, str | None]] = []
     for seed in range(count):
@@ -243,6 +246,7 @@ def test_the_expert_is_better_than_greedy_over_200_deals():
     assert "expert wins more than greedy:" in words and words.endswith("p < 0.001.")
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 def test_compare_is_the_same_whatever_the_jobs(examples_on_path):
     one = runner.invoke(app, ["compare", "greedy", "random", "--games", "30", "-f", "json"])
     two = subprocess.run(

@@ -145,7 +145,7 @@ def test_terminal_without_seed_shows_the_deal_number():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    listed = subprocess.run([*COMMAND[:-1], "history", "--format", "json"], capture_output=True, text=True, env=ENV)
+    listed = in_process("history", "--format", "json")
     kept = json.loads(listed.stdout)["games"][0]["path"]
     assert f"-deal-{seed}.yaml" in kept and f"seed: {seed}\n" in pathlib.Path(kept).read_text()
     quitting = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", "play"], encoding="utf-8", timeout=30, env=ENV)
@@ -288,7 +288,7 @@ def legal_move_from_json(state: dict) -> str:
     raise AssertionError("no legal move in a state that is being played")
 
 
-@pytest.mark.parametrize("seed", [0, 42, 2**64 - 1])
+@pytest.mark.parametrize("seed", [0, pytest.param(42, marks=pytest.mark.slow), 2**64 - 1])  # 42: CI's -m slow
 def test_a_bot_drives_play_as_a_coprocess(seed):
     process = subprocess.Popen(
         [*COMMAND, "--seed", str(seed), "--format", "json"],

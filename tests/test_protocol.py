@@ -178,6 +178,7 @@ def test_a_version_1_state_has_exactly_the_contracts_keys_and_a_version_2_state_
         assert validator.is_valid(one) and validator.is_valid(two)
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 def test_a_bot_counting_from_unseen_alone_plays_with_version_2_and_says_why_without_it():
     """The done-when of issue 50: a bot written from docs/protocol.md counts cards from `unseen` alone."""
     bot = f"cmd:{sys.executable} {ROOT / 'examples' / 'counting_bot.py'}"

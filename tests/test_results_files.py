@@ -367,7 +367,7 @@ def test_a_run_that_fails_before_its_first_game_leaves_no_results_file(tmp_path,
 
 
 @pytest.mark.posix
-@pytest.mark.parametrize("command", ["stats", "analyze"])
+@pytest.mark.parametrize("command", ["stats", pytest.param("analyze", marks=pytest.mark.slow)])  # slow: CI's -m slow
 def test_a_run_killed_as_it_opens_its_results_file_leaves_a_file_summarize_reads(tmp_path, command):
     """A run killed after its results file was made and before its first line (the plan) was written left the
     file empty: the same command resumed it, but `summarize` called it 'not a results file' (found by the crash

@@ -131,6 +131,7 @@ def _dumpable(task: int) -> int:
     return int(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))  # PR_GET_DUMPABLE, in a worker process
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_DUMPABLE is Linux's")
 def test_the_worker_processes_of_a_sealed_run_are_private_before_their_first_seed():
     from foursquare_cli.runs.executor import run_in_order
