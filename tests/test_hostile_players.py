@@ -303,7 +303,8 @@ def test_9_the_parent_killed_leaves_no_worker_and_no_player(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "command", [["solve", "--seed", "22", "--timeout", "60"], ["hint", "GAME", "--playouts", "1000000"]]
+    "command",  # deal 22 at this budget: some 4 s of the C search (whose Ctrl-C is heard there too)
+    [["solve", "--seed", "22", "--budget", "100000000", "--timeout", "60"], ["hint", "GAME", "--playouts", "1000000"]],
 )
 @pytest.mark.posix
 def test_13_ctrl_c_during_hint_or_solve_is_one_line(command, tmp_path):

@@ -783,6 +783,7 @@ typedef struct {
     int empty_grid_seen;
     uint8_t line[40];
     int depth;
+    PyThreadState *released; /* the interpreter's lock, let go while searching */
 } LevelSearch;
 
 static LevelKey level_key(const Position *p) {
@@ -825,11 +826,21 @@ static int stuck_face_down(const Position *p) {
     return 0;
 }
 
+/* Ctrl-C heard: the lock taken back for a moment, every 65,536 positions (some 30 ms), so a signal's handler
+ * runs (PyErr_CheckSignals: the main thread's alone) and KeyboardInterrupt stops the search at once. */
+static int interrupted(LevelSearch *s) {
+    PyEval_RestoreThread(s->released);
+    int failed = PyErr_CheckSignals() < 0;
+    s->released = PyEval_SaveThread();
+    return failed;
+}
+
 /* `search` of `solver._search_level`, node for node: 1 a win (its moves in s->line[0..depth)), 0 none, -1 stopped. */
 static int level_search(LevelSearch *s, const Position *p) {
     s->used++;
     if (s->limit >= 0 && s->used >= s->limit) return s->stopped = 1, -1;
     if (s->deadline >= 0 && !(s->used & 255) && seconds_now() > s->deadline) return s->stopped = 2, -1;
+    if (!(s->used & 65535) && interrupted(s)) return s->stopped = 3, -1;
     if (seen_before(s, level_key(p))) return 0;
     int may_stack = p->drawn - bit_count(p->occupied) < s->stacks;
     if (!may_stack && stuck_face_down(p)) return 0;
@@ -869,7 +880,8 @@ static int level_search(LevelSearch *s, const Position *p) {
 /* search_level(stock, occupied, down, drawn, ranks, heights, stacks, limit, seconds) -> (moves or None, nodes,
  * stopped): `solver._search_level`'s depth-first search for a win stacking at most `stacks` cards, node for node
  * (`limit`: the nodes it may visit, -1 for no limit; `seconds`: the time it may take, -1 for no limit). `moves`
- * are the winning line's move codes; `stopped` is 0 (searched to the end), 1 (the limit) or 2 (the time). */
+ * are the winning line's move codes; `stopped` is 0 (searched to the end), 1 (the limit) or 2 (the time). A signal
+ * heard (Ctrl-C) raises its exception, as Python code would. */
 static PyObject *search_level(PyObject *self, PyObject *args) {
     const uint8_t *stock, *ranks_in, *heights_in;
     Py_ssize_t stock_length, ranks_length, heights_length;
@@ -896,15 +908,15 @@ static PyObject *search_level(PyObject *self, PyObject *args) {
     long long wanted = limit >= 0 && limit < TABLE_SIZE ? limit : TABLE_SIZE;
     size_t slots = 1024;
     while ((long long)slots < 2 * wanted) slots <<= 1;
-    LevelSearch s = {stock, stacks, limit, 0, -1.0, 0, NULL, slots - 1, 0, 0, {0}, 0};
+    LevelSearch s = {stock, stacks, limit, 0, -1.0, 0, NULL, slots - 1, 0, 0, {0}, 0, NULL};
     s.table = calloc(slots, sizeof *s.table);
     if (!s.table) return PyErr_NoMemory();
-    int found;
-    Py_BEGIN_ALLOW_THREADS
+    s.released = PyEval_SaveThread();
     if (seconds >= 0) s.deadline = seconds_now() + seconds;
-    found = level_search(&s, &p);
-    Py_END_ALLOW_THREADS
+    int found = level_search(&s, &p);
+    PyEval_RestoreThread(s.released);
     free(s.table);
+    if (s.stopped == 3) return NULL; /* the signal's exception, KeyboardInterrupt most often, is set */
     if (found == 1)
         return Py_BuildValue("(y#Li)", (const char *)s.line, (Py_ssize_t)s.depth, s.used, 0);
     return Py_BuildValue("(OLi)", Py_None, s.used, s.stopped);
