@@ -122,6 +122,7 @@ def test_resume_alone_with_nothing_waiting_says_so(home):
     )
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 def test_two_sessions_at_once_are_both_indexed(home):
     sessions = [
         subprocess.Popen(

@@ -52,6 +52,7 @@ def _stats(python: str, cwd: pathlib.Path, **env: str) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 def test_the_package_plays_once_its_entry_point_is_on_the_path(tmp_path):
     """Installed as pip would install it (its module and a dist-info whose entry_points.txt is read), without pip:
     the entry point is the one its pyproject.toml declares."""

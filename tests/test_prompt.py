@@ -93,6 +93,7 @@ def test_unknown_input_is_answered_for_what_it_is():
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 @pytest.mark.posix
 def test_colour_at_a_terminal_and_none_with_no_color():
     child = spawn("--seed", "0")

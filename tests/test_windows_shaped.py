@@ -100,6 +100,7 @@ def test_the_tools_modules_are_narrowed_in_the_stand_in(tmp_path):
     assert _run(["-c", probe], tmp_path).stdout == "False False True\n"
 
 
+@pytest.mark.slow  # a long multi-process run: CI's `-m slow` step
 def test_play_from_a_pipe_check_replay_and_history(tmp_path):
     moves = "B2\nC2\nundo\nA2\nquit\n"
     record = tmp_path / "game.yaml"
