@@ -20,7 +20,6 @@ from ..rules.engine import State
 from ..rules.game import Game
 from ..rules.moves import MOVES, IllegalMoveError, Move
 from ..rules.outcomes import PLAYING, WON
-from ..rules.tables import RANK_OF_CARD
 
 # The most positions remembered per search level; when full, the table is emptied
 # (a search then revisits positions, never wrongly skips one). About 100 MB at most.
@@ -87,10 +86,8 @@ class _Budget:
 
     def spend_freely(self, count: int) -> None:
         """Count `count` positions a search visited and finished within its limits (no limit checked again)."""
-        budget: _Budget | None = self
-        while budget is not None:
+        for budget in self._chain():
             budget.used += count
-            budget = budget.parent
 
     def nodes_left(self) -> int | None:
         """The positions a search may still visit under this budget and every budget it is a share of."""
@@ -363,14 +360,14 @@ def _search_level_in_c(root: State, stacks: int, budget: _Budget) -> list[Move] 
     visited are then spent from `budget`, which raises as the Python search would have at its last node."""
     assert playout.search_level_in_c is not None
     nodes, seconds = budget.nodes_left(), budget.seconds_left()
-    piles = root.piles
+    drawn, occupied, down, ranks, heights = playout.start_of(root)
     moves, visited, stopped = playout.search_level_in_c(
-        bytes(RANK_OF_CARD[card] for card in root.deck),
-        root.occupied,
-        root.down,
-        root.drawn,
-        bytes(RANK_OF_CARD[pile[-1]] if pile else 0 for pile in piles),
-        bytes(len(pile) for pile in piles),
+        playout.stock_of(root),
+        occupied,
+        down,
+        drawn,
+        ranks,
+        heights,
         stacks,
         -1 if nodes is None else nodes,
         -1.0 if seconds is None else seconds,

@@ -795,25 +795,31 @@ static LevelKey level_key(const Position *p) {
     return key;
 }
 
+/* Where `key`'s search of the table starts (linear probing from there). */
+static size_t first_slot(const LevelSearch *s, LevelKey key) {
+    return (size_t)((key.low * 0x9E3779B97F4A7C15ull) ^ (key.high * 0xC2B2AE3D27D4EB4Full)) & s->mask;
+}
+
+static void forget_all(LevelSearch *s) {
+    memset(s->table, 0, (s->mask + 1) * sizeof *s->table);
+    s->count = 0, s->empty_grid_seen = 0;
+}
+
 /* 1 when `key` was seen (the table as Python's set: emptied when it holds TABLE_SIZE), else 0 and it is kept. */
 static int seen_before(LevelSearch *s, LevelKey key) {
-    if (!(key.high | key.low)) {
+    int empty_grid = !(key.high | key.low);
+    size_t slot = first_slot(s, key);
+    if (empty_grid) {
         if (s->empty_grid_seen) return 1;
-        if (s->count >= TABLE_SIZE) memset(s->table, 0, (s->mask + 1) * sizeof *s->table), s->count = 0;
-        s->empty_grid_seen = 1, s->count++;
-        return 0;
+    } else {
+        for (; s->table[slot].high | s->table[slot].low; slot = (slot + 1) & s->mask)
+            if (s->table[slot].high == key.high && s->table[slot].low == key.low) return 1;
     }
-    size_t slot = (size_t)((key.low * 0x9E3779B97F4A7C15ull) ^ (key.high * 0xC2B2AE3D27D4EB4Full)) & s->mask;
-    while (s->table[slot].high | s->table[slot].low) {
-        if (s->table[slot].high == key.high && s->table[slot].low == key.low) return 1;
-        slot = (slot + 1) & s->mask;
-    }
-    if (s->count >= TABLE_SIZE) {
-        memset(s->table, 0, (s->mask + 1) * sizeof *s->table);
-        s->count = 0, s->empty_grid_seen = 0;
-        slot = (size_t)((key.low * 0x9E3779B97F4A7C15ull) ^ (key.high * 0xC2B2AE3D27D4EB4Full)) & s->mask;
-    }
-    s->table[slot] = key;
+    if (s->count >= TABLE_SIZE) forget_all(s), slot = first_slot(s, key);
+    if (empty_grid)
+        s->empty_grid_seen = 1;
+    else
+        s->table[slot] = key;
     s->count++;
     return 0;
 }
