@@ -416,3 +416,17 @@ def test_solve_is_never_below_the_score_the_expert_makes(home, seed):
     expert = json.loads(runner.invoke(app, ["auto", "--seed", str(seed), "-f", "json"]).stdout.splitlines()[-1])
     solved = json.loads(runner.invoke(app, ["solve", "--seed", str(seed), "-f", "json"]).stdout)
     assert expert["status"] == "won" and solved["score"] >= expert["score"], (expert["score"], solved)
+
+
+def test_a_record_with_more_undos_and_hints_than_sqlite_holds_is_resumed_and_listed(home, tmp_path):
+    # Any whole number is a count of undos or hints; the index holds SQLite's largest (2**63 - 1) of a larger one,
+    # and the record itself keeps what it says (a hand-edited record crashed resume and then history, exit 70).
+    record = tmp_path / "huge.yaml"
+    record.write_text(f"foursquare: 1\nseed: 3\nmoves: [B2]\nundos: {2**63}\nhints: {10**19}\n")
+    resumed = in_process("play", "--resume", str(record), input="C2\nquit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"undos: {2**63}\nhints: {10**19}\n" in record.read_text()
+    listed = in_process("history", "-f", "json")
+    assert listed.returncode == 0, listed.stderr
+    (game,) = json.loads(listed.stdout)["games"]
+    assert game["undos"] == game["hints"] == 2**63 - 1 and game["moves"] == 2

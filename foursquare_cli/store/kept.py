@@ -49,6 +49,11 @@ def file_status(path: str) -> os.stat_result | None:
         return None
 
 
+INDEX_COUNT_MAX = 2**63 - 1
+"""The largest count the index holds (SQLite's largest integer): a record may say more undos or hints (any whole
+number is a count), and the index, which only sums and shows them, keeps this many rather than fail."""
+
+
 def index_row(path: str) -> tuple[Any, ...] | None:
     """What the index keeps of a record file, or None when it is not a valid record to keep."""
 
@@ -78,8 +83,8 @@ def index_row(path: str) -> tuple[Any, ...] | None:
         str(outcome.status),
         outcome.score,
         len(verdict.moves),
-        source.undos,
-        source.hints,
+        min(source.undos, INDEX_COUNT_MAX),
+        min(source.hints, INDEX_COUNT_MAX),
         seconds,
         grade,
         int(meta.get("piped") is True),
