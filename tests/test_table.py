@@ -298,8 +298,8 @@ def test_the_end_of_a_game_counts_moves_as_every_screen_does_and_says_the_shifts
 @pytest.mark.parametrize(
     ("found", "proven", "said"),
     [
-        (20, False, "could have scored at least your 22 (a quick search found no more;"),
-        (23, False, "could have scored at least 23 (a quick search;"),
+        (20, False, "could have scored at least your 22 (the search found no more, but did not prove it best;"),
+        (23, False, "could have scored at least 23 (not proven best; solve with a larger --budget may find more)."),
         (24, True, "could have scored 24."),
     ],
 )

@@ -42,19 +42,20 @@ def _what_it_bounds(solution: Solution) -> str:
 
 def deal_potential(solution: Solution, played: int | None = None) -> str:
     """What the deal allowed, for the end of a game: the solver's best score, said as plainly as it is known;
-    `played`, the score of the game just won, is a bound as good as the solver's (a quick search may find
-    less than the player did: then the player's score is the bound, and said so)."""
+    `played`, the score of the game just won, is a bound as good as the solver's (a search cut short may find
+    less than the player did: then the player's score is the bound, and said so). A larger budget is solve's
+    alone: the end screen and analyze search as far as solve's default."""
     if solution.status is SolveStatus.WINNABLE:
         if solution.proven:
             return f"A player who knew the stock could have scored {solution.score}."
         if played is not None and solution.score is not None and played >= solution.score:
             return (
                 f"A player who knew the stock could have scored at least your {played} "
-                "(a quick search found no more; analyze searches longer and may find more)."
+                "(the search found no more, but did not prove it best; solve with a larger --budget may find more)."
             )
         return (
             f"A player who knew the stock could have scored at least {solution.score} "
-            "(a quick search; analyze searches longer and may find more)."
+            "(not proven best; solve with a larger --budget may find more)."
         )
     if solution.status is SolveStatus.UNWINNABLE:
         return "No player could have won this deal, even knowing the stock."
