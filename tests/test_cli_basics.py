@@ -196,6 +196,21 @@ def test_jobs_and_the_player_seed_are_refused_past_their_ranges_in_one_line():
     assert runner.invoke(app, ["stats", "-n", "2", "-p", "random", "--player-seed", str(2**64 - 1)]).exit_code == 0
 
 
+def test_a_whole_number_of_thousands_of_digits_is_called_out_of_range_not_a_non_number():
+    """Python reads no more than 4,300 digits, so click called a 5,000-digit `--budget` "not a whole number",
+    where the same number to `--seed` is out of range: it is a number, only far too large."""
+    for arguments in (
+        ["solve", "--seed", "1", "--budget", "9" * 5000],
+        ["stats", "-n", "-" + "9" * 5000],
+        ["hint", "samples/unfinished.yaml", "--playouts", "9" * 5000],
+    ):
+        result = runner.invoke(app, arguments)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "(5,00" in result.stderr and "is a whole number far out of range." in result.stderr
+    said = runner.invoke(app, ["stats", "-n", "12x"]).stderr
+    assert "'12x' is not a whole number." in said
+
+
 def test_check_of_a_folder_with_no_files_says_so(tmp_path):
     """An outside try: `check EMPTY_FOLDER` printed nothing and exited 0, as if every file were valid."""
     empty = tmp_path / "empty"

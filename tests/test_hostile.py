@@ -268,8 +268,8 @@ def test_7_huge_numbers_are_one_line_each_and_the_next_file_is_still_checked(tmp
         "b.yaml: playing, 1 move",
     ]
     assert process.stderr.splitlines() == [
-        "huge.yaml:2: a number of 5,000 characters; refused (a deal number has at most 20)",
-        "hex.yaml:2: a number of 5,002 characters; refused (a deal number has at most 20)",
+        "huge.yaml:2: a number of 5,000 characters; refused (a number in a file has at most 40)",
+        "hex.yaml:2: a number of 5,002 characters; refused (a number in a file has at most 40)",
     ]
 
 

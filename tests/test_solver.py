@@ -50,6 +50,15 @@ def test_solve_gives_up_when_the_budget_runs_out_first():
     assert solution.stopped_by is Limit.NODES
 
 
+def test_a_budget_past_what_a_machine_word_holds_is_no_limit_at_all():
+    """`solve --budget 99999999999999999999999` crashed (an OverflowError handing it to C): a budget of more
+    positions than any search visits is the same as none."""
+    start = position(["10S 10H 7S 3S", "10D 6S 7H 8S", "2H 4H 5H 4S", "2S 9S 5S ."], "10C", "6C")
+    for budget in (10**23, 2**64, 2**63):
+        solution = solve(start, budget=budget, timeout=None)
+        assert (solution.status, solution.score, solution.proven) == (WINNABLE, 23, True)
+
+
 def test_solve_proves_a_position_unwinnable():
     # One card left (7C); A1 is face down and nothing can both fill D4 and turn A1 up.
     state = position(["#AS 2S 3S 2H", "4S 5S 6S 9H", "8S 9S 10S 4H", "2D 9D 3D ."], "7C", buried=24)

@@ -14,6 +14,7 @@ import datetime
 import difflib
 import importlib
 import os
+import re
 import sys
 import tempfile
 import traceback
@@ -232,10 +233,14 @@ _CLICK_WORDS = (
 """Click's names for its types, as a player reads them: `'nan' is not a valid int range` said `--playouts`."""
 
 
+_TOO_LONG_A_NUMBER = re.compile(r"('[-+]?[0-9]+') is not a whole number\.")
+"""A whole number past Python's 4,300 digits, which click reads as no number at all: it is one, far too large."""
+
+
 def _in_words(message: str) -> str:
     for said, meant in _CLICK_WORDS:
         message = message.replace(said, meant)
-    return message
+    return _TOO_LONG_A_NUMBER.sub(r"\1 is a whole number far out of range.", message)
 
 
 def _output_failed(error: OSError) -> int:

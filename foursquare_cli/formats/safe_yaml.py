@@ -114,9 +114,8 @@ def prescan(text: str) -> int:
         elif isinstance(event, yaml.ScalarEvent):
             value = event.value
             if event.implicit[0] and len(value) > MAX_NUMBER_LENGTH and _INT_LIKE.fullmatch(value):
-                raise _refused(
-                    _line_of(event), f"a number of {len(value):,} characters; refused (a deal number has at most 20)"
-                )
+                limit = f"a number in a file has at most {MAX_NUMBER_LENGTH}"
+                raise _refused(_line_of(event), f"a number of {len(value):,} characters; refused ({limit})")
             size = 1
             written += 1
             if event.anchor:

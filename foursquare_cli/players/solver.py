@@ -354,6 +354,9 @@ def _search_level(root: State, stacks: int, budget: _Budget) -> list[Move] | Lim
         seen.clear()
 
 
+C_NODES_MAX = 2**62  # a budget the C search's counter holds: centuries of search, so a larger one is the same
+
+
 def _search_level_in_c(root: State, stacks: int, budget: _Budget) -> list[Move] | None:
     """`_search_level`'s search run by the C module, node for node (a test holds the two to the same lines and
     counts): some thirty times faster, so the end of a game, `solve` and `analyze` wait less. The nodes it
@@ -369,7 +372,7 @@ def _search_level_in_c(root: State, stacks: int, budget: _Budget) -> list[Move] 
         ranks,
         heights,
         stacks,
-        -1 if nodes is None else nodes,
+        -1 if nodes is None else min(nodes, C_NODES_MAX),
         -1.0 if seconds is None else seconds,
     )
     if not stopped:
