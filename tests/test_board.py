@@ -205,6 +205,9 @@ def test_a_hint_leads_with_its_move_and_lists_the_moves_in_the_order_the_expert_
     assert hint_text([lone]) == "Hint: A1 (the only move): 75% to win, expected score 6.0"
     first = Rating(Move.from_str("A1"), None, 10, 20, 8.0, 0.5, 0.99, 20.5, to_come=39, alike=16)
     assert hint_text([first]).startswith("Hint: A1 or any of the 15 alike: "), "not 'the only move' (16 cells)"
+    shifted = [ratings[1]._replace(chance=0.999, expected=21.3), ratings[0]]
+    headline = hint_text(shifted).splitlines()[0]
+    assert headline == "Hint: shift down, then D1 (99.9% to win, score 21.3)", "'to win', as the meter says"
 
 
 def test_the_hint_sentence_states_the_worth_the_expert_uses():

@@ -108,8 +108,8 @@ def hint_text(
         )
         return "\n".join(lines)
     headline = f"Hint: {best.name}{alike} ({percent(best.chance)} to win, expected score {best.expected:.1f})"
-    for shorter in ((" to win, ", " win, "), (" win, expected score ", " win, score ")):
-        if len(headline) > NARROWEST:  # a shift's long name: the expected score kept where it fits
+    for shorter in ((" to win, expected score ", " to win, score "), (" to win, ", " win, ")):
+        if len(headline) > NARROWEST:  # a shift's long name: "to win" kept, as the meter says it, where it fits
             headline = headline.replace(*shorter)
     lines.append(headline)
     lines += _table(ratings, limit)
