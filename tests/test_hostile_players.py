@@ -168,9 +168,11 @@ def test_4_a_factory_that_needs_arguments_is_one_line():
 @pytest.mark.parametrize(
     "returned, reason",
     [
-        ("Unprintable()", "raised RuntimeError: no text"),
+        ("Unprintable()", "returned Unprintable, not a Move"),  # its repr never called
         ("int.__new__(Move, 99)", "illegal move '99' at ply 1: no such cell; cells are A1 to D4"),
-        ("None", "illegal move 'None' at ply 1: no such cell; cells are A1 to D4"),
+        ("None", "returned NoneType None, not a Move"),
+        ('"A1"', "returned str 'A1', not a Move"),  # a move's text hid a bot's bug until its text did not parse
+        ('"\\x1b[31m"', "returned str '\\x1b[31m', not a Move"),  # said safely
     ],
 )
 def test_4_a_choice_that_is_no_move_forfeits(bots, returned, reason):

@@ -27,6 +27,7 @@ import importlib
 import json
 import os
 import random
+import reprlib
 import sys
 from typing import IO, Any
 
@@ -98,10 +99,12 @@ class Position:
 
 def _move_text(chosen: object) -> str:
     """What a player's choice says as a line: a `Move`'s text (a forged code is answered as its number, an
-    illegal move), else the object's own text."""
+    illegal move); anything else forfeits, a string too: `choose` returns a `Move`, and a text that happened
+    to parse would hide a player's bug until the text it returns one day does not."""
     if isinstance(chosen, Move):
         return str(Move(int(chosen))) if 0 <= int(chosen) < 36 else str(int(chosen))
-    return str(chosen)
+    plain = isinstance(chosen, (str, int, float)) or chosen is None  # whose repr is the language's own
+    return f"error returned {type(chosen).__name__}{' ' + reprlib.repr(chosen) if plain else ''}, not a Move"
 
 
 def _answer(out: IO[str], line: str) -> None:
