@@ -48,6 +48,8 @@ def test_solve_gives_up_when_the_budget_runs_out_first():
     solution = solve(deal(0), budget=10, timeout=None)
     assert (solution.status, solution.score, solution.proven, solution.moves) == (GAVE_UP, None, False, [])
     assert solution.stopped_by is Limit.NODES
+    for budget in (1, 10, 100, 1001, 20_000):  # the most positions to visit: a rollout's 40 never pass it
+        assert solve(deal(5), budget=budget, timeout=None).nodes <= budget
 
 
 def test_a_budget_past_what_a_machine_word_holds_is_no_limit_at_all():

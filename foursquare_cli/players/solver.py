@@ -265,7 +265,8 @@ def _rollout_search(state: State, budget: _Budget) -> tuple[int, list[Move]]:
         for move in state.legal_placements():
             future = state.copy()
             future.apply(move)
-            budget.spend(41 - future.drawn)
+            cost, left = 41 - future.drawn, budget.nodes_left()  # a rollout's positions, counted before it runs:
+            budget.spend(cost if left is None else min(cost, left))  # one past the budget is cut at the budget
             end = playout.finish(future)  # the greedy player's game, on integers
             value = (end.score, -end.down.bit_count() if end.score < 0 else 0, end.occupied.bit_count())
             if best_value is None or value > best_value:

@@ -22,7 +22,7 @@ def solve_text(solution: Solution, seed: int | None, record_text: str | None, ti
     lines = [
         f"{name}: {verdict}",
         _what_it_bounds(solution),
-        f"Searched {solution.nodes:,} positions in {solution.seconds:.1f} s.",
+        f"Searched {solution.nodes:,} position{'' if solution.nodes == 1 else 's'} in {solution.seconds:.1f} s.",
     ]
     if record_text is not None:
         lines.append("The winning line, as a game record:")
