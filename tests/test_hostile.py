@@ -621,6 +621,8 @@ def test_messages_a_timed_out_solve_names_the_limit_and_the_option():
     result = runner.invoke(app, ["solve", "--seed", "1", "--timeout", "0.000001"])
     assert result.exit_code == 4
     assert "the time limit of 1e-06 s ran out before a win was found; raise it with --timeout" in result.stdout
+    tiniest = runner.invoke(app, ["solve", "--seed", "1", "--timeout", "5e-324"])
+    assert "the time limit of 5e-324 s ran out" in tiniest.stdout, "as typed, not 4.94066e-324"
 
 
 def test_messages_a_file_name_with_a_newline_is_quoted_on_one_line(tmp_path):
