@@ -180,6 +180,17 @@ def test_playouts_are_bounded_in_options_and_settings_and_a_huge_number_is_not_e
         said.stderr
         == f"foursquare config: {settings}:1: playouts: 99999999999999999999 is above 1000000, the largest budget\n"
     )
+    settings.write_text("think = 2.0\nplayouts = " + "9" * 5000 + "\n")  # past what Python reads: it crashed
+    said = in_process("config", FOURSQUARE_CONFIG=str(settings))
+    assert said.returncode == 2
+    assert said.stderr == f"foursquare config: {settings}:2: a number of thousands of digits; no setting is near it\n"
+
+
+@pytest.mark.parametrize("shard", ["9" * 5000 + "/2", "1/" + "9" * 5000, "5/2", "0/3", "1/1000001", "１/2"])
+def test_a_shard_past_its_bounds_is_one_line_whatever_its_digits(shard):
+    said = in_process("stats", "-n", "4", "-p", "greedy", "--shard", shard)
+    assert said.returncode == 2 and said.stderr.count("\n") == 1 and len(said.stderr) < 250, said.stderr
+    assert "a shard is I/N, the I-th of N parts, 1 <= I <= N <= 1,000,000" in said.stderr
 
 
 @pytest.mark.parametrize("option", ["--games", "--jobs", "--player-seed", "--move-time"])

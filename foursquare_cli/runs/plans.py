@@ -190,7 +190,7 @@ def _plan_problem(header: dict[str, Any]) -> str | None:
         (
             isinstance(shard, list)
             and len(shard) == 2
-            and is_whole(shard[1], 1, 10**6)
+            and is_whole(shard[1], 1, MAX_SHARDS)
             and is_whole(shard[0], 1, shard[1]),
             "shard",
         ),
@@ -199,11 +199,17 @@ def _plan_problem(header: dict[str, Any]) -> str | None:
     return next((name for good, name in checks if not good), None)
 
 
+MAX_SHARDS = 10**6  # the parts a range may be cut into (a results file's plan holds no more)
+
+
 def parse_shard(text: str) -> tuple[int, int]:
     """`I/N` (1 <= I <= N): the I-th of N parts of a range; UsageError otherwise."""
     index, _, count = text.partition("/")
-    if not (index.isdigit() and count.isdigit()) or not 1 <= int(index) <= int(count) or len(text) > 20:
-        raise UsageError(f"{quoted(text, 30)}: a shard is I/N, the I-th of N parts (1/4 to 4/4)")
+    whole = len(text) <= 20 and index.isascii() and index.isdigit() and count.isascii() and count.isdigit()
+    if not whole or not 1 <= int(index) <= int(count) <= MAX_SHARDS:  # the length first: int() takes 4,300 digits
+        raise UsageError(
+            f"{quoted(text, 30)}: a shard is I/N, the I-th of N parts, 1 <= I <= N <= {MAX_SHARDS:,} (1/4 to 4/4)"
+        )
     return int(index), int(count)
 
 

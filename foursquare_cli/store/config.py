@@ -127,6 +127,10 @@ def read_settings(path: Path | None = None) -> Settings:
         raise _refused(path, int(found.group(1)) if found else None, f"not TOML: {said}") from None
     except RecursionError:  # `a = [[[[...` thousands deep: no setting nests at all
         raise _refused(path, None, "not TOML of ours: nested too deep") from None
+    except ValueError:  # a whole number of more digits than Python reads (4,300): no setting is near it
+        long = re.search(r"[0-9_]{4000,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else None
+        raise _refused(path, line, "a number of thousands of digits; no setting is near it") from None
     values = {}
     for key, value in parsed.items():
         if key not in KINDS:
