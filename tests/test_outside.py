@@ -126,6 +126,18 @@ def test_a_misbehaving_program_forfeits_with_its_reason_and_leaves_no_process(tm
     assert processes_running(str(tmp_path / f"{name}.py")) == []
 
 
+@pytest.mark.parametrize(
+    "answer, refused", [("'B2' + ' ' * 10000", True), ("'B2 ' + 'x' * 5000", True), ("'A1' + ' ' * 4094", False)]
+)
+def test_an_answer_past_4096_bytes_forfeits_however_it_arrives(tmp_path, answer, refused):
+    """A long line that came in one read was taken (B2 and 10,000 spaces played B2), one that came in two was
+    refused: the limit is the line's, whatever the pipe did with it. 4,096 bytes are still an answer."""
+    spec = _program(tmp_path, "long", f"import sys\nfor line in sys.stdin:\n    print({answer}, flush=True)\n")
+    result = runner.invoke(app, ["stats", "--games", "2", "--player", spec, "--move-time", "5", "-f", "json"])
+    forfeits = json.loads(result.stdout)["forfeits"]
+    assert (forfeits == {"an answer longer than 4096 bytes": 2}) is refused, forfeits
+
+
 @pytest.mark.slow
 def test_a_forfeiting_program_does_not_change_the_other_players_figures(tmp_path):
     spec = _program(tmp_path, "garbage", "import sys\nfor line in sys.stdin:\n    print('?', flush=True)\n")

@@ -185,7 +185,7 @@ class ProgramPlayer:
         """The program's next line, within `deadline` (`waited` seconds, said in the forfeit)."""
         process = self._start()
         while b"\n" not in self._pending:
-            if len(self._pending) > MAX_ANSWER_BYTES:
+            if len(self._pending.removesuffix(b"\r")) > MAX_ANSWER_BYTES:
                 self._stop()
                 raise Forfeit(f"an answer longer than {MAX_ANSWER_BYTES} bytes")
             left = deadline - time.monotonic()
@@ -204,6 +204,9 @@ class ProgramPlayer:
                 raise self._exited()
             self._pending += chunk
         line, _, self._pending = self._pending.partition(b"\n")
+        if len(line.removesuffix(b"\r")) > MAX_ANSWER_BYTES:  # the line came whole, in one read: as long, as refused
+            self._stop()
+            raise Forfeit(f"an answer longer than {MAX_ANSWER_BYTES} bytes")
         return line.decode("utf-8", errors="replace").strip()
 
     def _drop_stray_answers(self) -> None:
