@@ -296,7 +296,9 @@ def test_suggestions_for_near_misses(text, said):
     [
         ("moves", "'moves' is a command of the prompt; from a pipe a line is a move, undo or quit"),
         ("hint", "'hint' is a command of the prompt; from a pipe a line is a move, undo or quit"),
-        ("C4top", "not a move; did you mean 'C4 top'?"),
+        ("B2top", "not a move; did you mean 'B2 top'?"),
+        ("c2TOP", "not a move; did you mean 'C2'? (C2 is empty)"),  # never a guess the position forbids
+        ("C4top", "not a move; neither 'C4 top' nor 'C4' can be played now"),
         ("E5", "no such cell; cells are A1 to D4"),
     ],
 )

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..players.solver import Solution
     from ..rules.engine import State
     from ..rules.game import Step
+    from ..rules.moves import Move
     from ..store.kept import KeptGame
 
 
@@ -252,7 +253,7 @@ class Stopped(NamedTuple):
 class PipeRefused(NamedTuple):
     """A line of a pipe refused: where (`source:line`), the move's number (None when the line is refused before
     it is read as one) and text, and why: `reason`, the engine's or the reader's; with `not_a_move` the line
-    was no move at all (a prompt command, a near miss), which ui answers for what it is."""
+    was no move at all (a prompt command, a near miss), which ui answers for what it is, guessing only a legal move."""
 
     source: str
     line: int
@@ -260,6 +261,7 @@ class PipeRefused(NamedTuple):
     text: str
     reason: str
     not_a_move: bool = False
+    legal: tuple[Move, ...] | None = None  # with not_a_move: the moves legal there, so a guess is only one of them
 
 
 class OutputFailed(NamedTuple):

@@ -75,7 +75,8 @@ def play_from_pipe(session: Session, view: PipeView) -> ExitStatus:
                 except IllegalMoveError as error:  # one line, as scripts expect; a kept record is already saved
                     return refuse(PipeRefused(name, number, ply, text, error.reason))
                 except InvalidMoveError as error:
-                    return refuse(PipeRefused(name, number, ply, text, error.reason, not_a_move=True))
+                    legal = tuple(game.state.legal_moves())
+                    return refuse(PipeRefused(name, number, ply, text, error.reason, not_a_move=True, legal=legal))
                 except (NothingToUndo, RecordRefused) as error:
                     return refuse(PipeRefused(name, number, None, text, str(error)))
                 for step in steps:

@@ -366,7 +366,8 @@ def _pipe_refused(value: PipeRefused, screen: Screen) -> Text:
     where = f"{value.source}:{value.line}"
     if value.ply is None:
         return Text(err=(f"{where}: {value.reason}",))
-    reason = pipe_answer(value.text, value.reason) if value.not_a_move else value.reason
+    legal = None if value.legal is None else list(value.legal)
+    reason = pipe_answer(value.text, value.reason, legal) if value.not_a_move else value.reason
     return Text(err=(f"{where}: move {value.ply} {quoted(value.text)}: {reason}",))
 
 

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from ..app.table import COMMANDS
 from ..rules.moves import Move
 
+MOVES_PLEASE = "; type 'moves'"
+
 
 def suggestion(text: str, legal: list[Move] | None = None) -> str:
     """What to say to input that is neither a move nor a command: a near miss (only a legal move, when the
@@ -23,7 +25,7 @@ def suggestion(text: str, legal: list[Move] | None = None) -> str:
             return f"did you mean '{cell} top'?"
         if placed in legal:
             return f"did you mean '{cell}'? ({cell} is empty)"
-        return f"neither '{cell} top' nor '{cell}' can be played now; type 'moves'"
+        return f"neither '{cell} top' nor '{cell}' can be played now{MOVES_PLEASE}"
     words = list(COMMANDS) + [f"shift {d}" for d in ("up", "down", "left", "right")]
     close = difflib.get_close_matches(lowered, words, n=1, cutoff=0.7)
     if close:
@@ -31,15 +33,17 @@ def suggestion(text: str, legal: list[Move] | None = None) -> str:
     return "type 'help'"
 
 
-def pipe_answer(text: str, reason: str) -> str:
+def pipe_answer(text: str, reason: str, legal: list[Move] | None = None) -> str:
     """Why a piped line is not a move (`reason`, the parser's): the prompt's commands do not apply there; near
-    misses get a guess."""
+    misses get a guess, a legal move only when `legal` is given (as at the prompt)."""
     word = text.lower()
     if word in COMMANDS:
         return f"{word!r} is a command of the prompt; from a pipe a line is a move, undo or quit"
     if is_move_attempt(text):
         return reason
-    said = suggestion(text)
+    said = suggestion(text, legal)
+    if said.startswith("neither"):  # a near miss of no legal move: said so, without the prompt's 'moves'
+        return f"not a move; {said.removesuffix(MOVES_PLEASE)}"
     return f"not a move; {said}" if said.startswith("did you mean") else reason
 
 
