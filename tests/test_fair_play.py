@@ -76,6 +76,9 @@ def test_a_try_never_names_the_card_after_the_one_in_hand():
     preview = said.split("If you played C2")[1]
     assert "Next card: ?" in preview
     assert str(deck[2]) not in preview.split("Next card:")[1].split()[0]
+    _, said = table(Session(Game(deck)), "B2", "try shift left", "quit")  # a shift draws no card:
+    preview = said.split("If you played shift left")[1]  # the card in hand is still the next, and known
+    assert preview.split("Next card:")[1].split()[0] == str(deck[1])
 
 
 def test_json_states_and_the_protocol_line_show_the_same_to_twin_decks():
