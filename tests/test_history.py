@@ -430,3 +430,6 @@ def test_a_record_with_more_undos_and_hints_than_sqlite_holds_is_resumed_and_lis
     assert listed.returncode == 0, listed.stderr
     (game,) = json.loads(listed.stdout)["games"]
     assert game["undos"] == game["hints"] == 2**63 - 1 and game["moves"] == 2
+    table = in_process("history").stdout.splitlines()
+    row = table[1].split()
+    assert row[-3:-1] == ["9999+", "9999+"], "a count past its column is said so, not cut to its first digits"

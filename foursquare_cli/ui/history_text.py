@@ -84,6 +84,12 @@ def _cells(game: KeptGame) -> dict[str, str]:
     }
 
 
+def _fitted(count: str, size: int) -> str:
+    """A count as wide as its column at most: one past it is `9999+`, never its first digits (a hand-edited
+    record's 2**63 undos read `92233`)."""
+    return count if len(count) <= size or not count.isdigit() else "9" * (size - 1) + "+"
+
+
 def history_text(
     games: list[KeptGame],
     totals: Totals,
@@ -106,7 +112,7 @@ def history_text(
         for game in games[:limit]:
             cells = _cells(game)
             line = "  ".join(
-                f"{cells[name]:>{size}.{size}}" if right else f"{cells[name]:<{size}.{size}}"
+                f"{_fitted(cells[name], size):>{size}.{size}}" if right else f"{cells[name]:<{size}.{size}}"
                 for name, size, right in columns
             ).rstrip()
             lines.append(line + (f"  {display_name(game.path)}" if wide else ""))
