@@ -433,3 +433,25 @@ def test_a_record_with_more_undos_and_hints_than_sqlite_holds_is_resumed_and_lis
     table = in_process("history").stdout.splitlines()
     row = table[1].split()
     assert row[-3:-1] == ["9999+", "9999+"], "a count past its column is said so, not cut to its first digits"
+
+
+def test_a_hand_edited_meta_is_shown_only_where_it_means_what_history_reads_it_as(home):
+    """`meta` is anything a hand may write: `started: yesterday` was listed as the newest game, `seconds: -5` as
+    -1:55, `daily: 99999999999` as a daily deal of that day. What is not a moment, a time or a date is not used."""
+    games = home / "games"
+    games.mkdir(parents=True)
+    meta = "meta: {started: yesterday, seconds: -5, daily: 99999999999, grade: legendary}"
+    (games / "odd.yaml").write_text(f"foursquare: 1\nseed: 3\nmoves: [B2]\n{meta}\n")
+    (games / "kept.yaml").write_text(
+        "foursquare: 1\nseed: 4\nmoves: [B2]\nmeta: {started: '2026-12-01T10:00:00Z', seconds: 61.5, "
+        "daily: '2026-12-01', grade: easy}\n"
+    )
+    odd, kept = sorted(history_json(home)["games"], key=lambda game: game["seed"])
+    assert odd["started"] != "yesterday" and odd["started"][:4].isdigit()
+    assert (odd["seconds"], odd["daily"], odd["day"], odd["grade"]) == (None, False, None, None)
+    assert (kept["started"], kept["seconds"], kept["day"], kept["grade"]) == (
+        "2026-12-01T10:00:00Z",
+        61.5,
+        "2026-12-01",
+        "easy",
+    )

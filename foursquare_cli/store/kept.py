@@ -68,29 +68,54 @@ def index_row(path: str) -> tuple[Any, ...] | None:
     if verdict.problems or verdict.state is None:
         return None
     meta = source.meta_value if isinstance(source.meta_value, dict) else {}
-    started = str(meta.get("started") or datetime.datetime.fromtimestamp(info.st_mtime, datetime.UTC).isoformat())
+    started = _moment(meta.get("started")) or datetime.datetime.fromtimestamp(info.st_mtime, datetime.UTC).isoformat()
     outcome = verdict.state.outcome
     seed = None if source.seed is None else str(source.seed)
-    daily = meta.get("daily")
     seconds = meta.get("seconds")
-    seconds = float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else None
-    grade = meta.get("grade") if isinstance(meta.get("grade"), str) else None
+    timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and 0 <= seconds < 10**9
+    grade = meta.get("grade") if meta.get("grade") in ("easy", "medium", "hard") else None
     return (
         os.fsencode(path),
         seed,
-        str(daily) if daily else None,
+        _day(meta.get("daily")),
         started,
         str(outcome.status),
         outcome.score,
         len(verdict.moves),
         min(source.undos, INDEX_COUNT_MAX),
         min(source.hints, INDEX_COUNT_MAX),
-        seconds,
+        float(seconds) if timed and seconds is not None else None,
         grade,
         int(meta.get("piped") is True),
         info.st_size,
         info.st_mtime_ns,
     )
+
+
+def _moment(said: object) -> str | None:
+    """`meta: started:` when it is a moment (ISO 8601, as the tool writes it), else None: the meta is anything a
+    hand may write, and history sorts and shows by it ("yesterday" was listed as the newest game)."""
+    if isinstance(said, datetime.datetime):  # YAML reads an unquoted timestamp as one
+        return str(said)
+    if not isinstance(said, str) or len(said) > 40:
+        return None
+    try:
+        datetime.datetime.fromisoformat(said)
+    except ValueError:
+        return None
+    return said
+
+
+def _day(said: object) -> str | None:
+    """`meta: daily:` when it is a date (the daily deal's, as the tool writes it), else None: not a daily game."""
+    if isinstance(said, datetime.date) and not isinstance(said, datetime.datetime):
+        return said.isoformat()
+    if not isinstance(said, str) or len(said) != 10:
+        return None
+    try:
+        return datetime.date.fromisoformat(said).isoformat()
+    except ValueError:
+        return None
 
 
 def kept_moves(path: str) -> list[Move] | None:

@@ -273,7 +273,8 @@ def _shown(value: Shown, screen: Screen) -> Text:
 @text_of.register
 def _tried(value: Tried, screen: Screen) -> Text:
     step = value.step
-    unseen = not step.move.is_shift  # the card after a placement is not seen; a shift draws none: still in hand
+    # the card after a placement is not seen; a shift draws none, so the card in hand is still the next
+    unseen = step.move is None or not step.move.is_shift
     heading = render_step(step, screen.style, next_unseen=unseen).split("\n", 1)[1]
     said = f"If you played {step.move}: the board would be (nothing is played; undo is not needed)"
     return Text(f"\n{said}\n{heading}\n")
