@@ -455,3 +455,17 @@ def test_a_hand_edited_meta_is_shown_only_where_it_means_what_history_reads_it_a
         "2026-12-01",
         "easy",
     )
+
+
+def test_a_kept_record_broken_by_hand_is_named_not_dropped_without_a_word(home):
+    games = home / "games"
+    games.mkdir(parents=True)
+    (games / "good.yaml").write_text("foursquare: 1\nseed: 4\nmoves: [B2]\n")
+    (games / "broken.yaml").write_text("foursquare: 1\nseed: [\n")
+    (games / "reserved.yaml").write_text("")  # a session's record before its first move: not said
+    said = f"{games / 'broken.yaml'} is not a valid record, so it is not listed (foursquare check says why)."
+    for _ in range(2):  # the index built, then read again: said each time
+        listed = in_process("history", "-f", "json", **env_for(home))
+        assert listed.returncode == 0 and [game["seed"] for game in json.loads(listed.stdout)["games"]] == [4]
+        assert listed.stderr.splitlines()[-1] == said
+    assert (games / "broken.yaml").read_text() == "foursquare: 1\nseed: [\n", "never changed"

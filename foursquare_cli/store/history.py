@@ -328,7 +328,23 @@ class History:
             arguments = (str(seed),)
         query += " ORDER BY started DESC, mtime_ns DESC"
         with self._sqlite("read"):
-            return [kept_game(row) for row in self.connection.execute(query, arguments)]
+            found = [kept_game(row) for row in self.connection.execute(query, arguments)]
+            refused = [os.fsdecode(key) for key, size, _ in self.connection.execute("SELECT * FROM refused") if size]
+        self._note_refused([path for path in refused if file_status(path) is not None])
+        return found
+
+    def _note_refused(self, paths: list[str]) -> None:
+        """A line for the files the history keeps but cannot list (a record edited by hand into no record): a
+        game that vanished from the list without a word looked lost. Empty files are records being reserved."""
+        if not paths:
+            return
+        if len(paths) == 1:
+            note = f"{_shown(paths[0])} is not a valid record, so it is not listed (foursquare check says why)."
+        else:
+            folder = _shown(self.folder / GAMES_FOLDER)
+            note = f"{len(paths)} kept files are not valid records, so they are not listed (foursquare check {folder})."
+        if note not in self.notes:
+            self.notes.append(note)
 
     def won_lines(self, seed: int) -> list[list[Move]]:
         """The moves of every kept game of deal `seed` that was won, newest first: where a search of the deal
