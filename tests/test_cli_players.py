@@ -16,6 +16,8 @@ from foursquare_cli.formats.records import check_record, read_source
 from foursquare_cli.players.expert import SECOND_PLY
 from foursquare_cli.rules.cards import deal
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
 runner = CliRunner()
 
@@ -169,15 +171,17 @@ def test_stats_in_a_real_process_and_a_bad_player():
 
 
 @pytest.mark.posix
-def test_stats_draws_a_progress_bar_on_a_terminal():
+def test_stats_draws_a_progress_bar_on_a_terminal_and_a_warning_above_it():
     import pexpect
 
-    child = pexpect.spawn(
-        sys.executable, ["-m", "foursquare_cli", "stats", "-n", "4", "-p", "greedy"], encoding="utf-8", timeout=60
-    )
-    child.expect_exact("greedy playing")
+    bot = f"cmd:{sys.executable} {ROOT / 'examples' / 'greedy_bot.py'}"
+    arguments = ["-m", "foursquare_cli", "stats", "-n", "4", "-p", bot]
+    child = pexpect.spawn(sys.executable, arguments, encoding="utf-8", timeout=60, dimensions=(24, 200))
+    child.expect_exact("py playing")
+    child.expect_exact("foursquare stats: the deals are public numbers")
+    assert child.before.endswith("\x1b[2K"), "the bar's line cleared first: the warning not after the bar's text"
     child.expect(r"4/4\S* \S*0:00:0\d\S* elapsed, \S*\d:\d\d:\d\d\S* left")
-    child.expect_exact("player greedy, deals 0 to 3")
+    child.expect_exact("deals 0 to 3")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

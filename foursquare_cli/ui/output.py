@@ -108,7 +108,11 @@ class Screen:
         try:
             if stream is not None:
                 width = terminal_width(stream) if fit else None
-                stream.write((fitted(line, width) if width is not None else line) + "\n")
+                said = (fitted(line, width) if width is not None else line) + "\n"
+                if _BARS and stream is sys.stderr:  # above the bar drawn there, not after it on its line
+                    _BARS[-1].console.print(said, end="", markup=False, highlight=False, emoji=False, soft_wrap=True)
+                    return
+                stream.write(said)
                 stream.flush()
         except (OSError, ValueError):
             pass
@@ -241,6 +245,9 @@ def can_show(text: str) -> bool:
     return True
 
 
+_BARS: list[Any] = []  # the progress bars drawn now (rich's `Progress`): a line said meanwhile goes above them
+
+
 @contextmanager
 def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
     """`rich`'s progress bar (elapsed time, time left) on standard error when it is a terminal; else nothing.
@@ -292,7 +299,11 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        yield update
+        _BARS.append(bar)
+        try:
+            yield update
+        finally:
+            _BARS.remove(bar)
 
 
 class _Unfailing:
