@@ -449,11 +449,17 @@ def test_11_decimal_and_hex_seeds_are_the_same_deal():
     assert decimal.valid and hexadecimal.valid and decimal.state == hexadecimal.state
 
 
-@pytest.mark.parametrize("written", ["0x1", "01", "1.0", "'1'", "true"])
-def test_11_the_version_is_only_the_plain_number_1(written):
+@pytest.mark.parametrize(
+    "written, said",
+    [
+        *((form, "is not a supported format version; it must be 1") for form in ("0x1", "01", "1.0", "true")),
+        *((form, "is the plain number 1, written without quotes or a tag") for form in ("'1'", '!!int "1"')),
+    ],
+)
+def test_11_the_version_is_only_the_plain_number_1(written, said):
     verdict = check_record(read_source("g.yaml", f"foursquare: {written}\nseed: 1\nmoves: []\n".encode()))
     assert [p.line for p in verdict.problems] == [1]
-    assert "is not a supported format version; it must be 1" in verdict.problems[0].message
+    assert said in verdict.problems[0].message, "'1 is not ... it must be 1' for a quoted 1 read as nonsense"
 
 
 @pytest.mark.parametrize(

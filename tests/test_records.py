@@ -83,6 +83,13 @@ def test_every_problem_of_a_file_is_reported_in_line_order():
     ]
 
 
+def test_a_seed_of_minus_zero_is_refused_for_its_sign_not_called_negative():
+    verdict = check_record(source_of("foursquare: 1\nseed: -0\nmoves: []\n"))
+    assert [(p.line, p.message) for p in verdict.problems] == [
+        (2, "seed: -0 is written with a sign; seeds are 0 to 18446744073709551615")
+    ]
+
+
 def test_duplicate_keys_inside_meta_are_refused_too():
     verdict = check_record(source_of("foursquare: 1\nseed: 1\nmoves: []\nmeta:\n  a: 1\n  a: 2\n"))
     assert [(p.line, p.message) for p in verdict.problems] == [

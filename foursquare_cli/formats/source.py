@@ -223,12 +223,10 @@ def _read_record(source: Source, value: dict[Any, Any], node: MappingNode, text:
         if not (isinstance(version_node, ScalarNode) and version_node.value == "1" and not version_node.style):
             plain = isinstance(version_node, ScalarNode) and not version_node.style
             written = version_node.value[:40] if plain else _shown(value["foursquare"])
-            problems.append(
-                Problem(
-                    source.lines["foursquare"],
-                    f"foursquare: {written} is not a supported format version; it must be 1",
-                )
-            )
+            said = f"foursquare: {written} is not a supported format version; it must be 1"
+            if isinstance(version_node, ScalarNode) and version_node.value == "1":  # "1", '1' or !!int "1"
+                said = "foursquare: the version is the plain number 1, written without quotes or a tag"
+            problems.append(Problem(source.lines["foursquare"], said))
 
     if "seed" in source.lines:
         source.seed = _read_seed(value["seed"], value_nodes["seed"], source.lines["seed"], problems)
@@ -322,7 +320,8 @@ def _read_seed(seed: Any, node: Node, line: int, problems: list[Problem]) -> int
         return None
     written = node.value if isinstance(node, ScalarNode) else ""
     if written.startswith("-"):
-        problems.append(Problem(line, f"seed: {written[:40]} is negative; seeds are 0 to {SEED_MAX}"))
+        sign = "is negative" if seed < 0 else "is written with a sign"  # -0 is 0, but no deal number has a sign
+        problems.append(Problem(line, f"seed: {written[:40]} {sign}; seeds are 0 to {SEED_MAX}"))
         return None
     if not _PLAIN_SEED.fullmatch(written):
         problems.append(
