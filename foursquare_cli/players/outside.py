@@ -29,6 +29,7 @@ import contextlib
 import multiprocessing.util
 import os
 import shlex
+import signal
 import sys
 import time
 from typing import Any
@@ -82,6 +83,14 @@ def close_programs() -> None:
     while _RUNNING:
         _, player = _RUNNING.popitem()
         player.close()
+
+
+def _signal_name(number: int) -> str:
+    """` (SIGKILL)` for 9, where this system names it; else nothing."""
+    try:
+        return f" ({signal.Signals(number).name})"
+    except ValueError:
+        return ""
 
 
 def _parse_move(answer: str, state: State, ply: int) -> Move:
@@ -165,6 +174,8 @@ class ProgramPlayer:
         process = self._process
         code = process.wait(timeout=1) if process is not None else None
         self._stop()
+        if code is not None and code < 0:  # POSIX: ended by a signal, which is not an exit code
+            return Forfeit(f"was ended by signal {-code}{_signal_name(-code)}")
         return Forfeit(f"exited with code {code}" if code is not None else "closed its output")
 
     def _late(self, waited: float) -> Forfeit:
