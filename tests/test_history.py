@@ -308,6 +308,16 @@ def test_a_piped_game_is_kept_but_never_offered_for_resume(home):
         session.save()
     assert "piped" not in pathlib.Path(path).read_text()
     assert History().last_unfinished().path == path
+    # a record with no meta at all (not one this tool started) resumed from a pipe is marked as well
+    bare = home / "games" / "bare.yaml"
+    bare.write_text("foursquare: 1\nseed: 3\nmoves: [B2]\n")
+    assert runner.invoke(app, ["play", "--resume", str(bare)], input="C2\n").exit_code == 0
+    assert bare.read_text().endswith("meta:\n  piped: true\n")
+    assert [g["piped"] for g in history_json(home, "--deal", "3")["games"]] == [True]
+    foreign = home / "games" / "foreign.yaml"  # someone else's meta is written back as it was, unmarked
+    foreign.write_text("foursquare: 1\nseed: 5\nmoves: [B2]\nmeta: {by: me}\n")
+    assert runner.invoke(app, ["play", "--resume", str(foreign)], input="C2\n").exit_code == 0
+    assert foreign.read_text().endswith("meta: {by: me}\n")
 
 
 def test_the_trend_of_recent_scores_oldest_first_a_loss_an_x():

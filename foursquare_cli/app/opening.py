@@ -225,10 +225,12 @@ def _resumed_session(
         resumed.meta.pop("piped", None)
         if piped:
             resumed.meta["piped"] = True
-    elif verdict.source.meta_value is not None:
+    elif verdict.source.meta_value is not None:  # someone else's meta: written back as it was
         resumed.meta = keepable_meta(verdict.source)
         if resumed.meta is None:
             raise UsageError("its meta cannot be written back as it was; resume a copy without meta", path=resume)
+    elif piped:  # no meta at all: marked as any game a pipe plays, so a prompt's --resume never offers it
+        resumed.meta = {"piped": True}
     target = None if no_record else (record or resume)
     file = RecordFile(target, replace=force or target == resume) if target is not None else None
     session = Session(resumed, file, history if target is not None else None, resumed=target == resume)
