@@ -479,3 +479,13 @@ def test_a_kept_record_broken_by_hand_is_named_not_dropped_without_a_word(home):
         assert listed.returncode == 0 and [game["seed"] for game in json.loads(listed.stdout)["games"]] == [4]
         assert listed.stderr.splitlines()[-1] == said
     assert (games / "broken.yaml").read_text() == "foursquare: 1\nseed: [\n", "never changed"
+
+
+def test_a_game_whose_moves_were_all_taken_back_is_not_kept(home):
+    """An outside try: undo back to the start, then new (or the end of a pipe), left an unfinished game of no
+    move in the history, offered for resume, the unfinished count growing."""
+    said = in_process("play", "--seed", "5", input="B2\nundo\n", **env_for(home))
+    assert said.returncode == 0 and "No move was played, so nothing was kept." in said.stderr + said.stdout
+    assert history_json(home)["games"] == [] and list((home / "games").glob("*.yaml")) == []
+    kept = in_process("play", "--seed", "5", input="B2\nC2\nundo\n", **env_for(home))
+    assert kept.returncode == 0 and [g["moves"] for g in history_json(home)["games"]] == [1]

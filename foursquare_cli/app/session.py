@@ -83,10 +83,13 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         if self.record is not None:
-            if self.kept and not self.record.written:  # the empty file reserved for a game never played
+            if self.kept and not self.resumed and not self.record.written:  # reserved for a game never played
                 with contextlib.suppress(OSError):
                     if os.stat(self.record.path).st_size == 0:
                         os.unlink(self.record.path)
+            elif self.kept and not self.resumed and self.game.ply == 0:  # its moves all taken back: none kept
+                with contextlib.suppress(OSError):
+                    os.unlink(self.record.path)  # (the index forgets it at its next look)
             else:
                 self.index()
             self.record.close()
@@ -168,8 +171,11 @@ class Session:
 
     @property
     def nothing_kept(self) -> bool:
-        """A record was opened for this game, but no move was played: nothing was kept."""
-        return self.record is not None and not (self.record.written or self.resumed)
+        """A record was opened for this game, but no move was played (or every one was taken back, in a game
+        the history keeps): nothing was kept. An unfinished game of no move in the history was clutter."""
+        if self.record is None or self.resumed:
+            return False
+        return not self.record.written or (self.kept and self.game.ply == 0)
 
     def where_kept(self) -> WhereKept:
         """Where the game is kept, to say how to go on with it or look back at it."""
