@@ -406,3 +406,23 @@ def test_a_game_at_the_prompt_the_meter_hint_and_analyze_agree_move_by_move(tmp_
             assert (given[1], given[4]) == (played[ply - 1], _named(row["best"]))
             assert _near(given[2] or "0.0", row["given_up"]["expected_score"])
     assert any(" gave up " in verdict for _, _, verdict in meters), "a move that cost"
+
+
+@pytest.mark.slow
+@pytest.mark.posix
+def test_a_closed_terminal_window_ends_as_a_hang_up_and_keeps_the_game(tmp_path):
+    """Its window closed, the terminal answers EIO (and SIGHUP may come after): exit 143, as a hang-up, not 74
+    for an output that failed, and the game is kept."""
+    import time
+
+    child = spawn("--seed", "0", "--record", "g.yaml", "--color", "never", cwd=str(tmp_path))
+    child.expect_exact("Move 1, place 9S> ")
+    child.sendline("B2")
+    child.expect_exact("Move 2, place 3C> ")
+    os.close(child.child_fd)  # the window goes: no signal sent from here
+    child.child_fd = -1
+    deadline = time.monotonic() + 20
+    while (ended := os.waitpid(child.pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ended[0] == child.pid and os.WIFEXITED(ended[1]) and os.WEXITSTATUS(ended[1]) == 143
+    assert "moves:\n  - B2\n" in (tmp_path / "g.yaml").read_text()

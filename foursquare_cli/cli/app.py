@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import errno
 import importlib
 import os
 import re
+import stat
 import sys
 import tempfile
 import traceback
@@ -244,7 +246,9 @@ def _in_words(message: str) -> str:
 
 
 def _output_failed(error: OSError) -> int:
-    """Standard output failed: a broken pipe ends quietly (141); anything else is one line (74)."""
+    """Standard output failed: a broken pipe ends quietly (141); a terminal that went away (EIO at a terminal:
+    its window closed, as SIGHUP says when it comes first) is a hang-up, 143; anything else is one line (74)."""
+    hung_up = error.errno == errno.EIO and _at_a_terminal()
     try:  # the rest of the output goes nowhere, so the exit does not fail a second time
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
@@ -252,8 +256,19 @@ def _output_failed(error: OSError) -> int:
         pass
     if broken_pipe(error):
         return ExitStatus.BROKEN_PIPE
+    if hung_up:
+        return ExitStatus.TERMINATED
     say(f"{_command[0]}: cannot write the output: {error.strerror or error}")
     return ExitStatus.IO
+
+
+def _at_a_terminal() -> bool:
+    """Whether standard output is a terminal's device, one that hung up included (no longer `isatty`: a closed
+    window's pseudo-terminal answers EIO, where a file on a failing disk is no character device)."""
+    try:
+        return stat.S_ISCHR(os.fstat(1).st_mode)
+    except OSError:
+        return False
 
 
 app = typer.Typer(
