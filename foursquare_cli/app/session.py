@@ -25,6 +25,7 @@ from ..errors import InvalidInput, WriteError
 from ..formats.records import format_record, meta_nodes, unreadable_reason
 from ..players import PlayerSpec
 from ..players.evaluation import Evaluation
+from ..players.futures import abandon_playouts
 from ..players.grade import grade
 from ..players.solver import SOLVE_BUDGET, solve
 from ..rules import playout
@@ -225,9 +226,12 @@ class Session:
             looking.daemon = True  # a game left while it looks ahead is not kept waiting for it
             looking.start()
 
-    def stop_looking(self) -> None:
-        """The player has answered: the look-ahead stops (an evaluation it began finishes, and is remembered)."""
+    def stop_looking(self, *, abandon: bool = False) -> None:
+        """The player has answered: the look-ahead stops (an evaluation it began finishes, and is remembered).
+        `abandon`, as the game is left: what it queued is dropped too (`abandon_playouts`), not waited for."""
         self._pondering.set()
+        if abandon:
+            abandon_playouts()
 
     def _ponder(self, state: State, stop: threading.Event) -> None:
         try:

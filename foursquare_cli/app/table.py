@@ -139,6 +139,7 @@ class Table:
                 self.view.show(Stopped(Stop.WRITE_FAILED, Saved(None, self.session.where_kept()), str(error)))
                 return ExitStatus.IO
             finally:
+                self.session.stop_looking(abandon=True)  # the process is not kept waiting as it ends
                 if self.session is not self.opened:
                     self.session.__exit__(None, None, None)
 

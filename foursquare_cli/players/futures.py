@@ -234,6 +234,14 @@ def playout_threads() -> ThreadPoolExecutor:
     return _POOL[0]
 
 
+def abandon_playouts() -> None:
+    """Drop the futures queued on the playout threads: a game left while the meter looked ahead at a large
+    budget had a hundred replies queued, which the interpreter's exit waited for (18 s after `quit`). What the
+    threads play now finishes; a search after this makes threads anew."""
+    if _POOL:
+        _POOL.pop().shutdown(wait=False, cancel_futures=True)
+
+
 def candidates_of(state: State) -> list[Candidate]:
     """Every placement, and every shift with each placement on the edge it opens."""
     placements = state.legal_placements()
