@@ -235,8 +235,7 @@ _CLICK_WORDS = (
 """Click's names for its types, as a player reads them: `'nan' is not a valid int range` said `--playouts`."""
 
 
-_TOO_LONG_A_NUMBER = re.compile(r"('[-+]?[0-9]+') is not a whole number\.")
-"""A whole number past Python's 4,300 digits, which click reads as no number at all: it is one, far too large."""
+_TOO_LONG_A_NUMBER = re.compile(r"('[-+]?[0-9]+') is not a whole number\.")  # past the 4,300 digits int() reads
 
 
 def _in_words(message: str) -> str:
@@ -263,8 +262,7 @@ def _output_failed(error: OSError) -> int:
 
 
 def _at_a_terminal() -> bool:
-    """Whether standard output is a terminal's device, one that hung up included (no longer `isatty`: a closed
-    window's pseudo-terminal answers EIO, where a file on a failing disk is no character device)."""
+    """Standard output is a terminal's device, a hung-up one too (no longer `isatty`; a disk file is no device)."""
     try:
         return stat.S_ISCHR(os.fstat(1).st_mode)
     except OSError:
