@@ -251,3 +251,40 @@ def test_a_daemon_outlives_neither_its_warden_nor_the_tool_when_the_program_kill
     assert process.returncode == 0, process.stderr
     assert _gone(marker) == []
     assert time.monotonic() - started < 4.5, "a stopped warden is woken to end its tree, not waited for"
+
+
+@pytest.mark.posix
+def test_a_wait_for_a_program_s_output_ends_on_time_under_a_rain_of_signals():
+    """A run hung in CI: Python 3.11's SimpleQueue.get(timeout=...) woken by a signal just past its deadline
+    waits again with a negative time, which is for ever. The wait for output must end, signals or not (here
+    a hang is broken after 15 s by the signal's handler raising, so the test fails rather than hangs)."""
+    import threading
+
+    from foursquare_cli.players import processes
+
+    silent = processes.PlayerProcess([sys.executable, "-c", "import time; time.sleep(30)"])
+    expired, done = threading.Event(), threading.Event()
+
+    def heard(*_: object) -> None:
+        if expired.is_set():
+            raise TimeoutError("a 2 ms wait for output never ended")
+
+    def rain() -> None:
+        deadline = time.monotonic() + 15
+        while not done.is_set():
+            if time.monotonic() > deadline:
+                expired.set()
+            os.kill(os.getpid(), signal.SIGUSR1)
+            time.sleep(0.0003)
+
+    previous = signal.signal(signal.SIGUSR1, heard)
+    raining = threading.Thread(target=rain, daemon=True)
+    try:
+        raining.start()
+        for _ in range(500):
+            assert silent.output(0.002) is None
+    finally:
+        done.set()
+        raining.join(5)
+        signal.signal(signal.SIGUSR1, previous)
+        silent.end()

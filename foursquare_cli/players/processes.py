@@ -112,7 +112,9 @@ class PlayerProcess:
         assert self._popen.stdin is not None and self._popen.stdout is not None
         self.pid = self._popen.pid
         _WARDENS.add(self.pid)
-        self._output: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        # queue.Queue, not SimpleQueue: Python 3.11's SimpleQueue.get(timeout=...) woken by a signal just past its
+        # deadline waits again with a negative time, which means for ever (a run hung in CI on a 2 ms wait)
+        self._output: queue.Queue[bytes] = queue.Queue()
         self._output_ended = False  # the reader's b"" was taken: every later `output` says so at once
         self._input: queue.SimpleQueue[tuple[bytes, threading.Event] | None] = queue.SimpleQueue()
         self.input_closed = False  # a write failed: the program closed its input or exited
