@@ -86,6 +86,23 @@ def test_a_line_edited_by_hand_is_refused_with_its_file_and_line(greedy_file, tm
         assert result.stdout == ""
 
 
+def test_times_past_any_move_s_are_refused_not_summed_to_infinity(greedy_file, tmp_path):
+    """An outside try: 1.7e308 s a move is finite, but their sum is not, and JSON has no infinity (exit 70)."""
+
+    def edit(lines):
+        game = json.loads(lines[3])
+        lines[3] = _edited(lines[3], move_seconds=[1.7e308] * len(game["move_seconds"]), seconds_per_move=1.7e308)
+
+    path = _copy(greedy_file, tmp_path, edit)
+    for command in (
+        ["summarize", str(path), "-f", "json"],
+        ["stats", "-n", "12", "-p", "greedy", "--results", str(path)],
+    ):
+        result = runner.invoke(app, command)
+        assert result.exit_code == ExitStatus.INVALID, result.stderr
+        assert result.stderr.startswith(f"{path}:4: move_seconds: a list of the seconds each move took (0 to 1e+09")
+
+
 def test_a_won_game_claimed_for_a_lost_one_is_caught_by_its_moves(greedy_file, tmp_path):
     lines = greedy_file.read_text().splitlines()
     lost = next(number for number, line in enumerate(lines[1:], start=1) if not json.loads(line)["won"])

@@ -26,7 +26,6 @@ would print, with the deals still missing named.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -53,6 +52,8 @@ from .verify import replay_moves, replayable
 
 if TYPE_CHECKING:
     from .analysis import AnalysisSummary
+
+MOVE_SECONDS_MAX = 1e9  # a move of 30 years: past it a time is a hand's, and their sums would overflow to inf (exit 70)
 
 _LINE_KEYS = {
     "player",
@@ -92,12 +93,13 @@ def checked_result(line: dict[str, Any], plan: Plan, where: str) -> GameResult:
     if not (
         isinstance(seconds, list)
         and len(seconds) <= MAX_MOVES
-        and all(isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s) and s >= 0 for s in seconds)
+        and all(isinstance(s, int | float) and not isinstance(s, bool) and 0 <= s <= MOVE_SECONDS_MAX for s in seconds)
     ):
-        raise refused("move_seconds: a list of the seconds each move took")
+        raise refused(f"move_seconds: a list of the seconds each move took (0 to {MOVE_SECONDS_MAX:.0e} each)")
     if not (forfeit is None or (isinstance(forfeit, str) and len(forfeit) <= MAX_TEXT)) or (forfeit and won):
         raise refused("forfeit: the reason a lost game was forfeited, or null")
-    if not is_whole(line["moves"], 0, MAX_MOVES) or not is_seconds(line["seconds_per_move"] or 1):
+    per_move = line["seconds_per_move"] or 1
+    if not is_whole(line["moves"], 0, MAX_MOVES) or not (is_seconds(per_move) and per_move <= MOVE_SECONDS_MAX):
         raise refused("moves and seconds_per_move: a count and a number")
     moves = played.split(",") if played else []
     if len(moves) != len(seconds) or line["moves"] != len(moves):
