@@ -64,6 +64,12 @@ def counted(number: int, word: str) -> str:
     return f"{number} {word}{'' if number == 1 else 's'}"
 
 
+def seconds_typed(seconds: float) -> str:
+    """A number of seconds as short as it was typed: `30`, `0.5`, `5e-324` (`:g` alone wrote 4.94066e-324)."""
+    shortest = repr(float(seconds))
+    return shortest if "e" in shortest else f"{seconds:g}"
+
+
 def quoted(text: str, limit: int = 40) -> str:
     """`text` quoted (`repr`: nothing in it reaches the terminal as a control), at most `limit` characters of
     it and then its length (`'99999'... (5,000 characters)`): messages never echo a whole hostile input."""

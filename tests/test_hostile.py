@@ -629,6 +629,9 @@ def test_messages_a_timed_out_solve_names_the_limit_and_the_option():
     assert "the time limit of 1e-06 s ran out before a win was found; raise it with --timeout" in result.stdout
     tiniest = runner.invoke(app, ["solve", "--seed", "1", "--timeout", "5e-324"])
     assert "the time limit of 5e-324 s ran out" in tiniest.stdout, "as typed, not 4.94066e-324"
+    from foursquare_cli.errors import seconds_typed  # the one way a time is echoed: a forfeit's move time too
+
+    assert [seconds_typed(s) for s in (5e-324, 30.0, 0.3, 1e-06, 1e10)] == ["5e-324", "30", "0.3", "1e-06", "1e+10"]
 
 
 def test_messages_a_file_name_with_a_newline_is_quoted_on_one_line(tmp_path):

@@ -34,7 +34,7 @@ import sys
 import time
 from typing import Any
 
-from ..errors import Forfeit, PlayerError
+from ..errors import Forfeit, PlayerError, seconds_typed
 from ..formats.jsonl import json_line
 from ..formats.protocol import PlayerSeedLine, state_line
 from ..rules.engine import State
@@ -180,7 +180,7 @@ class ProgramPlayer:
 
     def _late(self, waited: float) -> Forfeit:
         self._stop()
-        return Forfeit(f"no answer within {waited:g} s")
+        return Forfeit(f"no answer within {seconds_typed(waited)} s")
 
     def _send(self, line: bytes, deadline: float, waited: float) -> None:
         """`line` written to the program (into its pipe) by `deadline`: Forfeit when it exited or stopped reading."""

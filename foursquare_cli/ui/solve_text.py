@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..app.solve import Solved
+from ..errors import seconds_typed
 from ..players.solver import Limit, Solution, SolveStatus
 from .output import Screen, Text, text_of
 
@@ -16,7 +17,7 @@ def solve_text(solution: Solution, seed: int | None, record_text: str | None, ti
     elif solution.status is SolveStatus.UNWINNABLE:
         verdict = "unwinnable (an exhaustive search found no win)"
     elif solution.stopped_by is Limit.TIME and timeout is not None:
-        limit = f"the time limit of {_as_typed(timeout)} s"
+        limit = f"the time limit of {seconds_typed(timeout)} s"
         verdict = f"gave up ({limit} ran out before a win was found; raise it with --timeout)"
     else:
         verdict = "gave up (the node budget ran out before a win was found; raise it with --budget)"
@@ -29,12 +30,6 @@ def solve_text(solution: Solution, seed: int | None, record_text: str | None, ti
         lines.append("The winning line, as a game record:")
         lines.append(record_text.rstrip("\n"))
     return "\n".join(lines)
-
-
-def _as_typed(seconds: float) -> str:
-    """A time limit as short as it was typed: `30`, `0.5`, `5e-324` (`:g` alone wrote the last 4.94066e-324)."""
-    shortest = repr(seconds)
-    return shortest if "e" in shortest else f"{seconds:g}"
 
 
 def _what_it_bounds(solution: Solution) -> str:
