@@ -336,6 +336,11 @@ def test_play_refuses_to_overwrite_an_existing_record(tmp_path):
     assert result.exit_code == 2
     assert "already exists; continue it with --resume" in result.stderr
     assert existing.read_text() == "foursquare: 1\nseed: 1\nmoves: [B2]\n"
+    won = (SAMPLES / "won.yaml").read_text()
+    existing.write_text(won)  # a finished game: --resume would refuse it, so it is not offered
+    result = runner.invoke(app, ["play", "--seed", "92", "--record", str(existing)], input="")
+    assert result.exit_code == 2 and "already holds a finished game; record to another file" in result.stderr
+    assert "--resume" not in result.stderr and existing.read_text() == won
 
 
 def test_resume_into_another_existing_file_is_refused_too(tmp_path):

@@ -102,6 +102,17 @@ def remove_if_abandoned(path: str) -> bool:
         lock.release()
 
 
+def _holds_a_finished_game(path: str) -> bool:
+    """Whether `path` is a valid record of a game over: then `--resume` is no way on, and is not offered."""
+    from ..formats.records import load  # only on this refusal: a record is read to say what it holds
+
+    try:
+        verdict = load(path)
+    except Exception:  # whatever the file is, the refusal stands: only its words depend on this
+        return False
+    return not verdict.problems and verdict.game is not None and verdict.game.state.is_over
+
+
 class RecordFile:
     """The file a game is recorded to, checked, locked and ready for atomic writes."""
 
@@ -124,6 +135,9 @@ class RecordFile:
             if not stat.S_ISREG(info.st_mode):
                 raise UsageError("not a regular file; a record is written only to a regular file", path=path)
             if info.st_size > 0 and not replace:
+                if _holds_a_finished_game(path):  # --resume would refuse it: not offered
+                    finished = "already holds a finished game; record to another file, or give --force"
+                    raise UsageError(finished, path=path)
                 raise UsageError(
                     f"already exists; continue it with --resume {path}, or give --force to replace it", path=path
                 )
