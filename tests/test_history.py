@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import sqlite3
 import subprocess
 import sys
@@ -457,7 +458,7 @@ def test_a_hand_edited_meta_is_shown_only_where_it_means_what_history_reads_it_a
         "daily: '2026-12-01', grade: easy}\n"
     )
     odd, kept = sorted(history_json(home)["games"], key=lambda game: game["seed"])
-    assert odd["started"] != "yesterday" and odd["started"][:4].isdigit()
+    assert odd["started"] != "yesterday" and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", odd["started"])
     assert (odd["seconds"], odd["daily"], odd["day"], odd["grade"]) == (None, False, None, None)
     assert (kept["started"], kept["seconds"], kept["day"], kept["grade"]) == (
         "2026-12-01T10:00:00Z",

@@ -451,6 +451,8 @@ def test_history_as_csv_has_the_columns_of_the_json(home):
     assert rows[0] == list(games[0])
     assert [row[1] for row in rows[1:]] == [str(game["seed"]) for game in games] == ["6", "5"]
     assert History(home).games()[0].moves == 2
+    said = [dict(zip(rows[0], row, strict=True)) for row in rows[1:]]  # each value as the JSON writes it
+    assert [(row["daily"], row["piped"], row["practice"]) for row in said] == [("false", "true", "false")] * 2
 
 
 def test_every_setting_has_its_no_form_and_help_shows_the_value_in_force(tmp_path, monkeypatch):

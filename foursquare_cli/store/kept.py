@@ -68,7 +68,8 @@ def index_row(path: str) -> tuple[Any, ...] | None:
     if verdict.problems or verdict.state is None:
         return None
     meta = source.meta_value if isinstance(source.meta_value, dict) else {}
-    started = _moment(meta.get("started")) or datetime.datetime.fromtimestamp(info.st_mtime, datetime.UTC).isoformat()
+    changed = datetime.datetime.fromtimestamp(info.st_mtime, datetime.UTC).replace(microsecond=0)
+    started = _moment(meta.get("started")) or changed.isoformat().replace("+00:00", "Z")  # as `started_now` writes
     outcome = verdict.state.outcome
     seed = None if source.seed is None else str(source.seed)
     seconds = meta.get("seconds")

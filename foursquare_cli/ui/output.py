@@ -173,13 +173,19 @@ def words(value: object, screen: Screen) -> Text:
     return text_of(value, screen)
 
 
+def _csv_cell(cell: object) -> object:
+    """A CSV cell as the JSON of the same value writes it: `true`, `false`, not Python's `True`, `False`."""
+    return ("true" if cell else "false") if isinstance(cell, bool) else cell
+
+
 def emit(value: object, output_format: OutputFormat, screen: Screen) -> ExitStatus:
     """Write `value` as `output_format` asks (see the module's docstring); the status it ends its command with
     (its `exit_status`, said by what was written: a file's problems, solve's no win)."""
     to_json, to_rows = getattr(value, "to_json", None), getattr(value, "to_rows", None)
     if output_format is OutputFormat.CSV and to_rows is not None:
         text = io.StringIO()
-        csv.writer(text, lineterminator="\n").writerows(to_rows())
+        rows = ([_csv_cell(cell) for cell in row] for row in to_rows())
+        csv.writer(text, lineterminator="\n").writerows(rows)
         screen.write(text.getvalue(), fit=False)
     elif output_format is OutputFormat.JSON and to_json is not None:
         data: Any = to_json()
