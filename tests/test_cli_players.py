@@ -176,8 +176,8 @@ def test_stats_draws_a_progress_bar_on_a_terminal_and_a_warning_above_it():
 
     bot = f"cmd:{sys.executable} {ROOT / 'examples' / 'greedy_bot.py'}"
     arguments = ["-m", "foursquare_cli", "stats", "-n", "4", "-p", bot]
-    child = pexpect.spawn(sys.executable, arguments, encoding="utf-8", timeout=60, dimensions=(24, 200))
-    child.expect_exact("py playing")
+    child = pexpect.spawn(sys.executable, arguments, encoding="utf-8", timeout=60, dimensions=(24, 60))
+    child.expect_exact("cmd:" + sys.executable[:10])  # the label clipped to 15 characters, the count and times kept
     child.expect_exact("foursquare stats: the deals are public numbers")
     assert child.before.endswith("\x1b[2K"), "the bar's line cleared first: the warning not after the bar's text"
     child.expect(r"4/4\S* \S*0:00:0\d\S* elapsed, \S*\d:\d\d:\d\d\S* left")

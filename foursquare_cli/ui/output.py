@@ -251,6 +251,7 @@ def can_show(text: str) -> bool:
     return True
 
 
+BAR_LABEL = 15  # a bar label's most characters: 60 columns keep room for the bar, the count and the times
 _BARS: list[Any] = []  # the progress bars drawn now (rich's `Progress`): a line said meanwhile goes above them
 
 
@@ -299,6 +300,8 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
     console = Console(file=cast(IO[str], _Unfailing(sys.stderr)))
     # rich would take what is written to the standard streams meanwhile and print it above the bar, on standard
     # error: the output of the command (analyze's lines as each file is done) must stay on standard output
+    if len(label) > BAR_LABEL:  # a cmd: player's whole command left the count and the time no room in 60 columns
+        label = label[: BAR_LABEL - 1] + "\u2026"
     with Progress(*columns, console=console, transient=True, redirect_stdout=False, redirect_stderr=False) as bar:
         task = bar.add_task(label, total=None)
 
