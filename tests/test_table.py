@@ -68,6 +68,8 @@ def test_try_shows_the_board_a_move_would_leave_without_playing_it():
     assert "If you played C2: the board would be (nothing is played" in said
     assert "##*x1" in said.split("If you played C2")[1]  # B2 would turn face down
     assert "'Z9': no such cell" in said
+    code, said = table(Session(Game(deck_starting("5S", "7H", "5D"))), "try " + "x" * 150, "quit")
+    assert "(150 characters)" in said and "x" * 60 not in said, "a long text clipped, as every refusal quotes it"
     assert game.moves == [game.moves[0]] and len(game.moves) == 1  # only B2 was played
 
 

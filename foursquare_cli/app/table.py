@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from ..errors import ExitStatus, Terminated, WriteError
+from ..errors import ExitStatus, Terminated, WriteError, quoted
 from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import IllegalMoveError, InvalidMoveError, Move, moves_of_line
 from .events import (
@@ -188,7 +188,10 @@ class Table:
             return
         try:
             tried = self.session.tried(moves_of_line(text))
-        except (InvalidMoveError, IllegalMoveError) as error:
+        except InvalidMoveError as error:  # the text clipped, as every refusal quotes it (150 x's ran past 60 columns)
+            self.view.show(Refused(Refusal.TRY_REFUSED, f"{quoted(text.strip())}: {error.reason}"))
+            return
+        except IllegalMoveError as error:
             self.view.show(Refused(Refusal.TRY_REFUSED, str(error)))
             return
         self.view.show(tried)
