@@ -171,7 +171,23 @@ def test_stats_in_a_real_process_and_a_bad_player():
 
 
 @pytest.mark.posix
-def test_stats_draws_a_progress_bar_on_a_terminal_and_a_warning_above_it():
+def test_stats_draws_a_progress_bar_on_a_terminal():
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable, ["-m", "foursquare_cli", "stats", "-n", "4", "-p", "greedy"], encoding="utf-8", timeout=60
+    )
+    child.expect_exact("greedy playing")
+    child.expect(r"4/4\S* \S*0:00:0\d\S* elapsed, \S*\d:\d\d:\d\d\S* left")
+    child.expect_exact("player greedy, deals 0 to 3")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.slow
+@pytest.mark.posix
+def test_a_warning_goes_above_the_bar_and_a_long_label_leaves_the_count_room_at_60_columns():
     import pexpect
 
     bot = f"cmd:{sys.executable} {ROOT / 'examples' / 'greedy_bot.py'}"
