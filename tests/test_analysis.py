@@ -296,6 +296,10 @@ def test_a_shift_is_judged_with_the_placement_it_was_made_for():
     assert (shift.played.chance, shift.played.expected) == (beside.chance, beside.expected)
     assert not shift.choice and placed.choice, "the shift is judged with its placement, and counted once"
     assert (placed.played.chance, placed.played.expected) == (beside.chance, beside.expected), "the same position"
+    game.undo()
+    game.play(Move.from_str("C2 top"))  # a card stacked at once: a point given up, marked once, on the placement
+    shift, placed = list(analyze_moves(game, expert))[1:]
+    assert placed.mark is not None and shift.mark is None, "marked twice, the shift and its placement: one loss"
 
 
 def test_every_move_is_read_from_its_positions_one_evaluation():

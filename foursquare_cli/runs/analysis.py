@@ -5,7 +5,7 @@ For every move of a game, the position before it has its one evaluation
 and the expert's best are read from it, so each move has one figure, and what it gave up
 is the best's figure less its own (`Evaluation.lost_by`, from the figures as shown: a
 move shown as high as the best gave up nothing). A shift is judged with the placement it
-was made for. The drop gives the move its mark:
+was made for, which alone is marked (a shift is free). The drop gives the move its mark:
 
 - while the win is not safe (the best move's chance under 90%), the drop in the chance
   to win: `?!` (inaccuracy) when at least 3 points and an eighth of the best's chance,
@@ -182,7 +182,7 @@ def analyze_moves(game: Game, expert: ExpertPlayer) -> Iterator[MoveAnalysis]:
         agreed = evaluation.is_best(played)
         before_a_placement = step.card is None and any(later.card is not None for later in steps[index:])
         choice = len(evaluation.distinct()) > 1 and not before_a_placement
-        if agreed:
+        if agreed or before_a_placement:  # a shift is free: its placement, judged where it was made, is marked
             mark = None
         elif lost.nothing and not evaluation.gained_by(played).nothing:  # shown above the best: the meter's words
             mark = Mark.GOOD
