@@ -409,6 +409,8 @@ def test_settings_are_defaults_the_command_line_wins_over_and_config_says_where_
     assert bad.exit_code == 2 and bad.stderr == f"foursquare deal: {settings}:2: playouts: 0 is below 1\n"
     settings.write_text("colour = 'always'\n")
     assert "1: unknown setting 'colour'; did you mean 'color'?" in runner.invoke(app, ["deal", "-s", "1"]).stderr
+    settings.write_text("meter = true\n\n[colors]\nboard = 'red'\n")  # a table: its line named too
+    assert f"{settings}:3: unknown setting 'colors'" in runner.invoke(app, ["deal", "-s", "1"]).stderr
 
 
 def test_the_command_line_wins_over_a_setting(tmp_path, monkeypatch):

@@ -69,7 +69,8 @@ def config_path() -> Path:
 
 
 def _line_of(text: str, key: str) -> int | None:
-    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
+    """The line a key is set on, `key = ...`, or opened as a table, `[key]` (no setting is one)."""
+    match = re.search(rf"^[ \t]*(?:{re.escape(key)}[ \t]*=|\[\[?[ \t]*{re.escape(key)}[ \t]*[\].])", text, re.MULTILINE)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
