@@ -130,6 +130,18 @@ def test_a_forfeit_for_lateness_gives_the_time_waited(tmp_path):
         player.close()
 
 
+def test_a_program_s_unprintable_answer_is_quoted_as_every_screen_quotes_a_text(tmp_path):
+    bot = tmp_path / "nul.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nprint('B2\\x00', flush=True)\n")
+    player = ProgramPlayer(f"{sys.executable} {bot}", move_time=5)
+    try:
+        with pytest.raises(Exception) as caught:
+            player.choose(State.from_seed(1))
+        assert str(caught.value).startswith("illegal move 'B2\\x00' at ply 1: "), "not 'B2?', as replay quotes it"
+    finally:
+        player.close()
+
+
 @pytest.mark.posix
 def test_a_program_stopped_by_a_signal_is_reported_as_its_own_end(tmp_path):
     bot = tmp_path / "crash.py"

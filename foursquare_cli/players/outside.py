@@ -34,7 +34,7 @@ import sys
 import time
 from typing import Any
 
-from ..errors import Forfeit, PlayerError, seconds_typed
+from ..errors import Forfeit, PlayerError, quoted, seconds_typed
 from ..formats.jsonl import json_line
 from ..formats.protocol import PlayerSeedLine, state_line
 from ..rules.engine import State
@@ -96,14 +96,14 @@ def _signal_name(number: int) -> str:
 def _parse_move(answer: str, state: State, ply: int) -> Move:
     """The move a player answered; else a Forfeit that says why, in the words the prompt uses for the same
     text (`illegal move 'E5' at ply 1: no such cell; cells are A1 to D4`)."""
-    shown = "".join(ch if ch.isprintable() else "?" for ch in answer[:30])
+    shown = quoted(answer, 30)  # as every other screen quotes a text: escaped, clipped (B2\0 was 'B2?')
     try:
         move = Move.from_str(answer)
     except InvalidMoveError as error:
-        raise Forfeit(f"illegal move {shown!r} at ply {ply}: {error.reason}") from None
+        raise Forfeit(f"illegal move {shown} at ply {ply}: {error.reason}") from None
     reason = state.why_illegal(move)
     if reason is not None:
-        raise Forfeit(f"illegal move {shown!r} at ply {ply}: {reason}")
+        raise Forfeit(f"illegal move {shown} at ply {ply}: {reason}")
     return move
 
 
