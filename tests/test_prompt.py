@@ -176,7 +176,7 @@ def test_undo_from_a_pipe_in_json_prints_the_state_before_again(tmp_path):
         "play", "--seed", "0", "-f", "json", "--record", "g.yaml", input="B2\nC2\nundo\nundo\nundo\n", cwd=tmp_path
     )
     assert process.returncode == 1
-    assert process.stderr.splitlines()[0] == "<stdin>:5: nothing to undo: no move has been played"
+    assert process.stderr.splitlines()[0] == "<stdin>:5: move 1 'undo': nothing to undo: no move has been played"
     states = [json.loads(line) for line in process.stdout.splitlines()]
     assert [(s["ply"], s["move"], s["face_down"]) for s in states] == [
         (0, None, 0),

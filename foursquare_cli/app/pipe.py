@@ -77,7 +77,9 @@ def play_from_pipe(session: Session, view: PipeView) -> ExitStatus:
                 except InvalidMoveError as error:
                     legal = tuple(game.state.legal_moves())
                     return refuse(PipeRefused(name, number, ply, text, error.reason, not_a_move=True, legal=legal))
-                except (NothingToUndo, RecordRefused) as error:
+                except NothingToUndo as error:  # said as every refused line is: its number and text
+                    return refuse(PipeRefused(name, number, ply, text, str(error)))
+                except RecordRefused as error:  # its reason names the move already
                     return refuse(PipeRefused(name, number, None, text, str(error)))
                 for step in steps:
                     view.show(step)
