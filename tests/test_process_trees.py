@@ -118,41 +118,34 @@ def test_a_windows_command_keeps_its_backslashes_and_loses_its_quotes():
     assert split_command("python3 'my bot.py'", windows=False) == ["python3", "my bot.py"]
 
 
-def test_a_forfeit_for_lateness_gives_the_time_waited(tmp_path):
-    bot = tmp_path / "slow.py"
-    bot.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(5)\n")
-    player = ProgramPlayer(f"{sys.executable} {bot}", move_time=0.3)
+def _first_forfeit(tmp_path, source: str, move_time: float) -> str:
+    """The reason a program (`source`, a Python script) forfeits its first move with."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(source)
+    player = ProgramPlayer(f"{sys.executable} {bot}", move_time=move_time)
     try:
         with pytest.raises(Exception) as caught:
             player.choose(State.from_seed(1))
-        assert str(caught.value) == "no answer within 0.3 s"
+        return str(caught.value)
     finally:
         player.close()
+
+
+def test_a_forfeit_for_lateness_gives_the_time_waited(tmp_path):
+    said = _first_forfeit(tmp_path, "import sys, time\nfor line in sys.stdin:\n    time.sleep(5)\n", 0.3)
+    assert said == "no answer within 0.3 s"
 
 
 def test_a_program_s_unprintable_answer_is_quoted_as_every_screen_quotes_a_text(tmp_path):
-    bot = tmp_path / "nul.py"
-    bot.write_text("import sys\nsys.stdin.readline()\nprint('B2\\x00', flush=True)\n")
-    player = ProgramPlayer(f"{sys.executable} {bot}", move_time=5)
-    try:
-        with pytest.raises(Exception) as caught:
-            player.choose(State.from_seed(1))
-        assert str(caught.value).startswith("illegal move 'B2\\x00' at ply 1: "), "not 'B2?', as replay quotes it"
-    finally:
-        player.close()
+    said = _first_forfeit(tmp_path, "import sys\nsys.stdin.readline()\nprint('B2\\x00', flush=True)\n", 5)
+    assert said.startswith("illegal move 'B2\\x00' at ply 1: "), "not 'B2?', as replay quotes it"
 
 
 @pytest.mark.posix
 def test_a_program_stopped_by_a_signal_is_reported_as_its_own_end(tmp_path):
-    bot = tmp_path / "crash.py"
-    bot.write_text("import os, signal, sys\nsys.stdin.readline()\nos.kill(os.getpid(), signal.SIGKILL)\n")
-    player = ProgramPlayer(f"{sys.executable} {bot}", move_time=5)
-    try:
-        with pytest.raises(Exception) as caught:
-            player.choose(State.from_seed(1))
-        assert str(caught.value) == "was ended by signal 9 (SIGKILL)", "a signal, not an exit code of -9"
-    finally:
-        player.close()
+    source = "import os, signal, sys\nsys.stdin.readline()\nos.kill(os.getpid(), signal.SIGKILL)\n"
+    said = _first_forfeit(tmp_path, source, 5)
+    assert said == "was ended by signal 9 (SIGKILL)", "a signal, not an exit code of -9"
 
 
 def test_a_slow_import_is_reported_with_the_time_it_was_given(tmp_path, monkeypatch):
