@@ -84,13 +84,10 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         if self.record is not None:
-            if self.kept and not self.resumed and not self.record.written:  # reserved for a game never played
-                with contextlib.suppress(OSError):
-                    if os.stat(self.record.path).st_size == 0:
+            if self.kept and self.nothing_kept:  # reserved for a game never played, or its moves all taken back
+                with contextlib.suppress(OSError):  # (the index forgets it at its next look)
+                    if self.record.written or os.stat(self.record.path).st_size == 0:
                         os.unlink(self.record.path)
-            elif self.kept and not self.resumed and self.game.ply == 0:  # its moves all taken back: none kept
-                with contextlib.suppress(OSError):
-                    os.unlink(self.record.path)  # (the index forgets it at its next look)
             else:
                 self.index()
             self.record.close()
