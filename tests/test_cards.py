@@ -52,6 +52,15 @@ def test_deal_refuses_what_is_not_a_deal_number(bad):
 
 def test_parse_seed_messages():
     assert parse_seed(" 42 ") == 42
+    assert parse_seed("0x2A") == parse_seed("0x002a") == 42  # as a record may write it
+    assert parse_seed("0x" + "f" * 16) == 2**64 - 1
+    for not_hex in ("0x", "0xg", "0x-1", "0x 1", "0x１", "x2A"):
+        with pytest.raises(InvalidSeedError, match="not a deal number"):
+            parse_seed(not_hex)
+    with pytest.raises(InvalidSeedError, match="out of range"):
+        parse_seed("0x1" + "0" * 16)
+    with pytest.raises(InvalidSeedError, match="out of range"):
+        parse_seed("0x" + "1" * 5000)  # checked by length first: int() is never asked
     with pytest.raises(InvalidSeedError, match="cannot be negative"):
         parse_seed("-3")
     with pytest.raises(InvalidSeedError, match="out of range"):

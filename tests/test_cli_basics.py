@@ -75,8 +75,14 @@ def test_deal_in_a_real_process():
     assert process.stderr.startswith("grade: ")  # for a person; standard output stays the one line of the stock
 
 
+def test_a_seed_in_hex_as_a_record_writes_it_is_the_same_deal():
+    process = in_process("deal", "--seed", "0x2A")
+    assert (process.returncode, process.stdout) == (0, SEED_42)
+
+
 def test_bad_seed_is_one_line_on_stderr_with_exit_2():
-    for bad, reason in [("-1", "cannot be negative"), ("1.5", "not a deal number"), (str(2**64), "out of range")]:
+    bad_seeds = [("-1", "cannot be negative"), ("1.5", "not a deal number"), (str(2**64), "out of range")]
+    for bad, reason in bad_seeds + [("0x1" + "0" * 16, "out of range"), ("0x2G", "not a deal number")]:
         process = in_process("deal", "--seed", bad)
         assert process.returncode == 2
         assert process.stdout == ""

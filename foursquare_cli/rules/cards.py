@@ -125,9 +125,17 @@ def check_seed(seed: object) -> int:
     return seed
 
 
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
 def parse_seed(text: str) -> int:
-    """Parse a deal number typed by a person (decimal digits only; at most 20 of them)."""
+    """Parse a deal number typed by a person: decimal digits (at most 20 that count), or `0x` and hex digits as a
+    record may write it (at most 16 that count), so a seed copied from a record is taken as it stands."""
     stripped = text.strip()
+    if stripped[:2] in ("0x", "0X") and stripped[2:] and HEX_DIGITS.issuperset(stripped[2:]):
+        if len(stripped[2:].lstrip("0")) > 16:
+            raise InvalidSeedError(f"{quoted(text, 30)}: out of range; deal numbers are 0 to {SEED_MAX}")
+        return check_seed(int(stripped[2:], 16))
     if not stripped.isdigit() or not stripped.isascii():
         if stripped.startswith("-") and stripped[1:].isdigit():
             raise InvalidSeedError(f"{quoted(text, 30)}: deal numbers cannot be negative; they are 0 to {SEED_MAX}")
