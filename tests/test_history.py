@@ -60,7 +60,8 @@ def test_a_game_at_the_prompt_is_kept_and_listed(home, monkeypatch):
     clock = itertools.count(step=0.5)  # each line typed half a second after its prompt (two readings a line)
     monkeypatch.setattr(table_module, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
     session, _ = open_session(**GameChoice(seed=92)._asdict(), history=History())
-    code, said = table(session, *WON_MOVES, "quit", looking_back=True)
+    with session:  # closed as `play` closes it: its record file is not left open to the end of the run
+        code, said = table(session, *WON_MOVES, "quit", looking_back=True)
     assert code == 0 and "You won! Score 9" in said and "The game is over" in said
     report = history_json(home)
     assert [(g["seed"], g["status"], g["score"], g["moves"], g["undos"], g["daily"]) for g in report["games"]] == [
@@ -341,7 +342,8 @@ def test_a_won_game_is_celebrated_a_first_win_a_streak_a_new_best_a_first_win_at
 
     def at_the_prompt(seed: int, moves: list[str]) -> str:
         session, _ = open_session(**GameChoice(seed=seed)._asdict(), history=History())
-        return table(session, *moves, "quit", looking_back=True)[1]
+        with session:
+            return table(session, *moves, "quit", looking_back=True)[1]
 
     first = at_the_prompt(92, WON_MOVES)
     assert "Your first win! It is kept in your history." in first and "in a row" not in first
