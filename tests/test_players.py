@@ -410,3 +410,16 @@ def test_a_second_ply_never_reads_the_order_of_the_stock_and_reranks_only_the_be
         assert rating.value == pytest.approx(expected)
     assert [r.value for r in ratings[:3]] == sorted((r.value for r in ratings[:3]), reverse=True)
     assert looking.choose(state) == ratings[0].move
+
+
+def test_the_default_player_unread_is_the_spec_the_registry_gives():
+    """`player_spec` names the default without reading the entry points (start-up); it must be that player."""
+    from foursquare_cli.app.players import DEFAULT_PLAYER, player_spec
+    from foursquare_cli.players.registry import registered
+
+    player = registered(DEFAULT_PLAYER)
+    assert player is not None and player.ours
+    for arguments in [{}, {"seed": 7, "playouts": 300, "think": 0.5, "move_time": 2.0, "protocol": 2}]:
+        unread = player_spec(**arguments)
+        parsed = player_spec("Expert", **arguments)  # another spelling: parsed, as any other name is
+        assert unread == parsed and (unread.text, unread.kinds, unread.label) == (parsed.text, None, None)

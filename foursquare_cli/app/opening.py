@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import random
-import secrets
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -32,8 +31,9 @@ def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
 
 
 def new_seed() -> int:
-
-    return secrets.randbelow(2**32)
+    """A random deal, 0 to 2^32-1, from the system's randomness (as `secrets` draws it, without loading `secrets`
+    and `hmac` at every start)."""
+    return random.SystemRandom().randrange(2**32)
 
 
 LAST_GAME = "\x00last"  # `--resume` given with no file: the last unfinished game (no path holds a NUL)

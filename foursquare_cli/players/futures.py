@@ -10,14 +10,16 @@ never on the frame the grid sits in); what a future is worth is the expert's
 from __future__ import annotations
 
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..rules import playout
 from ..rules.engine import State, cornered, state_after
 from ..rules.integer_playout import TAIL_UNITS
 from ..rules.moves import Move
 from .evaluation import Rating, features_of, figures_of
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 
 class Candidate(NamedTuple):
@@ -230,6 +232,8 @@ _POOL: list[ThreadPoolExecutor] = []
 def playout_threads() -> ThreadPoolExecutor:
     """Two threads to play futures on (the C playouts let the interpreter's lock go), made when first needed."""
     if not _POOL:
+        from concurrent.futures import ThreadPoolExecutor  # start-up: loaded by the first search, not by `play`
+
         _POOL.append(ThreadPoolExecutor(max_workers=2, thread_name_prefix="foursquare-futures"))
     return _POOL[0]
 
