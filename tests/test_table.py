@@ -337,3 +337,30 @@ def test_restart_and_new_ask_before_leaving_an_unfinished_game():
     assert said.count("Leave this game of 1 move for a new deal? (y/N)> ") == 2
     assert said.count("Not left: the game goes on") == 3 and "A new deal." not in said
     assert "Move 3, place " not in said  # the answer B3 was an answer, not a move
+
+
+def test_a_hint_or_a_meter_still_at_work_says_so_once_with_the_key_that_stops_it(monkeypatch):
+    from foursquare_cli.app import table as table_module
+
+    monkeypatch.setattr(table_module, "WORKING_AFTER", 0.05)
+    session = Session(Game.from_seed(42), expert=PlayerSpec(strength=Strength(300)))
+    hint, reading = session.hint, session.meter_reading
+
+    def slowly(work):
+        def slow():
+            time.sleep(0.5)  # a large budget's wait, without its CPU
+            return work()
+
+        return slow
+
+    monkeypatch.setattr(session, "hint", slowly(hint))
+    monkeypatch.setattr(session, "meter_reading", slowly(reading))
+    code, said = table(session, "B2", "hint", "quit", meter=True)
+    assert code == 0
+    assert said.count("Still working out the meter: Ctrl-C skips it.") == 1  # after B2
+    assert said.count("Still thinking (a large budget): Ctrl-C stops the hint.") == 1
+    assert said.index("Ctrl-C stops the hint.") < said.index("Hint: ")  # before the hint it waited for
+    monkeypatch.setattr(session, "hint", hint)
+    monkeypatch.setattr(session, "meter_reading", reading)
+    _, quick = table(session, "hint", "quit", meter=True)
+    assert "Still" not in quick  # work done within the time says nothing

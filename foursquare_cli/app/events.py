@@ -144,6 +144,13 @@ class Refusal(enum.Enum):
     STAYED = "stayed"  # `restart`/`new` not confirmed: the game goes on (`text`: the command)
 
 
+class Working(NamedTuple):
+    """A hint (`hint`), or else the meter's reading, still at work after a while (a large budget can take minutes,
+    and a prompt that says nothing looks hung): said once, with the key that stops it."""
+
+    hint: bool
+
+
 class Refused(NamedTuple):
     """Input the prompt does not carry out, and why (`state`: the position, to guess what was meant)."""
 

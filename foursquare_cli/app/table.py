@@ -14,8 +14,10 @@ or `quit`.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from ..errors import ExitStatus, Terminated, WriteError, quoted
@@ -38,6 +40,7 @@ from .events import (
     Stop,
     Stopped,
     Welcome,
+    Working,
 )
 from .hint import Hinted
 from .interrupts import Interrupts
@@ -45,6 +48,7 @@ from .opening import Reopen
 from .session import RecordRefused, Session
 
 PAUSE = 300.0  # seconds: a longer wait at the prompt is a pause, not time played
+WORKING_AFTER = 2.0  # seconds a hint or the meter works before it says so (the default budget takes under 1)
 COMMANDS = ("moves", "left", "try", "board", "hint", "undo", "restart", "new", "help", "quit")
 END_COMMANDS = ("undo", "restart", "new", "board", "help", "quit")  # what the end screen takes
 
@@ -175,12 +179,35 @@ class Table:
 
     def hint(self, *, detail: bool) -> None:
         try:
-            with self.interrupts.waiting_for_input():  # Ctrl-C stops a slow hint at once
+            with self.working(hint=True):
                 said = self.session.hint()
         except KeyboardInterrupt:
             self.view.show(Refused(Refusal.HINT_STOPPED))
             return
         self.view.show(Hinted(said, detail))
+
+    @contextlib.contextmanager
+    def working(self, *, hint: bool) -> Iterator[None]:
+        """Ctrl-C stops the work at once; work still going after WORKING_AFTER says so, once (`Working`). The lock
+        keeps that line from crossing what the work shows when it ends just as the timer fires."""
+        lock = threading.Lock()
+        ended = False
+
+        def say() -> None:
+            with lock:
+                if not ended:
+                    self.view.show(Working(hint))
+
+        timer = threading.Timer(WORKING_AFTER, say)
+        timer.daemon = True  # never keeps a process that is ending waiting
+        timer.start()
+        try:
+            with self.interrupts.waiting_for_input():
+                yield
+        finally:
+            with lock:
+                ended = True
+            timer.cancel()
 
     def try_move(self, text: str) -> None:
         if not text.strip():
@@ -257,7 +284,7 @@ class Table:
         if not self.meter:
             return None
         try:
-            with self.interrupts.waiting_for_input():
+            with self.working(hint=False):
                 return self.session.meter_reading()
         except KeyboardInterrupt:
             return None

@@ -34,6 +34,7 @@ from ..app.events import (
     Tried,
     Welcome,
     WhereKept,
+    Working,
 )
 from ..app.table import COMMANDS
 from ..errors import counted, display_name, quoted
@@ -254,6 +255,13 @@ def _refusal_text(value: Refused) -> str:
     if kind is Refusal.STAYED:
         return f"Not left: the game goes on ('{value.text}' then y to leave it; it stays kept, to resume)."
     return value.text  # the engine's or the record's own message: TRY_REFUSED, NOTHING_TO_UNDO, RECORD_REFUSED
+
+
+@text_of.register
+def _working(value: Working, screen: Screen) -> Text:
+    if value.hint:
+        return Text("Still thinking (a large budget): Ctrl-C stops the hint.\n")
+    return Text("Still working out the meter: Ctrl-C skips it.\n")
 
 
 @text_of.register
