@@ -40,6 +40,18 @@ def test_it_decides_nothing_before_its_fewest_deals_and_then_by_walds_bounds():
     assert decided_at(settings, [5.0] * 100).deals == FEWEST_DEALS, "where it first decides"
 
 
+def test_an_undecided_test_says_why_before_its_fewest_deals():
+    from foursquare_cli.ui.runs_text import sprt_verdict
+
+    early = sprt_of(SprtSettings(points=2), [10.0] * 8)
+    assert early.verdict is SprtVerdict.UNDECIDED and early.first_ratio >= early.settings.bounds[1]  # past it
+    said = sprt_verdict(early, "expert", "greedy")
+    assert f"the test decides from {FEWEST_DEALS} deals on" in said and "more deals would tell" not in said
+    later = sprt_of(SprtSettings(), [1.0, -1.0] * FEWEST_DEALS)
+    assert later.verdict is SprtVerdict.UNDECIDED
+    assert "more deals would tell (-n)." in sprt_verdict(later, "expert", "greedy")
+
+
 def test_compare_sprt_stops_when_it_knows_and_its_results_file_stops_there_again(tmp_path):
     """greedy against random: the test decides long before -n, says which way and by how much; the results file
     holds the test and the games up to there, and a rerun and summarize give the same verdict."""

@@ -7,7 +7,7 @@ from ..app.runs import PublicDeals
 from ..app.summarize import Replayed
 from ..errors import counted
 from ..runs.compare import Comparison, Finding, Pair
-from ..runs.sprt import Sprt, SprtVerdict
+from ..runs.sprt import FEWEST_DEALS, Sprt, SprtVerdict
 from ..runs.stats import Summary
 from .fit import fitted
 from .output import NARROWEST, Screen, Text, text_of
@@ -154,6 +154,11 @@ def sprt_verdict(test: Sprt, first: str, second: str) -> str:
         return asked + f"{second} is stronger than {first} by {size}."
     if test.verdict is SprtVerdict.NEITHER:
         return asked + f"neither is stronger by {settings.points:g} points ({first} less {second}: {test.mean:+.2f})."
+    if test.deals < FEWEST_DEALS:  # its ratios may be past a bound already: the test does not decide before
+        return asked + (
+            f"not decided yet ({first} less {second}: {test.mean:+.2f}); the test decides from "
+            f"{FEWEST_DEALS} deals on (-n)."
+        )
     return asked + f"not decided yet ({first} less {second}: {test.mean:+.2f}); more deals would tell (-n)."
 
 
