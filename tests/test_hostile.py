@@ -273,6 +273,16 @@ def test_7_huge_numbers_are_one_line_each_and_the_next_file_is_still_checked(tmp
     ]
 
 
+def test_7_a_long_word_of_hex_letters_is_text_as_the_loader_reads_it_not_a_number(tmp_path):
+    sha = "3f786850e387550fdab836ed7e6dc881de23001b3f786850"  # 48 characters, a digit first: still not a number
+    (tmp_path / "sha.yaml").write_text(f"foursquare: 1\nseed: 1\nmoves: []\nmeta:\n  sha: {sha}\n")
+    (tmp_path / "cc.yaml").write_text("foursquare: 1\nseed: 1\nmoves: [" + "C" * 1000 + "]\n")
+    process = run("check", "sha.yaml", "cc.yaml", cwd=tmp_path)
+    assert process.stdout.splitlines() == ["sha.yaml: playing, 0 moves", "cc.yaml: invalid (1 problem)"]
+    said = one_line(process.stderr)
+    assert said.startswith("cc.yaml:3: move 1 'CCCC") and "number" not in said
+
+
 def test_7_a_huge_number_in_a_move_log_or_an_option(tmp_path):
     (tmp_path / "g.moves").write_text("9" * 5000 + "\n")
     process = run("replay", "g.moves", "--seed", "1", cwd=tmp_path)

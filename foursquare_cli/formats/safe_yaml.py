@@ -13,7 +13,6 @@ same limits (`prescan`), so whatever the tool writes, it reads back.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
@@ -33,7 +32,14 @@ MappingNode = yaml.MappingNode
 SequenceNode = yaml.SequenceNode
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_INT_LIKE = re.compile(r"[-+]?(?:0[xob]?)?[0-9a-fA-F_:]+")
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+
+def _read_as_number(value: str) -> bool:
+    """Whether a plain scalar's text is read as a number: the loader's own resolvers decide, so a word of hex
+    letters (`3f78...e2`, `CCCC`) is text, as the loader reads it."""
+    resolvers = _Loader.yaml_implicit_resolvers.get(value[:1], [])
+    return any(tag in _NUMBER_TAGS and regexp.match(value) for tag, regexp in resolvers)
 
 
 class _StrictLoader(_Loader):  # type: ignore[misc, valid-type]
@@ -113,7 +119,7 @@ def prescan(text: str) -> int:
                 open_anchors.discard(anchor)
         elif isinstance(event, yaml.ScalarEvent):
             value = event.value
-            if event.implicit[0] and len(value) > MAX_NUMBER_LENGTH and _INT_LIKE.fullmatch(value):
+            if event.implicit[0] and len(value) > MAX_NUMBER_LENGTH and _read_as_number(value):
                 limit = f"a number in a file has at most {MAX_NUMBER_LENGTH}"
                 raise _refused(_line_of(event), f"a number of {len(value):,} characters; refused ({limit})")
             size = 1
