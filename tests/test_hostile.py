@@ -453,6 +453,27 @@ def test_11_a_seed_in_a_yaml_11_number_form_is_refused_by_name(written, form):
     ]
 
 
+@pytest.mark.parametrize(
+    "key, written, said",
+    [
+        ("undos", "010", "undos: 010 is a YAML 1.1 number form (a leading 0 means octal) that readers disagree on"),
+        ("hints", "1:30", "hints: 1:30 is a YAML 1.1 number form (base 60) that readers disagree on"),
+        ("hints", "0b11", "hints: 0b11 is a YAML 1.1 number form (binary) that readers disagree on"),
+        ("undos", "1_0", "undos: 1_0 is a YAML 1.1 number form (digits with underscores) that readers disagree on"),
+        ("undos", "-0", "undos: -0 is written with a sign"),
+        ("hints", "+3", "hints: +3 is written with a sign"),
+        ("score", "+0", "score: +0 is written with a sign"),
+        ("score", "00", "score: 00 is a YAML 1.1 number form (a leading 0 means octal) that readers disagree on"),
+    ],
+)
+def test_11_a_score_or_a_count_is_written_as_a_seed_is(key, written, said):
+    record = "foursquare: 1\nseed: 1\nmoves: [B2]\nresult: playing\n"
+    verdict = check_record(read_source("g.yaml", f"{record}{key}: {written}\n".encode()))
+    assert [(p.line, p.message) for p in verdict.problems] == [(5, f"{said}; write it in decimal digits")]
+    plain = check_record(read_source("g.yaml", f"{record}undos: 0x0\nhints: 10\n".encode()))
+    assert plain.valid and (plain.source.undos, plain.source.hints) == (0, 10)  # hex, as a seed may be
+
+
 def test_11_decimal_and_hex_seeds_are_the_same_deal():
     decimal = check_record(read_source("g.yaml", b"foursquare: 1\nseed: 42\nmoves: [B2]\n"))
     hexadecimal = check_record(read_source("g.yaml", b"foursquare: 1\nseed: 0x2A\nmoves: [B2]\n"))

@@ -25,6 +25,7 @@ from ..errors import InvalidInput, display_name, quoted
 from ..rules.cards import SEED_MAX, Card, InvalidCardError, check_deck, deal
 from . import safe_yaml
 from .lines import MAX_INPUT_BYTES, UnreadableLine, iter_lines, move_text, read_bytes
+from .record_numbers import PLAIN_NUMBER, not_plain, number_form
 from .safe_yaml import ConstructorError, MappingNode, Node, ScalarNode, SequenceNode, YAMLError
 
 RECORD_FORMAT_VERSION = 1
@@ -32,7 +33,6 @@ KEYS = ("foursquare", "seed", "deck", "moves", "result", "score", "undos", "hint
 RESULTS = ("won", "lost", "playing")
 
 _LOOKS_LIKE_KEY = re.compile(r"^\s*(?:[\w-]+\s*:(?:\s|$)|\{|---)", re.MULTILINE)
-_PLAIN_SEED = re.compile(r"0|[1-9][0-9]*|0x[0-9a-fA-F]+")
 _YAML_TYPE_NAMES = {
     "str": "a string",
     "int": "a number",
@@ -265,10 +265,12 @@ def _read_record(source: Source, value: dict[Any, Any], node: MappingNode, text:
                     f"score: {_shown(score)} is not a score; a score is a whole number from 0 to 24",
                 )
             )
+        elif form_refused := not_plain("score", value_nodes["score"]):
+            problems.append(Problem(source.lines["score"], form_refused))
         else:
             source.score = score
-    source.undos = _count_of("undos", "a count of undone moves", value, source.lines, problems)
-    source.hints = _count_of("hints", "a count of hints asked for", value, source.lines, problems)
+    source.undos = _count_of("undos", "a count of undone moves", value, value_nodes, source.lines, problems)
+    source.hints = _count_of("hints", "a count of hints asked for", value, value_nodes, source.lines, problems)
     if "meta" in source.lines:
         meta = value["meta"]
         ordered = value_nodes["meta"].tag == "tag:yaml.org,2002:omap"  # an ordered mapping is a mapping
@@ -282,13 +284,18 @@ def _read_record(source: Source, value: dict[Any, Any], node: MappingNode, text:
     return source
 
 
-def _count_of(key: str, what: str, value: dict[Any, Any], lines: dict[str, int], problems: list[Problem]) -> int:
+def _count_of(
+    key: str, what: str, value: dict[Any, Any], nodes: dict[str, Node], lines: dict[str, int], problems: list[Problem]
+) -> int:
     """An optional count of the record (`undos`, `hints`): a whole number from 0, absent meaning 0."""
     if key not in lines:
         return 0
     count = value[key]
     if type(count) is not int or count < 0:
         problems.append(Problem(lines[key], f"{key}: {_shown(count)} is not {what}; it is a whole number from 0"))
+        return 0
+    if said := not_plain(key, nodes[key]):
+        problems.append(Problem(lines[key], said))
         return 0
     return count
 
@@ -323,11 +330,11 @@ def _read_seed(seed: Any, node: Node, line: int, problems: list[Problem]) -> int
         sign = "is negative" if seed < 0 else "is written with a sign"  # -0 is 0, but no deal number has a sign
         problems.append(Problem(line, f"seed: {written[:40]} {sign}; seeds are 0 to {SEED_MAX}"))
         return None
-    if not _PLAIN_SEED.fullmatch(written):
+    if not PLAIN_NUMBER.fullmatch(written):
         problems.append(
             Problem(
                 line,
-                f"seed: {written[:40]} is a YAML 1.1 number form ({_number_form(written)}) that readers disagree "
+                f"seed: {written[:40]} is a YAML 1.1 number form ({number_form(written)}) that readers disagree "
                 "on; write the deal number in decimal digits (or 0x hex)",
             )
         )
@@ -336,20 +343,6 @@ def _read_seed(seed: Any, node: Node, line: int, problems: list[Problem]) -> int
         problems.append(Problem(line, f"seed: {written[:40]} is out of range; seeds are 0 to {SEED_MAX}"))
         return None
     return seed
-
-
-def _number_form(written: str) -> str:
-    if ":" in written:
-        return "base 60"
-    if "_" in written:
-        return "digits with underscores"
-    if written.lower().startswith(("0b", "+0b")):
-        return "binary"
-    if written.startswith("+"):
-        return "a plus sign"
-    if written.startswith("0"):
-        return "a leading 0 means octal"
-    return "not plain decimal"
 
 
 def _read_deck(deck: Any, line: int, problems: list[Problem]) -> tuple[Card, ...] | None:

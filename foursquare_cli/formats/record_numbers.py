@@ -1,0 +1,41 @@
+"""How a record writes its whole numbers (the seed, the score, the counts): as plain decimal digits, or `0x` and hex
+digits. Other forms YAML takes mean different numbers to different readers (`024` is 20 to a YAML 1.1 reader and
+24 to a 1.2 one; `1:30`, `0b101`, `1_000` are numbers to 1.1 alone), so a record that uses one is refused by name,
+never read one way here and another elsewhere."""
+
+from __future__ import annotations
+
+import re
+
+from .safe_yaml import Node, ScalarNode
+
+PLAIN_NUMBER = re.compile(r"0|[1-9][0-9]*|0x[0-9a-fA-F]+")
+
+
+def number_form(written: str) -> str:
+    if ":" in written:
+        return "base 60"
+    if "_" in written:
+        return "digits with underscores"
+    if written.lower().startswith(("0b", "+0b")):
+        return "binary"
+    if written.startswith("+"):
+        return "a plus sign"
+    if written.startswith("0"):
+        return "a leading 0 means octal"
+    return "not plain decimal"
+
+
+def not_plain(key: str, node: Node) -> str | None:
+    """Why a whole number of the record (a score, a count) written other than as a seed is (plain decimal digits,
+    or 0x hex) is refused, or None: `024` is 20 to a YAML 1.1 reader and 24 to a 1.2 one, and a sign on a count
+    (`-0`) is no form a writer of records uses; a seed's rule, so every number of a record reads alike."""
+    written = node.value if isinstance(node, ScalarNode) else ""
+    if written.startswith(("-", "+")):
+        return f"{key}: {written[:40]} is written with a sign; write it in decimal digits"
+    if PLAIN_NUMBER.fullmatch(written):
+        return None
+    return (
+        f"{key}: {written[:40]} is a YAML 1.1 number form ({number_form(written)}) that readers disagree on; "
+        "write it in decimal digits"
+    )
