@@ -86,6 +86,56 @@ def test_a_line_edited_by_hand_is_refused_with_its_file_and_line(greedy_file, tm
         assert result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda line: line[:-1] + ',"score":null}', "the key 'score' appears twice in one object"),
+        (lambda line: line.replace('"seed":2', '"seed":' + "9" * 5000), "a number of 5,000 characters"),
+    ],
+    ids=["a key twice", "5,000 digits"],
+)
+def test_a_line_that_is_json_but_not_as_the_tool_writes_it_is_said_so(greedy_file, tmp_path, edit, said):
+    """An outside try: a repeated key was read (the last one winning), and 5,000 digits were 'not a JSON object'."""
+
+    def edited(lines):
+        lines[3] = edit(lines[3])
+
+    path = _copy(greedy_file, tmp_path, edited)
+    assert '"seed":2' in greedy_file.read_text().splitlines()[3], "the line the test edits"
+    result = runner.invoke(app, ["summarize", str(path)])
+    assert result.exit_code == ExitStatus.INVALID and result.stderr.startswith(f"{path}:4: {said}"), result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_file_an_editor_saved_with_a_byte_order_mark_is_read_as_it_was(greedy_file, tmp_path):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + greedy_file.read_bytes())
+    marked, plain = (runner.invoke(app, ["summarize", str(name), "-f", "json"]) for name in (path, greedy_file))
+    assert marked.exit_code == 0, marked.stderr
+    assert json.loads(marked.stdout)["lost_deals"] == json.loads(plain.stdout)["lost_deals"] == list(range(12))
+
+
+def test_a_plan_of_another_kind_is_named(greedy_file, tmp_path):
+    version = _copy(
+        greedy_file, tmp_path, lambda lines: lines.__setitem__(0, _edited(lines[0], foursquare_results=2.0))
+    )
+    said = runner.invoke(app, ["summarize", str(version)])
+    assert said.exit_code == ExitStatus.USAGE and "not a results file of this version" in said.stderr
+    analysis = tmp_path / "analysis.jsonl"
+    samples = os.path.join(os.path.dirname(__file__), os.pardir, "samples", "won.yaml")
+    made = runner.invoke(
+        app, ["analyze", samples, "--playouts", "20", "--solve-budget", "100", "--results", str(analysis)]
+    )
+    assert made.exit_code == 0, made.stderr
+    said = runner.invoke(app, ["summarize", str(analysis)])
+    assert said.exit_code == ExitStatus.USAGE and said.stderr == (
+        f"{analysis}: holds analyze's results, not a run of stats or compare; give another file\n"
+    )
+    nowhere = tmp_path / "no folder" / "run.jsonl"
+    said = runner.invoke(app, ["stats", "-n", "2", "-p", "greedy", "--results", str(nowhere)])
+    assert said.exit_code == ExitStatus.USAGE and said.stderr == f"{nowhere}: cannot write: its folder does not exist\n"
+
+
 def test_times_past_any_move_s_are_refused_not_summed_to_infinity(greedy_file, tmp_path):
     """An outside try: 1.7e308 s a move is finite, but their sum is not, and JSON has no infinity (exit 70)."""
 

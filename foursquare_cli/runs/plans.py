@@ -115,6 +115,10 @@ class Plan(NamedTuple):
     def from_header(cls, header: dict[str, Any] | None, path: str) -> Plan:
         """The plan a results file's first line states, every field checked; ResultsError saying which."""
         version = header.get("foursquare_results") if header is not None else None
+        if type(version) is not int:  # 2.0 and true equal a version to Python, and are none to the format
+            version = None
+        if header is not None and version == RESULTS_FORMAT_VERSION and header.get("command") == "analyze":
+            raise ResultsError("holds analyze's results, not a run of stats or compare; give another file", path=path)
         if header is None or version not in (RESULTS_FORMAT_VERSION, SPRT_FORMAT_VERSION) or "command" not in header:
             old = header is not None and header.get("foursquare_results") == 1
             said = "written by an older version of the tool (its games cannot be checked); give another file"

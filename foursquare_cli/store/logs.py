@@ -37,7 +37,7 @@ import stat
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..errors import InvalidInput, UsageError, WriteError
+from ..errors import InvalidInput, UsageError, WriteError, quoted
 from ..formats.jsonl import json_line
 from ..formats.lines import file_kind
 from .locking import ExclusiveLock
@@ -74,6 +74,8 @@ class JsonLinesLog:
             raise LogError("is read-only; give a file this run can write to", path=path)
         try:
             lock = ExclusiveLock.on_file(path)  # the file's own lock: one writer, whatever path names the file
+        except FileNotFoundError:
+            raise LogError("cannot write: its folder does not exist", path=path) from None
         except OSError as error:
             raise LogError(f"cannot lock: {error.strerror or error}", path=path) from None
         if lock is None:
@@ -156,10 +158,14 @@ def read_log(path: str) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str
         return header, entries
     try:
         for number, line in _complete_lines(path):
+            if number == 1:
+                line = line.removeprefix("\ufeff")  # an editor's byte-order mark, as records and move logs allow
             if not line.strip():
                 continue
             try:
-                value = json.loads(line)
+                value = json.loads(line, object_pairs_hook=_one_of_each_key, parse_int=_bounded_int)
+            except _LineRefused as refused:
+                raise InvalidInput(str(refused), path=f"{path}:{number}") from None
             except ValueError:
                 raise InvalidInput("not a JSON object", path=f"{path}:{number}") from None
             except RecursionError:  # `[[[[...` a hundred thousand deep: no line of ours nests so
@@ -235,6 +241,28 @@ def _last_newline_end(stream: IO[bytes], size: int) -> int:
         if found >= 0:
             return position + found + 1
     return 0
+
+
+class _LineRefused(ValueError):
+    """A line that is JSON, but not as the tool writes one: said as it is, not as `not a JSON object`."""
+
+
+MAX_NUMBER_DIGITS = 40  # the longest whole number a line of ours may hold (a deal number has 20 digits)
+
+
+def _one_of_each_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each once (JSON's readers differ on a key repeated: Python keeps the last)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        repeated = next(key for key, _ in pairs if sum(other == key for other, _ in pairs) > 1)
+        raise _LineRefused(f"the key {quoted(repeated)} appears twice in one object")
+    return found
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _LineRefused(f"a number of {len(text):,} characters (a line holds at most {MAX_NUMBER_DIGITS} digits)")
+    return int(text)
 
 
 def _complete_lines(path: str) -> Iterator[tuple[int, str]]:
