@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -78,6 +79,13 @@ def test_deal_in_a_real_process():
 def test_a_seed_in_hex_as_a_record_writes_it_is_the_same_deal():
     process = in_process("deal", "--seed", "0x2A")
     assert (process.returncode, process.stdout) == (0, SEED_42)
+    hexadecimal, decimal = (
+        in_process("stats", "-p", "greedy", "-n", "2", "--start", s, "-f", "json") for s in ("0x10", "16")
+    )
+    start = [(json.loads(run.stdout)["start"], json.loads(run.stdout)["lost_deals"]) for run in (hexadecimal, decimal)]
+    assert start[0] == start[1] == (16, [16, 17])  # --start is a deal number too
+    refused = in_process("stats", "-p", "greedy", "-n", "2", "--start", "-1")
+    assert refused.returncode == 2 and "'-1': deal numbers cannot be negative" in refused.stderr
 
 
 def test_bad_seed_is_one_line_on_stderr_with_exit_2():

@@ -29,9 +29,10 @@ def option_parser(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     return parsed
 
 
-def seed_parser(text: str) -> int:
-
-    return int(option_parser(parse_seed)(text))
+def seed_parser(text: str | int) -> int:
+    """A deal number (`--seed`, `--start`, `--deal`): decimal digits or `0x` hex, as a record writes a seed; a
+    default comes as a number already."""
+    return text if isinstance(text, int) else int(option_parser(parse_seed)(text))
 
 
 def player_seed_parser(text: str | int) -> int:

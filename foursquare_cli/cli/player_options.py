@@ -17,7 +17,7 @@ from ..app.players import (
     players_help,
 )
 from ..app.runs import DealRange
-from .options import jobs_parser, option_parser, player_seed_parser, seconds_parser
+from .options import jobs_parser, option_parser, player_seed_parser, seconds_parser, seed_parser
 
 
 def player_parser(text: str) -> str:
@@ -113,7 +113,9 @@ MoveTimeOption = Annotated[
 
 # A run of many deals (`stats`, `compare`)
 GamesOption = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, help="How many deals to play.")]
-StartOption = Annotated[int, typer.Option("--start", metavar="S", min=0, help="The first deal number.")]
+StartOption = Annotated[
+    int, typer.Option("--start", metavar="S", parser=seed_parser, help="The first deal number (digits or 0x hex).")
+]
 JobsOption = Annotated[
     int,
     typer.Option(
