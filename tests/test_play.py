@@ -341,6 +341,12 @@ def test_play_refuses_to_overwrite_an_existing_record(tmp_path):
     result = runner.invoke(app, ["play", "--seed", "92", "--record", str(existing)], input="")
     assert result.exit_code == 2 and "already holds a finished game; record to another file" in result.stderr
     assert "--resume" not in result.stderr and existing.read_text() == won
+    existing.write_text("foursquare: 1\nseed: 1\nmoves: [B2]\n")  # an unfinished game, to commands without --resume
+    for command in (["solve", "--seed", "1", "--budget", "10"], ["auto", "--seed", "1", "-p", "greedy"]):
+        result = runner.invoke(app, [*command, "--record", str(existing)])
+        assert result.exit_code == 2 and result.stderr == (
+            f"{existing}: already exists; record to another file, or give --force to replace it\n"
+        )
 
 
 def test_resume_into_another_existing_file_is_refused_too(tmp_path):

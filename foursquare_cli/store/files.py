@@ -116,10 +116,14 @@ def _holds_a_finished_game(path: str) -> bool:
 class RecordFile:
     """The file a game is recorded to, checked, locked and ready for atomic writes."""
 
-    def __init__(self, path: str, *, replace: bool = False, lock: ExclusiveLock | None = None) -> None:
+    def __init__(
+        self, path: str, *, replace: bool = False, lock: ExclusiveLock | None = None, resumable: bool = True
+    ) -> None:
         """A UsageError (exit 2; a write that fails later is a `WriteError`, exit 74) unless `path` can hold
         a record; `replace` allows an existing non-empty file. `lock`: the lock of its name, already held (a
-        record reserved by the history, held from the moment it was made); it is the record's from then on."""
+        record reserved by the history, held from the moment it was made); it is the record's from then on.
+        `resumable`: a game at the prompt, which `--resume` may continue (`auto` and `solve` have no `--resume`,
+        so a refusal does not offer it)."""
         self.path = path
         self.target = os.path.realpath(path)
         self.written = False  # whether this session has written the record yet
@@ -138,9 +142,8 @@ class RecordFile:
                 if _holds_a_finished_game(path):  # --resume would refuse it: not offered
                     finished = "already holds a finished game; record to another file, or give --force"
                     raise UsageError(finished, path=path)
-                raise UsageError(
-                    f"already exists; continue it with --resume {path}, or give --force to replace it", path=path
-                )
+                resume = f"continue it with --resume {path}, or " if resumable else "record to another file, or "
+                raise UsageError(f"already exists; {resume}give --force to replace it", path=path)
             own_user = getattr(os, "geteuid", None)  # POSIX only
             if own_user is not None and info.st_uid != own_user():
                 raise UsageError("belongs to another user; record to a file of your own", path=path)
@@ -267,5 +270,5 @@ def opened_record(path: str | None, *, replace: bool = False) -> Iterator[Record
     if path is None:
         yield None
         return
-    with RecordFile(path, replace=replace) as record:
+    with RecordFile(path, replace=replace, resumable=False) as record:
         yield record
