@@ -412,3 +412,11 @@ def test_a_move_log_with_a_mistake_further_on_is_still_played_up_to_it_with_a_de
     result = runner.invoke(app, ["replay", str(path), "--seed", "1"])
     assert result.exit_code == 1 and result.stderr == f"{path}:3: move 3 'B5': no such cell; cells are A1 to D4\n"
     assert "Move 2" in result.stdout
+
+
+def test_a_control_character_in_a_record_is_said_with_its_line_and_column():
+    """An outside try: a NUL had no line (the YAML reader's errors carry a position, not a mark)."""
+    for text, line, column in [("foursquare: 1\nseed: 1\nmoves: [B2\x00]\n", 3, 11), ("\ufeffseed: 1\x07\n", 1, 8)]:
+        problems = read_source("g.yaml", text.encode()).problems
+        assert [(p.line, p.column) for p in problems] == [(line, column)]
+        assert problems[0].message.startswith("YAML syntax error: unacceptable character #x00")

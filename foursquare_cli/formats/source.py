@@ -169,15 +169,20 @@ def read_source(path: str, data: bytes | None = None) -> Source:
     except YAMLError as error:
         if not _LOOKS_LIKE_KEY.search(text):
             return _read_move_log(source, data)
-        source.problems.append(_yaml_problem(error))
+        source.problems.append(_yaml_problem(error, text))
         return source
     if isinstance(value, dict) and isinstance(node, MappingNode):
         return _read_record(source, value, node, text)
     return _read_move_log(source, data)
 
 
-def _yaml_problem(error: YAMLError) -> Problem:
+def _yaml_problem(error: YAMLError, text: str) -> Problem:
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    position = getattr(error, "position", None)  # the reader's errors (a NUL, a control character) have no mark
+    if mark is None and isinstance(position, int) and 0 <= position <= len(text):
+        column = position - text.rfind("\n", 0, position)
+        said = str(error).splitlines()[0]  # `unacceptable character #x0000: control characters are not allowed`
+        return Problem(text.count("\n", 0, position) + 1, f"YAML syntax error: {said}", column=column)
     detail = " ".join(str(part) for part in (getattr(error, "context", None), getattr(error, "problem", None)) if part)
     detail = detail or str(error).splitlines()[0]
     # a tag a record never uses (`!!python/object/apply:...`): well formed, and refused (nothing of it is run)
