@@ -114,7 +114,7 @@ MoveTimeOption = Annotated[
 # A run of many deals (`stats`, `compare`)
 GamesOption = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, help="How many deals to play.")]
 StartOption = Annotated[
-    int, typer.Option("--start", metavar="S", parser=seed_parser, help="The first deal number (digits or 0x hex).")
+    int, typer.Option("--start", metavar="S", parser=seed_parser, help="The first deal number (or 0x hex).")
 ]
 JobsOption = Annotated[
     int,

@@ -243,7 +243,7 @@ def _last_newline_end(stream: IO[bytes], size: int) -> int:
     return 0
 
 
-class _LineRefused(ValueError):
+class _LineRefused(InvalidInput):
     """A line that is JSON, but not as the tool writes one: said as it is, not as `not a JSON object`."""
 
 
