@@ -40,6 +40,9 @@ def test_a_spec_builds_every_registered_player_named_in_any_case_and_refuses_oth
     assert [PlayerSpec.parse(name.upper()).build().name for name in names] == names
     with pytest.raises(ValueError, match=f"'wizard': no such player; players are {re.escape(players_help())}"):
         PlayerSpec.parse("wizard")
+    # `cmd:` is typed as it stands, so a module player's form was read as `module:mybots:Greedy` (an outside try)
+    with pytest.raises(ValueError, match=r"write module:attribute \(like mybots:Greedy\) with no 'module:' before it$"):
+        PlayerSpec.parse("module:mybots:Greedy")
 
 
 def test_a_name_is_made_canonical_before_any_check_settings_and_short_names_included():

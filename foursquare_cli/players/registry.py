@@ -309,7 +309,8 @@ def parse_player_name(text: str) -> tuple[str | None, str]:
     if player is None and colon:
         module, attribute = head, tail
         if not module or not attribute or not all(part.isidentifier() for part in module.split(".") + [attribute]):
-            raise PlayerError(f"{text!r}: not a player; write module:attribute (like mybots:Greedy)")
+            literal = " with no 'module:' before it" if head.lower() == "module" else ""  # as `cmd:` is typed
+            raise PlayerError(f"{text!r}: not a player; write module:attribute (like mybots:Greedy){literal}")
         return label, text
     if player is None:
         raise PlayerError(f"{text!r}: no such player; players are {players_help()}")
