@@ -202,7 +202,6 @@ def exit_code_of(error: BaseException) -> ExitStatus:
 
 def interrupted_by(signum: int) -> Interrupted:
     """The error a signal stops a run with: Interrupted for SIGINT, Terminated for the others."""
-
     return Interrupted(signum) if signum == signal.SIGINT else Terminated(signum)
 
 

@@ -204,6 +204,25 @@ def test_a_warning_goes_above_the_bar_and_a_long_label_leaves_the_count_room_at_
 
 
 @pytest.mark.slow
+@pytest.mark.posix
+def test_a_long_run_at_60_columns_keeps_its_count_whole_and_ctrl_c_prints_what_was_played():
+    """An outside try: `2817/…` and `elapse…`, the count cut to fit; then Ctrl-C printed no figure at all."""
+    import pexpect
+
+    arguments = ["-m", "foursquare_cli", "stats", "-n", "200000", "-p", "greedy"]
+    child = pexpect.spawn(sys.executable, arguments, encoding="utf-8", timeout=60, dimensions=(24, 60))
+    child.expect(r"\d+/200000\S* \S*\d:\d\d:\d\d")  # the whole count, then the time: nothing cut
+    child.sendintr()
+    child.expect(r"player greedy, (\d+) deals between 0 and \d+")
+    played = int(child.match.group(1))
+    child.expect_exact(f"Stopped early: {200000 - played:,} deals not played: {played}, {played + 1}, ")
+    child.expect_exact("foursquare stats: interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+@pytest.mark.slow
 def test_solve_with_a_deck_finds_what_the_same_deal_by_seed_finds():
     from foursquare_cli.rules.cards import deal
 
@@ -233,3 +252,34 @@ def test_a_short_name_out_of_its_form_is_refused_with_its_rules_not_as_no_such_p
         assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
         assert said in result.stderr and "no such player" not in result.stderr, result.stderr
     assert runner.invoke(app, ["stats", "-n", "1", "-p", "abcdefghijklmnopqrst=greedy"]).exit_code == 0, "20 is fine"
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_ctrl_c_in_stats_prints_the_games_played_and_the_deals_not_reached_then_exits_130(monkeypatch, output_format):
+    """As compare does, and as docs/players.md says: an outside try's Ctrl-C after 2,800 games printed nothing."""
+    import signal
+
+    from foursquare_cli.errors import interrupted_by
+    from foursquare_cli.runs import run as run_module
+
+    played = run_module.play_plan
+
+    def stopped_after_three(*arguments):
+        for count, result in enumerate(played(*arguments), start=1):
+            yield result
+            if count == 3:
+                raise interrupted_by(signal.SIGINT)
+
+    monkeypatch.setattr(run_module, "play_plan", stopped_after_three)
+    result = CliRunner().invoke(app, ["stats", "-n", "30", "-p", "greedy", "--start", "100", "-f", output_format])
+    assert result.exit_code == 130 and result.stderr.count("\n") == 1, result.stderr
+    if output_format == "json":
+        import jsonschema
+
+        figures = json.loads(result.stdout)
+        assert (figures["games"], figures["missing"]) == (3, 27) and figures["first_missing"][:2] == [103, 104]
+        schema = json.loads(CliRunner().invoke(app, ["schema", "stats", "-f", "json"]).stdout)  # as it is printed
+        jsonschema.Draft202012Validator(schema).validate(figures)
+        return
+    assert "player greedy, 3 deals between 100 and 102" in result.stdout
+    assert "Stopped early: 27 deals not played: 103, 104, " in result.stdout

@@ -340,8 +340,8 @@ def test_wilson_interval_against_hand_computed_values():
 @pytest.mark.slow
 def test_jobs_give_exactly_the_figures_of_one_job():
     for player in ("random", "greedy"):
-        one = run_stats(_plan(player, 100, 24), RunOptions(jobs=1))
-        two = run_stats(_plan(player, 100, 24), RunOptions(jobs=2))
+        (one,) = run_stats(_plan(player, 100, 24), RunOptions(jobs=1))
+        (two,) = run_stats(_plan(player, 100, 24), RunOptions(jobs=2))
         assert (one.games, one.wins, one.mean_score) == (two.games, two.wins, two.mean_score)
         assert [r[:4] for r in play_plan(_plan(player, 100, 24), RunOptions(jobs=1))] == [
             r[:4] for r in play_plan(_plan(player, 100, 24), RunOptions(jobs=2))

@@ -77,9 +77,13 @@ def stats_command(
     settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
     request = RunRequest((player,), settings, deal_range(start, games, shard, sealed), jobs, cluster, results)
     show = emitter(output_format, screen_of())
-    with progress_bar(f"{player} playing") as bar:
-        summary = player_stats(request, show, bar)
-    show(summary)
+    summaries: list[object] = []
+    try:
+        with progress_bar(f"{player} playing") as bar:
+            summaries.extend(player_stats(request, show, bar))  # on Ctrl-C, what was played, then exit 130
+    finally:  # below the bar, once it is gone
+        for summary in summaries:
+            show(summary)
 
 
 @command("analyze")

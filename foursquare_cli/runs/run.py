@@ -24,7 +24,7 @@ from .cluster import ClusterExecutor
 from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
 from .plans import Plan
-from .results import Merged, ResultsFile
+from .results import MISSING_SHOWN, Merged, ResultsFile
 from .sprt import SequentialTest, SprtVerdict, decided_at
 from .stats import GameResult, Summary, check_range, play_deal_together, summary_of
 
@@ -178,11 +178,27 @@ def _differences(plan: Plan, games: dict[tuple[str, int], GameResult], deals: li
     return [float((games[(first, deal)].score or 0) - (games[(second, deal)].score or 0)) for deal in deals]
 
 
-def run_stats(plan: Plan, options: RunOptions = RunOptions()) -> Summary:
-    """`stats`: the plan played (see `play_plan`) and summed up."""
+def run_stats(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[Summary]:
+    """`stats`: the plan played (see `play_plan`) and summed up; on Interrupted, as `run_compare`, the figures of
+    the games played so far (the deals not reached named: `missing`, `stopped`), then the exception goes on."""
     began, resumed = time.perf_counter(), list[GameResult]()
-    games = {(result.player, result.seed): result for result in play_plan(plan, options, resumed.append)}
-    return stats_of(plan, games, _time_taken(began, games, resumed))
+    games: dict[tuple[str, int], GameResult] = {}
+    try:
+        for result in play_plan(plan, options, resumed.append):
+            games[(result.player, result.seed)] = result
+    except Interrupted:
+        if games:
+            summary = stats_of(plan, games, _time_taken(began, games, resumed))
+            played = {deal for _, deal in games}
+            unplayed = (deal for deal in plan.deals.each_deal() if deal not in played)
+            yield summary._replace(
+                missing=plan.deals.deal_count() - len(played),
+                first_missing=tuple(itertools.islice(unplayed, MISSING_SHOWN)),
+                span=(min(played), max(played)),
+                stopped=True,
+            )
+        raise
+    yield stats_of(plan, games, _time_taken(began, games, resumed))
 
 
 def run_compare(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[Comparison]:

@@ -79,6 +79,7 @@ class Summary(NamedTuple):
     missing: int = 0  # `summarize`: deals of the plan not played (by every player) in the files given
     first_missing: tuple[int, ...] = ()  # the first of them
     span: tuple[int, int] | None = None  # the lowest and the highest deal played
+    stopped: bool = False  # a run stopped early (Ctrl-C): `missing` are the deals it did not reach (not in JSON)
 
     @property
     def win_rate(self) -> float:

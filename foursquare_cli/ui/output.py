@@ -288,14 +288,25 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         def render(self, task: Task) -> Any:
             return RichText("") if task.total is None else self.shown.render(task)
 
+    worded = [True]  # "elapsed," and "left" shown: not where the count and the times would lose their room
+
+    class Word(ProgressColumn):
+        def __init__(self, word: str) -> None:
+            super().__init__()
+            self.word = word
+
+        def render(self, task: Task) -> Any:
+            return RichText(self.word if task.total is not None and worded[0] else "")
+
+    bar_column = BarColumn()
     columns = (
         TextColumn("{task.description}"),
-        BarColumn(),
+        bar_column,
         WhenCounted(MofNCompleteColumn()),
         TimeElapsedColumn(),
-        WhenCounted(TextColumn("elapsed,")),
+        Word("elapsed,"),
         WhenCounted(TimeRemainingColumn()),
-        WhenCounted(TextColumn("left")),
+        Word("left"),
     )
     console = Console(file=cast(IO[str], _Unfailing(sys.stderr)))
     # rich would take what is written to the standard streams meanwhile and print it above the bar, on standard
@@ -306,6 +317,10 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         task = bar.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:
+            if bar.tasks[0].total != total:  # the bar narrows, then the words go, before the count is cut (`2817/…`)
+                room = console.width - len(label) - 2 * len(str(total)) - 1 - 2 * 7 - 7  # count, two times, gaps
+                worded[0] = room - 13 >= 8
+                bar_column.bar_width = max(3, min(40, room - (13 if worded[0] else 0)))
             bar.update(task, completed=done, total=total)
 
         _BARS.append(bar)

@@ -45,6 +45,9 @@ def missing_line(summary: Summary) -> str | None:
         if summary.missing > len(summary.first_missing)
         else ""
     )
+    if summary.stopped:
+        deals = "1 deal" if summary.missing == 1 else f"{summary.missing:,} deals"
+        return f"Stopped early: {deals} not played: {first}{more}"
     missing = "1 deal of the run is" if summary.missing == 1 else f"{summary.missing:,} deals of the run are"
     return f"incomplete: {missing} missing from these files: {first}{more}"
 
