@@ -158,7 +158,7 @@ def test_a_slow_import_is_reported_with_the_time_it_was_given(tmp_path, monkeypa
     monkeypatch.setattr(outside, "STARTUP_TIME", 0.5)
     with pytest.raises(PlayerError) as caught:
         outside.ModulePlayer("sleepy:Bot", move_time=0.2)
-    assert str(caught.value) == "sleepy:Bot: its process, before it was ready: no answer within 0.5 s"
+    assert str(caught.value) == "sleepy:Bot: its module was not imported within 0.5 s (its import did not end)"
 
 
 @pytest.mark.posix

@@ -338,6 +338,9 @@ class ModulePlayer(ProgramPlayer):
         try:
             said = self._receive(time.monotonic() + waited, waited)
         except Forfeit as forfeit:
+            if forfeit.reason.startswith("no answer within"):  # the host says `ready` once the module is imported
+                said = f"its module was not imported within {seconds_typed(waited)} s (its import did not end)"
+                raise PlayerError(f"{self.spec}: {said}") from None
             raise PlayerError(f"{self.spec}: its process, before it was ready: {forfeit.reason}") from None
         if said != "ready":
             self._stop()
