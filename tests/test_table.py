@@ -268,6 +268,8 @@ def test_fitted_breaks_only_between_words_keeps_columns_commands_and_colours():
     assert fitted(table_line, 40) == (
         "  hint      the expert's best moves, in\n            plain words (hint detail:\n            its figures)"
     )
+    item = "  A2 (21.3): turn B2 and D2 face down, C2 face up; 2 face down"  # `moves` at 60 columns
+    assert fitted(item, 60) == "  A2 (21.3): turn B2 and D2 face down, C2 face up; 2 face\n    down"
     resume = "The game is saved in g.yaml; to go on: foursquare play --resume g.yaml"
     assert fitted(resume, 40) == "The game is saved in g.yaml; to go on:\nfoursquare play --resume g.yaml"
     coloured = "\x1b[1;31m[AD]x2\x1b[0m " * 5  # 35 visible columns, 90 with the colours

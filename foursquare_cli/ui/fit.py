@@ -56,7 +56,8 @@ def shell_word(path: str, platform: str | None = None, shell: str | None = None)
 def fitted(text: str, width: int, program: str | None = None) -> str:
     """`text` with each line that passes `width` columns broken between words (never inside one), its
     continuation indented under the line's own text: after its first wide gap (a table's second column, as
-    in `help` and the hint) when that is in the first half, else under its first word. Colour sequences
+    in `help` and the hint) when that is in the first half, else under its first word, two further in for an
+    indented line (an item of a list, as `moves`': its rest is not read as the next item). Colour sequences
     take no width; a command to copy (`program play --resume FILE`, `program` as `program_name` says it) is
     never broken, but moved whole to the next line; a line that fits is left exactly as it is."""
     command = re.compile(rf"(?<!\S){re.escape(program or program_name())} [^;\n]*?(?=;| {{2,}}|\)|$)")
@@ -68,7 +69,10 @@ def fitted(text: str, width: int, program: str | None = None) -> str:
         gap = _SECOND_COLUMN.search(line)
         longest = max(len(word) for word in _ESCAPES.sub("", line).split())
         column = gap.end(1) if gap is not None else width
-        hang = column if column <= width // 2 and column + longest <= width else len(line) - len(line.lstrip(" "))
+        indent = len(line) - len(line.lstrip(" "))
+        if column > width // 2 or column + longest > width:  # no table's column: under the line's own text, and
+            column = indent + 2 if indent and indent + 2 + longest <= width else indent  # an item's, further in
+        hang = column
         kept = command.sub(lambda found: found.group(0).replace(" ", _KEPT_SPACE), line)
         broken = textwrap.fill(
             kept, width, subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False
