@@ -366,3 +366,15 @@ def test_a_hint_or_a_meter_still_at_work_says_so_once_with_the_key_that_stops_it
     monkeypatch.setattr(session, "meter_reading", reading)
     _, quick = table(session, "hint", "quit", meter=True)
     assert "Still" not in quick  # work done within the time says nothing
+
+
+def test_a_meter_skipped_by_ctrl_c_says_so_under_the_board(monkeypatch):
+    session = Session(Game.from_seed(42), expert=PlayerSpec(strength=Strength(300)))
+
+    def interrupted():
+        raise KeyboardInterrupt  # Ctrl-C while the reading is worked out
+
+    monkeypatch.setattr(session, "meter_reading", interrupted)
+    code, said = table(session, "B2", "quit", meter=True)
+    assert code == 0 and said.count("(The meter skipped: Ctrl-C.)") == 1  # not a blank where the line would be
+    assert said.index("Next card: 7H") < said.index("(The meter skipped") < said.index("Move 2, place 7H> ")

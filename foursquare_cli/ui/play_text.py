@@ -215,7 +215,7 @@ def _moved(value: Moved, screen: Screen) -> Text:
     if value.cards_to_come and not step.state.is_over:
         text += to_come_line(step.state, screen.style) + "\n"
     if value.metered and (value.meter is not None or not step.state.is_over):  # the last move's too
-        text += "\n" if value.meter is None else meter_line(value.meter) + "\n"
+        text += "(The meter skipped: Ctrl-C.)\n" if value.meter is None else meter_line(value.meter) + "\n"
     return Text(text)
 
 
