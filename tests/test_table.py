@@ -360,6 +360,7 @@ def test_a_hint_or_a_meter_still_at_work_says_so_once_with_the_key_that_stops_it
     code, said = table(session, "B2", "hint", "quit", meter=True)
     assert code == 0
     assert said.count("Still working out the meter: Ctrl-C skips it.") == 1  # after B2
+    assert said.index("Next card: 7H") < said.index("Still working out the meter"), "the move shown, not hidden"
     assert said.count("Still thinking (a large budget): Ctrl-C stops the hint.") == 1
     assert said.index("Ctrl-C stops the hint.") < said.index("Hint: ")  # before the hint it waited for
     monkeypatch.setattr(session, "hint", hint)

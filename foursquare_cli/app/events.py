@@ -111,13 +111,17 @@ class MeterReading(NamedTuple):
 
 class Moved(NamedTuple):
     """What a move (or an undo: `undos`, the count after it) shows: the board with its marks, the cards to come
-    when asked, the meter when asked (its reading, or None when Ctrl-C skipped it)."""
+    when asked. The meter's line comes after it (`Metered`), so a slow reading never hides the move."""
 
     step: Step
     cards_to_come: bool
-    meter: MeterReading | None = None
-    metered: bool = False  # the meter was asked for (a reading of None then means it was skipped)
     undos: int | None = None
+
+
+class Metered(NamedTuple):
+    """The meter's line under the board just shown (`play --meter`): its reading, or None when Ctrl-C skipped it."""
+
+    reading: MeterReading | None
 
 
 class Prompt(NamedTuple):

@@ -29,6 +29,7 @@ from .events import (
     CtrlC,
     EndOfInput,
     Left,
+    Metered,
     MeterReading,
     Moved,
     Prompt,
@@ -230,7 +231,7 @@ class Table:
             self.view.show(Refused(Refusal.NOTHING_TO_UNDO, str(error)))
             return
         self.ended = False
-        self.view.show(self.moved(step, undos=self.game.undos))
+        self.moved(step, undos=self.game.undos)
 
     def start_again(self, command: str) -> None:
         if self.reopen is None:
@@ -273,11 +274,19 @@ class Table:
             self.view.show(Refused(Refusal.RECORD_REFUSED, str(error)))
             return
         for step in steps:
-            self.view.show(self.moved(step) if step is steps[-1] else Moved(step, self.cards_to_come))
+            if step is steps[-1]:
+                self.moved(step)
+            else:
+                self.view.show(Moved(step, self.cards_to_come))
 
-    def moved(self, step: Step, undos: int | None = None) -> Moved:
-        """What a move prints, and an undo again: the board with its marks, the count and the meter when asked."""
-        return Moved(step, self.cards_to_come, self.meter_reading(), self.meter, undos)
+    def moved(self, step: Step, undos: int | None = None) -> None:
+        """What a move shows, and an undo again: the board with its marks and the count, then the meter's line
+        when asked (the last move's too), worked out once the board is up."""
+        self.view.show(Moved(step, self.cards_to_come, undos))
+        if self.meter:
+            reading = self.meter_reading()
+            if reading is not None or not step.state.is_over:
+                self.view.show(Metered(reading))
 
     def meter_reading(self) -> MeterReading | None:
         """The session's meter reading when the meter is asked for; None when not, or when Ctrl-C skips it."""

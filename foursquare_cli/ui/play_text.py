@@ -15,6 +15,7 @@ from ..app.events import (
     EndOfInput,
     GameOver,
     Left,
+    Metered,
     Moved,
     Opening,
     OpeningKind,
@@ -214,9 +215,12 @@ def _moved(value: Moved, screen: Screen) -> Text:
     text = head + render_step(step, screen.style) + "\n"
     if value.cards_to_come and not step.state.is_over:
         text += to_come_line(step.state, screen.style) + "\n"
-    if value.metered and (value.meter is not None or not step.state.is_over):  # the last move's too
-        text += "(The meter skipped: Ctrl-C.)\n" if value.meter is None else meter_line(value.meter) + "\n"
     return Text(text)
+
+
+@text_of.register
+def _metered(value: Metered, screen: Screen) -> Text:
+    return Text("(The meter skipped: Ctrl-C.)\n" if value.reading is None else meter_line(value.reading) + "\n")
 
 
 @text_of.register
