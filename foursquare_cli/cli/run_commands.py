@@ -3,6 +3,7 @@ makes one call into `app`, and emits what comes back (`ui.output.emit`), ending 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import typer
@@ -77,13 +78,19 @@ def stats_command(
     settings = player_spec(seed=player_seed, playouts=playouts, think=think, move_time=move_time, protocol=protocol)
     request = RunRequest((player,), settings, deal_range(start, games, shard, sealed), jobs, cluster, results)
     show = emitter(output_format, screen_of())
-    summaries: list[object] = []
+    shown_below_the_bar(f"{player} playing", lambda bar: player_stats(request, show, bar), show)
+
+
+def shown_below_the_bar(label: str, values: Callable[[Any], Iterable[object]], show: Callable[[object], None]) -> None:
+    """Each value of a run (`values` of its progress bar) shown once the bar is gone: those it gave before a Ctrl-C
+    too (the figures of what was played), then the interruption goes on, to exit 130."""
+    given: list[object] = []
     try:
-        with progress_bar(f"{player} playing") as bar:
-            summaries.extend(player_stats(request, show, bar))  # on Ctrl-C, what was played, then exit 130
-    finally:  # below the bar, once it is gone
-        for summary in summaries:
-            show(summary)
+        with progress_bar(label) as bar:
+            given.extend(values(bar))
+    finally:
+        for value in given:
+            show(value)
 
 
 @command("analyze")
