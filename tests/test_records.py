@@ -420,3 +420,10 @@ def test_a_control_character_in_a_record_is_said_with_its_line_and_column():
         problems = read_source("g.yaml", text.encode()).problems
         assert [(p.line, p.column) for p in problems] == [(line, column)]
         assert problems[0].message.startswith("YAML syntax error: unacceptable character #x00")
+
+
+def test_a_long_text_quoted_in_a_problem_is_counted_without_its_quotes():
+    """An outside try: 48 characters were said to be 50."""
+    text = f"foursquare: 1\nseed: 1\nmoves: []\nresult: {'a' * 48}\n"
+    (problem,) = read_source("g.yaml", text.encode()).problems
+    assert "... (48 characters)" in problem.message

@@ -57,8 +57,9 @@ def _shown(value: object) -> str:
     """A value as a message quotes it: its repr, cut short; `null` for nothing."""
     if value is None:
         return "null"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + f"... ({len(text):,} characters)"
+    text = repr(value)  # a text's count is its own, not its quotes' too
+    length = len(value) if isinstance(value, str) else len(text)
+    return text if len(text) <= 40 else text[:40] + f"... ({length:,} characters)"
 
 
 def _got(value: object) -> str:

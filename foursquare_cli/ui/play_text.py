@@ -220,7 +220,7 @@ def _moved(value: Moved, screen: Screen) -> Text:
 
 @text_of.register
 def _metered(value: Metered, screen: Screen) -> Text:
-    return Text("(The meter skipped: Ctrl-C.)\n" if value.reading is None else meter_line(value.reading) + "\n")
+    return Text("\n(The meter skipped: Ctrl-C.)\n" if value.reading is None else meter_line(value.reading) + "\n")
 
 
 @text_of.register
