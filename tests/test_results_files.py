@@ -471,3 +471,16 @@ def test_a_run_killed_as_it_opens_its_results_file_leaves_a_file_summarize_reads
     assert again.exit_code == 0, again.stderr
     assert len(path.read_text().splitlines()) == (4 if command == "stats" else 2)
     assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"], "no temporary is left"
+
+
+def test_a_run_resumed_from_its_file_says_how_many_games_it_found(tmp_path):
+    path = tmp_path / "run.jsonl"
+    first = runner.invoke(app, ["stats", "-n", "4", "-p", "greedy", "--results", str(path)])
+    assert first.exit_code == 0 and "holds" not in first.stderr  # a new run says nothing
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:3]))  # the plan and two games
+    again = runner.invoke(app, ["stats", "-n", "4", "-p", "greedy", "--results", str(path)])
+    assert again.exit_code == 0
+    assert again.stderr == f"foursquare stats: {path} holds 2 of 4 games of this run; playing the rest\n"
+    done = runner.invoke(app, ["stats", "-n", "4", "-p", "greedy", "--results", str(path)])
+    assert done.stderr == f"foursquare stats: {path} holds all 4 games of this run\n"
+    assert first.stdout.split("time per move")[0] == done.stdout.split("time per move")[0]  # the same figures

@@ -13,7 +13,7 @@ from ..runs.sprt import SprtSettings
 if TYPE_CHECKING:
     from ..runs.run import RunOptions
 
-__all__ = ["DealRange", "Plan", "Progress", "PublicDeals", "RunRequest", "plan_of", "run_options"]
+__all__ = ["DealRange", "Plan", "Progress", "PublicDeals", "Resuming", "RunRequest", "plan_of", "run_options"]
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)`: how far a long run has come, for a progress bar."""
@@ -40,6 +40,16 @@ class PublicDeals(NamedTuple):
     command: str
 
 
+class Resuming(NamedTuple):
+    """Said as a run starts on a results file that holds some of its games already: the same command resumes a
+    run, and says so (an outside try could not tell a resumed run from a new one)."""
+
+    command: str
+    path: str
+    kept: int  # the run's games in the file
+    games: int  # the games of the run
+
+
 def plan_of(command: str, request: RunRequest) -> Plan:
     """The plan of the run (each player's name checked: PlayerError)."""
     sprt = SprtSettings(*request.sprt) if request.sprt is not None else None
@@ -52,8 +62,11 @@ def run_options(
     """How the run of `plan` is played, made once from the request: where, kept where, and what it says as it goes."""
     from ..runs.run import RunOptions  # start-up: `play` reads deal ranges from here, and plays no run
 
+    def resuming(kept: int, games: int) -> None:
+        show(Resuming(plan.command, request.results or "", kept, games))
+
     return RunOptions(
-        request.jobs, request.cluster, request.results, _counting(plan, progress), _when_ready(plan, show)
+        request.jobs, request.cluster, request.results, _counting(plan, progress), _when_ready(plan, show), resuming
     )
 
 

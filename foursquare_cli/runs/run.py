@@ -74,13 +74,15 @@ def _tasks(plan: Plan, done: dict[tuple[str, int], GameResult]) -> Iterator[Play
 class RunOptions(NamedTuple):
     """Where and how a plan is played, besides the plan itself: in `jobs` processes (or on the Dask cluster at
     `cluster`), each game kept in the results file `results` as it ends, `progress(games done)` called as they
-    do, and `ready()` once the players are known to be there, before the first game."""
+    do, `ready()` once the players are known to be there, before the first game, and `resuming(games in the
+    file, games of the plan)` when the results file already holds some of the run's games."""
 
     jobs: int = 1
     cluster: str | None = None
     results: str | None = None
     progress: Callable[[int], None] | None = None
     ready: Callable[[], None] | None = None
+    resuming: Callable[[int, int], None] | None = None
 
 
 def play_plan(
@@ -92,7 +94,7 @@ def play_plan(
     PlayerError, ResultsError, UsageError (a range past the deal numbers, a cluster that cannot be used)
     before anything is played; Interrupted on a signal.
     """
-    jobs, cluster, results, progress, ready = options
+    jobs, cluster, results, progress, ready, resuming = options
     check_range(plan.deals.start, plan.deals.games)
     with closing_programs():
         for player in plan.players:
@@ -105,6 +107,8 @@ def play_plan(
     done = kept.done if kept is not None else {}
     deals = plan.deals.deal_count()
     tasks = deals - len({deal for _, deal in done}) if plan.deals.sealed else deals * len(plan.players) - len(done)
+    if done and resuming is not None:
+        resuming(len(done), deals * len(plan.players))
     executor = None
     try:
         if cluster is not None and tasks:

@@ -3,9 +3,9 @@ files), and the warning that numbered deals are public."""
 
 from __future__ import annotations
 
-from ..app.runs import PublicDeals
+from ..app.runs import PublicDeals, Resuming
 from ..app.summarize import Replayed
-from ..errors import counted
+from ..errors import counted, display_name
 from ..runs.compare import Comparison, Finding, Pair
 from ..runs.sprt import FEWEST_DEALS, Sprt, SprtVerdict
 from ..runs.stats import Summary
@@ -215,6 +215,13 @@ def _public_deals(value: PublicDeals, screen: Screen) -> Text:
             "every stock in advance; --sealed deals them from secret seeds",
         )
     )
+
+
+@text_of.register
+def _resuming(value: Resuming, screen: Screen) -> Text:
+    held = f"all {value.games:,} games" if value.kept == value.games else f"{value.kept:,} of {value.games:,} games"
+    rest = "" if value.kept == value.games else "; playing the rest"
+    return Text(err=(f"foursquare {value.command}: {display_name(value.path)} holds {held} of this run{rest}",))
 
 
 @text_of.register
