@@ -126,3 +126,16 @@ def test_the_tests_settings_given_are_the_tests_settings_kept(tmp_path):
     assert in_process("compare", "greedy", "random", "-n", "2", *options).returncode == 0
     header = json.loads(results.read_text().splitlines()[0])
     assert header["sprt"] == {"points": 2.0, "alpha": 0.05, "beta": 0.1}
+
+
+def test_a_sequential_run_resumed_says_what_its_file_holds_without_a_count_to_go(tmp_path):
+    """It stops when it knows, so 'of 80 games; playing the rest' would promise what it may not play."""
+    path = tmp_path / "run.jsonl"
+    arguments = ["compare", "greedy", "random", "--sprt", "-n", "40", "--results", str(path)]
+    assert in_process(*arguments).returncode == 0
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:9]))  # the plan and four deals
+    again = in_process(*arguments)
+    assert again.returncode == 0
+    assert (
+        again.stderr == f"foursquare compare: {path} holds 8 games of this run; the sequential test goes on from them\n"
+    )

@@ -47,7 +47,7 @@ class Resuming(NamedTuple):
     command: str
     path: str
     kept: int  # the run's games in the file
-    games: int  # the games of the run
+    games: int | None  # the games of the run (None: a sequential test, which stops when it knows)
 
 
 def plan_of(command: str, request: RunRequest) -> Plan:
@@ -62,8 +62,8 @@ def run_options(
     """How the run of `plan` is played, made once from the request: where, kept where, and what it says as it goes."""
     from ..runs.run import RunOptions  # start-up: `play` reads deal ranges from here, and plays no run
 
-    def resuming(kept: int, games: int) -> None:
-        show(Resuming(plan.command, request.results or "", kept, games))
+    def resuming(kept: int, games: int) -> None:  # a sequential test may stop anywhere: its run has no count
+        show(Resuming(plan.command, request.results or "", kept, games if plan.sprt is None else None))
 
     return RunOptions(
         request.jobs, request.cluster, request.results, _counting(plan, progress), _when_ready(plan, show), resuming

@@ -219,8 +219,12 @@ def _public_deals(value: PublicDeals, screen: Screen) -> Text:
 
 @text_of.register
 def _resuming(value: Resuming, screen: Screen) -> Text:
-    held = f"all {value.games:,} games" if value.kept == value.games else f"{value.kept:,} of {value.games:,} games"
-    rest = "" if value.kept == value.games else "; playing the rest"
+    if value.games is None:
+        held, rest = f"{value.kept:,} games", "; the sequential test goes on from them"
+    elif value.kept == value.games:
+        held, rest = f"all {value.games:,} games", ""
+    else:
+        held, rest = f"{value.kept:,} of {value.games:,} games", "; playing the rest"
     return Text(err=(f"foursquare {value.command}: {display_name(value.path)} holds {held} of this run{rest}",))
 
 
