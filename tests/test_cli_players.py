@@ -223,6 +223,33 @@ def test_a_long_run_at_60_columns_keeps_its_count_whole_and_ctrl_c_prints_what_w
 
 
 @pytest.mark.slow
+@pytest.mark.posix
+@pytest.mark.parametrize(
+    ("arguments", "first"),
+    [
+        (["compare", "greedy", "random", "-n", "300"], "300 deals, 0 to 299"),
+        (
+            ["analyze", str(ROOT / "samples" / "won.yaml"), str(ROOT / "samples" / "lost.yaml"), "--playouts", "200"],
+            "Analysis of ",
+        ),
+    ],
+    ids=["compare", "analyze"],
+)
+def test_what_a_run_prints_at_a_terminal_starts_on_a_line_of_its_own_not_after_the_bar(arguments, first):
+    """An outside look at the bytes: `... 0:00:01 left300 deals, 0 to 299`, the report glued to the bar's line."""
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", *arguments], timeout=120, dimensions=(24, 60))
+    child.expect(pexpect.EOF)
+    child.close()
+    screen = re.sub(r"\x1b\[[0-9;]*m", "", child.before.decode())  # colours aside: what the bytes put where
+    at = screen.index(first)
+    before = screen[:at]  # a new line, or the bar's line cleared (a carriage return, then erase the line)
+    assert child.exitstatus == 0, before[-200:]
+    assert before.endswith("\n") or re.search(r"\r(\x1b\[1A)?\x1b\[2K$", before), before[-80:]
+
+
+@pytest.mark.slow
 def test_solve_with_a_deck_finds_what_the_same_deal_by_seed_finds():
     from foursquare_cli.rules.cards import deal
 

@@ -206,6 +206,4 @@ def compare_command(
     deals, test = deal_range(start, games, shard, sealed), sprt_test(sprt, sprt_points, sprt_alpha, sprt_beta)
     request = RunRequest(tuple(players), settings, deals, jobs, cluster, results, test)
     show = emitter(output_format, screen_of())
-    with progress_bar("comparing") as bar:
-        for comparison in comparisons(request, show, bar):
-            show(comparison)
+    shown_below_the_bar("comparing", lambda bar: comparisons(request, show, bar), show)

@@ -98,8 +98,9 @@ class Screen:
         width = self.width
         if fit and width is not None:
             text = fitted(text, width)
-        self.out.write(text)
-        self.out.flush()
+        with _off_the_bar(self.out):
+            self.out.write(text)
+            self.out.flush()
 
     def say(self, line: str, *, fit: bool = False) -> None:
         """One line on standard error, if there is one to write to (never broken: an error is one line; words
@@ -249,6 +250,22 @@ def can_show(text: str) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+@contextmanager
+def _off_the_bar(out: IO[str]) -> Iterator[None]:
+    """Standard output written on the screen a progress bar is drawn on: the bar's line is cleared first and the bar
+    held still meanwhile (its lock: rich redraws it ten times a second), so a report shown as the run goes
+    (`analyze`'s) starts on a line of its own, not after `... left`; the bar comes back on the line below."""
+    live = getattr(_BARS[-1], "live", None) if _BARS and _is_terminal(out) and _is_terminal(sys.stderr) else None
+    if live is None:
+        yield
+        return
+    with getattr(live, "_lock", contextlib.nullcontext()):
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+        yield
 
 
 BAR_LABEL = 15  # a bar label's most characters: 60 columns keep room for the bar, the count and the times
