@@ -26,6 +26,7 @@ would print, with the deals still missing named.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -301,15 +302,17 @@ def merged(paths: Iterable[str], verify: bool = False) -> Merged:
         raise UsageError("give at least one results file")
     finished = {deal for _, deal in games if all((player, deal) in games for player in plan.names)}
     missing = plan.deals.deal_count() - len(finished)
-    shown = []
-    if missing:
-        for deal in plan.deals.each_deal():  # at most len(finished) + MISSING_SHOWN steps
-            if deal not in finished:
-                shown.append(deal)
-                if len(shown) == MISSING_SHOWN:
-                    break
     not_replayed = tuple(player.text for player in plan.players if not replayable(player)) if verify else None
-    return Merged(plan, games, missing, tuple(shown), not_replayed)
+    return Merged(plan, games, missing, first_missing(plan, finished), not_replayed)
+
+
+def first_missing(plan: Plan, finished: set[int]) -> tuple[int, ...]:
+    """The plan's first deals not in `finished`, at most MISSING_SHOWN: what `summarize` and a stopped run name
+    (at most len(finished) + MISSING_SHOWN steps, however long the range)."""
+    if plan.deals.deal_count() == len(finished):
+        return ()
+    unplayed = (deal for deal in plan.deals.each_deal() if deal not in finished)
+    return tuple(itertools.islice(unplayed, MISSING_SHOWN))
 
 
 class AnalysisSettings(NamedTuple):

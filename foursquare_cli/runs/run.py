@@ -24,7 +24,7 @@ from .cluster import ClusterExecutor
 from .compare import Comparison, pair
 from .executor import Interrupted, run_in_order
 from .plans import Plan
-from .results import MISSING_SHOWN, Merged, ResultsFile
+from .results import Merged, ResultsFile, first_missing
 from .sprt import SequentialTest, SprtVerdict, decided_at
 from .stats import GameResult, Summary, check_range, play_deal_together, summary_of
 
@@ -194,10 +194,9 @@ def run_stats(plan: Plan, options: RunOptions = RunOptions()) -> Iterator[Summar
         if games:
             summary = stats_of(plan, games, _time_taken(began, games, resumed))
             played = {deal for _, deal in games}
-            unplayed = (deal for deal in plan.deals.each_deal() if deal not in played)
             yield summary._replace(
                 missing=plan.deals.deal_count() - len(played),
-                first_missing=tuple(itertools.islice(unplayed, MISSING_SHOWN)),
+                first_missing=first_missing(plan, played),
                 span=(min(played), max(played)),
                 stopped=True,
             )
