@@ -215,6 +215,17 @@ def spawn_play(*args: str, cwd: str | None = None, colour: bool = False, **env: 
     )
 
 
+def spawn_tool(*arguments: str, width: int = 80, timeout: int = 60, encoding: str | None = "utf-8"):
+    """`foursquare ARGUMENTS` at a real terminal `width` columns wide (pexpect), in this process's environment:
+    what a run's bar and its Ctrl-C do where a user sees them."""
+    import sys
+
+    import pexpect
+
+    command = ["-m", "foursquare_cli", *arguments]
+    return pexpect.spawn(sys.executable, command, encoding=encoding, timeout=timeout, dimensions=(24, width))
+
+
 def installed_beside(folder: pathlib.Path, name: str, entry_points: str, module: str, source: str) -> pathlib.Path:
     """A package installed as pip installs one, in `folder` (to put on the import path): its module and its
     dist-info, whose entry_points.txt is what importlib.metadata reads."""

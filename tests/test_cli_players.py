@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import spawn_tool
 from typer.testing import CliRunner
 
 from foursquare_cli.cli import app
@@ -174,9 +175,7 @@ def test_stats_in_a_real_process_and_a_bad_player():
 def test_stats_draws_a_progress_bar_on_a_terminal():
     import pexpect
 
-    child = pexpect.spawn(
-        sys.executable, ["-m", "foursquare_cli", "stats", "-n", "4", "-p", "greedy"], encoding="utf-8", timeout=60
-    )
+    child = spawn_tool("stats", "-n", "4", "-p", "greedy")
     child.expect_exact("greedy playing")
     child.expect(r"4/4\S* \S*0:00:0\d\S* elapsed, \S*\d:\d\d:\d\d\S* left")
     child.expect_exact("player greedy, deals 0 to 3")
@@ -191,8 +190,7 @@ def test_a_warning_goes_above_the_bar_and_a_long_label_leaves_the_count_room_at_
     import pexpect
 
     bot = f"cmd:{sys.executable} {ROOT / 'examples' / 'greedy_bot.py'}"
-    arguments = ["-m", "foursquare_cli", "stats", "-n", "4", "-p", bot]
-    child = pexpect.spawn(sys.executable, arguments, encoding="utf-8", timeout=60, dimensions=(24, 60))
+    child = spawn_tool("stats", "-n", "4", "-p", bot, width=60)
     child.expect_exact("cmd:" + sys.executable[:10])  # the label clipped to 15 characters, the count and times kept
     child.expect_exact("foursquare stats: the deals are public numbers")
     assert child.before.endswith("\x1b[2K"), "the bar's line cleared first: the warning not after the bar's text"
@@ -209,8 +207,7 @@ def test_a_long_run_at_60_columns_keeps_its_count_whole_and_ctrl_c_prints_what_w
     """An outside try: `2817/…` and `elapse…`, the count cut to fit; then Ctrl-C printed no figure at all."""
     import pexpect
 
-    arguments = ["-m", "foursquare_cli", "stats", "-n", "200000", "-p", "greedy"]
-    child = pexpect.spawn(sys.executable, arguments, encoding="utf-8", timeout=60, dimensions=(24, 60))
+    child = spawn_tool("stats", "-n", "200000", "-p", "greedy", width=60)
     child.expect(r"\d+/200000\S* \S*\d:\d\d:\d\d")  # the whole count, then the time: nothing cut
     child.sendintr()
     child.expect(r"player greedy, (\d+) deals between 0 and \d+")
@@ -239,7 +236,7 @@ def test_what_a_run_prints_at_a_terminal_starts_on_a_line_of_its_own_not_after_t
     """An outside look at the bytes: `... 0:00:01 left300 deals, 0 to 299`, the report glued to the bar's line."""
     import pexpect
 
-    child = pexpect.spawn(sys.executable, ["-m", "foursquare_cli", *arguments], timeout=120, dimensions=(24, 60))
+    child = spawn_tool(*arguments, width=60, timeout=120, encoding=None)  # bytes: a bar cut mid-character
     child.expect(pexpect.EOF)
     child.close()
     screen = re.sub(r"\x1b\[[0-9;]*m", "", child.before.decode())  # colours aside: what the bytes put where
