@@ -142,6 +142,18 @@ def analyze_command(
         exit_with([show(report) for report in analyses(request, show, bar)])
 
 
+def _sprt_rate(flag: str, meaning: str) -> Any:
+    """`--sprt-alpha` or `--sprt-beta`: an error rate of the sequential test, 0.001 to 0.49 (default 0.05)."""
+    return typer.Option(
+        None,
+        flag,
+        parser=number_parser(0.001, 0.49, "an error rate"),
+        metavar="RATE",
+        show_default=False,
+        help=f"--sprt: {meaning}, 0.001 to 0.49 (default 0.05).",
+    )
+
+
 @command("compare")
 def compare_command(
     games: GamesOption,
@@ -173,22 +185,8 @@ def compare_command(
         show_default=False,
         help="--sprt: the difference of mean score a deal worth finding, 0.01 to 24 (default 0.5).",
     ),
-    sprt_alpha: float | None = typer.Option(
-        None,
-        "--sprt-alpha",
-        parser=number_parser(0.001, 0.49, "an error rate"),
-        metavar="RATE",
-        show_default=False,
-        help="--sprt: how often it may call a player stronger when neither is, 0.001 to 0.49 (default 0.05).",
-    ),
-    sprt_beta: float | None = typer.Option(
-        None,
-        "--sprt-beta",
-        parser=number_parser(0.001, 0.49, "an error rate"),
-        metavar="RATE",
-        show_default=False,
-        help="--sprt: how often it may miss a true difference of --sprt-points, 0.001 to 0.49 (default 0.05).",
-    ),
+    sprt_alpha: float | None = _sprt_rate("--sprt-alpha", "how often it may call a player stronger when neither is"),
+    sprt_beta: float | None = _sprt_rate("--sprt-beta", "how often it may miss a true difference of --sprt-points"),
 ) -> None:
     """Which player is better, and how sure: every player on the same deals, and paired tests.
 
