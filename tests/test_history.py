@@ -492,3 +492,15 @@ def test_a_game_whose_moves_were_all_taken_back_is_not_kept(home):
     assert history_json(home)["games"] == [] and list((home / "games").glob("*.yaml")) == []
     kept = in_process("play", "--seed", "5", input="B2\nC2\nundo\n", **env_for(home))
     assert kept.returncode == 0 and [g["moves"] for g in history_json(home)["games"]] == [1]
+
+
+@pytest.mark.parametrize("width", [60, 100])
+def test_a_deal_number_of_twenty_digits_is_listed_whole_at_any_width(home, width):
+    """An outside try: deals 2^64 - 1 and 2^64 - 16 were both listed as 18446744073709551, cut to the column,
+    a number no deal has, where a player copies it to `--seed`."""
+    for seed in ("18446744073709551615", "0xFFFFFFFFFFFFFFF0"):
+        play(home, "--seed", seed, "-f", "json", input="B2\n")
+    listed = in_process("history", **env_for(home), COLUMNS=str(width)).stdout.splitlines()
+    deals = [line.split()[2] for line in listed[1:3]]
+    assert sorted(deals) == ["18446744073709551600", "18446744073709551615"], listed
+    assert all(len(line) <= width for line in listed[:3]), listed

@@ -52,13 +52,15 @@ HISTORY_COLUMNS = (  # (heading, width, right-aligned); a narrow terminal drops 
     ("hints", 5, True),
     ("time", 6, True),
 )
-DROPPED = ("hints", "undos", "grade", "time")  # what a narrow terminal leaves out, first to last
+DROPPED = ("hints", "undos", "grade", "time", "moves")  # what a narrow terminal leaves out, first to last
 
 
-def _columns(width: int | None, wide: bool) -> list[tuple[str, int, bool]]:
+def _columns(width: int | None, deals: list[str]) -> list[tuple[str, int, bool]]:
     """The history's columns that fit `width` (all where the width is not known), the least needed left out
-    first (`DROPPED`)."""
-    columns = list(HISTORY_COLUMNS)
+    first (`DROPPED`); the deal's column as wide as its longest deal, since a deal number is copied from it to
+    `--seed` and is never cut (2^64 - 1 had read as 18446744073709551)."""
+    widest = max(map(len, deals), default=0)
+    columns = [(name, max(size, widest) if name == "deal" else size, right) for name, size, right in HISTORY_COLUMNS]
     for name in DROPPED:
         if width is None or sum(size + 2 for _, size, _ in columns) - 2 <= width:
             break
@@ -104,7 +106,7 @@ def history_text(
     game's record file (a path, as long as it is)."""
     lines = []
     if games:
-        columns = _columns(width, wide)
+        columns = _columns(width, [_cells(game)["deal"] for game in games[:limit]])
         lines.append(
             "  ".join(f"{name:>{size}}" if right else f"{name:<{size}}" for name, size, right in columns).rstrip()
             + ("  record" if wide else "")
