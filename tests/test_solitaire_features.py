@@ -198,6 +198,26 @@ def test_history_share_gives_the_block_of_a_days_daily_game(home):
     assert missing.exit_code == 2 and "no daily game of '1999-01-01'" in missing.stderr
 
 
+@pytest.mark.parametrize(
+    ("seed", "daily"),
+    [(92, False), (20261207, False), (None, False), (20261208, True)],
+    ids=["another deal", "the day before's", "a deck", "the day's own"],
+)
+def test_a_daily_claim_holds_on_its_days_deal_alone(home, seed, daily):
+    """An outside try: a won record of deal 92 given `daily: '2026-12-08'` by hand was shared as that day's
+    daily deal won and counted in the daily streak; `check` calls it valid, so only the deal can tell."""
+    games = home / "games"
+    games.mkdir(parents=True)
+    dealt = f"seed: {seed}" if seed is not None else f"deck: {' '.join(map(str, deal(92)))}"
+    meta = "meta:\n  started: '2026-12-08T10:00:00Z'\n  daily: '2026-12-08'\n"
+    (games / "claimed.yaml").write_text(f"foursquare: 1\n{dealt}\nmoves: [B2]\n{meta}")
+    shared = runner.invoke(app, ["history", "--share", "2026-12-08"])
+    assert shared.exit_code == (0 if daily else 2)
+    assert daily or "no daily game of '2026-12-08'" in shared.stderr
+    listed = json.loads(runner.invoke(app, ["history", "-f", "json"]).stdout)
+    assert [game["daily"] for game in listed["games"]] == [daily]
+
+
 # -- 3. and 4. hints and time counted ---------------------------------------------------------------------------
 
 

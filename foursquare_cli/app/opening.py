@@ -19,7 +19,7 @@ from ..rules.cards import Card
 from ..rules.game import Game
 from ..store.files import RecordFile
 from ..store.history import History, HistoryError
-from ..store.kept import started_now
+from ..store.kept import daily_deal, started_now
 from .events import Opening, OpeningKind
 from .session import Session
 
@@ -27,7 +27,7 @@ from .session import Session
 def daily_seed(today: datetime.date | None = None) -> tuple[int, datetime.date]:
     """The deal of the day: the UTC date's digits as a number (20261130 for 2026-11-30), the same for everyone."""
     day = today or datetime.datetime.now(datetime.UTC).date()
-    return int(day.strftime("%Y%m%d")), day
+    return daily_deal(day), day
 
 
 def new_seed() -> int:

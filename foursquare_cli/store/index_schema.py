@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Iterator
 
 APPLICATION_ID = 0x46535131  # "FSQ1": this file is foursquare's history index
-SCHEMA_VERSION = 4  # 4: `piped`
+SCHEMA_VERSION = 5  # 4: `piped`; 5: `daily` only on its day's deal (older rows read again)
 BUSY_SECONDS = 5.0  # how long a busy index is waited for before it is skipped
 INDEX_COLUMNS = "path, seed, daily, started, status, score, moves, undos, hints, seconds, grade, piped, size, mtime_ns"
 INDEX_INSERT = f"INSERT OR REPLACE INTO games ({INDEX_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"

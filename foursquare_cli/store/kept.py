@@ -4,6 +4,7 @@ file changes."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 from typing import Any, NamedTuple
@@ -78,7 +79,7 @@ def index_row(path: str) -> tuple[Any, ...] | None:
     return (
         os.fsencode(path),
         seed,
-        _day(meta.get("daily")),
+        _day(meta.get("daily"), source.seed),
         started,
         str(outcome.status),
         outcome.score,
@@ -107,16 +108,19 @@ def _moment(said: object) -> str | None:
     return said
 
 
-def _day(said: object) -> str | None:
-    """`meta: daily:` when it is a date (the daily deal's, as the tool writes it), else None: not a daily game."""
-    if isinstance(said, datetime.date) and not isinstance(said, datetime.datetime):
-        return said.isoformat()
-    if not isinstance(said, str) or len(said) != 10:
-        return None
-    try:
-        return datetime.date.fromisoformat(said).isoformat()
-    except ValueError:
-        return None
+def daily_deal(day: datetime.date) -> int:
+    """The deal of a day: the UTC date's digits as a number (20261130 for 2026-11-30), the same for everyone."""
+    return int(day.strftime("%Y%m%d"))
+
+
+def _day(said: object, seed: int | None) -> str | None:
+    """`meta: daily:` when it is a date (as the tool writes it) whose deal the record is, else None: not a daily
+    game. A hand's `daily:` on another deal had been shared and counted as that day's daily deal won."""
+    day = said if isinstance(said, datetime.date) and not isinstance(said, datetime.datetime) else None
+    if isinstance(said, str) and len(said) == 10:
+        with contextlib.suppress(ValueError):
+            day = datetime.date.fromisoformat(said)
+    return day.isoformat() if day is not None and seed == daily_deal(day) else None
 
 
 def kept_moves(path: str) -> list[Move] | None:
