@@ -456,7 +456,7 @@ def test_a_hand_edited_meta_is_shown_only_where_it_means_what_history_reads_it_a
     meta = "meta: {started: yesterday, seconds: -5, daily: 99999999999, grade: legendary}"
     (games / "odd.yaml").write_text(f"foursquare: 1\nseed: 3\nmoves: [B2]\n{meta}\n")
     (games / "kept.yaml").write_text(
-        "foursquare: 1\nseed: 4\nmoves: [B2]\nmeta: {started: '2026-12-01T10:00:00Z', seconds: 61.5, "
+        "foursquare: 1\nseed: 20261201\nmoves: [B2]\nmeta: {started: '2026-12-01T10:00:00Z', seconds: 61.5, "
         "daily: '2026-12-01', grade: easy}\n"
     )
     odd, kept = sorted(history_json(home)["games"], key=lambda game: game["seed"])
@@ -504,3 +504,25 @@ def test_a_deal_number_of_twenty_digits_is_listed_whole_at_any_width(home, width
     deals = [line.split()[2] for line in listed[1:3]]
     assert sorted(deals) == ["18446744073709551600", "18446744073709551615"], listed
     assert all(len(line) <= width for line in listed[:3]), listed
+
+
+def test_the_last_game_broken_by_hand_is_what_last_names_and_resume_alone_says_so(home):
+    """An outside try: with the newest record broken by hand, `check --last` checked the game before it and
+    passed, `play --resume` went on with the older game without a word, and with the only record broken
+    `replay --last` said no game was kept."""
+    games = home / "games"
+    games.mkdir(parents=True)
+    older, newer = games / "older.yaml", games / "newer.yaml"
+    older.write_text("foursquare: 1\nseed: 42\nmoves: [B2]\nmeta:\n  started: '2026-12-06T10:00:00Z'\n")
+    newer.write_text("foursquare: 1\nseed: 7\nmoves: [B2]\nmeta:\n  started: '2026-12-07T10:00:00Z'\n")
+    os.utime(older, ns=(10**18, 10**18))
+    assert in_process("check", "--last", **env_for(home)).stdout.startswith(str(newer))
+    newer.write_text("foursquare: 1\nseed: 7\nmoves: [B2\n")  # broken: the newest change still
+    checked = in_process("check", "--last", **env_for(home))
+    assert checked.returncode == 1 and checked.stdout.startswith(f"{newer}:"), checked.stdout
+    resumed = play(home, "--resume", input="quit\n")
+    assert f"{newer} is not a valid record, so it is not listed" in resumed.stderr, resumed.stderr
+    assert "Resuming deal 42 at move 2" in resumed.stderr
+    older.unlink()
+    replayed = in_process("replay", "--last", **env_for(home))
+    assert replayed.returncode == 1 and "no game is kept" not in replayed.stderr and str(newer) in replayed.stderr

@@ -38,7 +38,7 @@ def last_game_path() -> str:
     last = History().last_played()
     if last is None:
         raise UsageError("--last: no game is kept yet; play one with foursquare play")
-    return last.path
+    return last
 
 
 def file_or_last(file: str | None, last: bool) -> str:

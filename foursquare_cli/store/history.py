@@ -357,24 +357,36 @@ class History:
         lines = (kept_moves(game.path) for game in games if game.status == "won")
         return [line for line in lines if line is not None]
 
-    def last_played(self) -> KeptGame | None:
-        """The game played most recently (by its record's last change), finished or not; None when none is
-        kept: what `--last` names."""
+    def last_played(self) -> str | None:
+        """The record of the game played most recently (by its last change), finished or not, a kept file that
+        is no valid record included (`check --last` is how one finds out why); None when none is kept: what
+        `--last` names. A record broken by hand had been passed over for the game before it without a word."""
         self.refresh()
         with self._sqlite("read"):
-            row = self.connection.execute(
-                f"SELECT {INDEX_COLUMNS} FROM games ORDER BY mtime_ns DESC LIMIT 1"
-            ).fetchone()
-        return None if row is None else kept_game(row)
+            row = self.connection.execute("SELECT path, mtime_ns FROM games ORDER BY mtime_ns DESC LIMIT 1").fetchone()
+        newer = self._refused_since(row[1] if row is not None else -1)
+        return newer[0] if newer else None if row is None else os.fsdecode(row[0])
 
     def last_unfinished(self) -> KeptGame | None:
         """The unfinished game played most recently at a prompt (by its file's last change), if any: a game
-        played from a pipe was a script's, which gives its file to go on (`play --resume FILE`)."""
+        played from a pipe was a script's, which gives its file to go on (`play --resume FILE`). A kept file
+        changed since that is no valid record is noted: it may be the game meant, broken by hand."""
         self.refresh()
         with self._sqlite("read"):
             playing = f"SELECT {INDEX_COLUMNS} FROM games WHERE status = 'playing' AND piped = 0"
             row = self.connection.execute(playing + " ORDER BY mtime_ns DESC LIMIT 1").fetchone()
-        return None if row is None else kept_game(row)
+        game = None if row is None else kept_game(row)
+        self._note_refused(self._refused_since(-1 if row is None else row[-1]))
+        return game
+
+    def _refused_since(self, mtime_ns: int) -> list[str]:
+        """The kept files that are no valid record (empty ones aside: records being reserved) changed after
+        `mtime_ns`, newest first, those still there."""
+        with self._sqlite("read"):
+            found = self.connection.execute(
+                "SELECT path FROM refused WHERE size > 0 AND mtime_ns > ? ORDER BY mtime_ns DESC", (mtime_ns,)
+            ).fetchall()
+        return [path for (key,) in found if file_status(path := os.fsdecode(key)) is not None]
 
     def close(self) -> None:
         if self._connection is not None:
