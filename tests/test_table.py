@@ -338,6 +338,8 @@ def test_restart_and_new_ask_before_leaving_an_unfinished_game():
     assert said.count("Leave this game of 1 move and start it over? (y/N)> ") == 1
     assert said.count("Leave this game of 1 move for a new deal? (y/N)> ") == 2
     assert said.count("Not left: the game goes on") == 3 and "A new deal." not in said
+    cut_short = "for a new deal? (y/N)> \nNot left: the game goes on"  # its own line, not after the question
+    assert said.count(cut_short) == 2, "Ctrl-C and Ctrl-D: a new line first (an outside try, at 60 columns)"
     assert "Move 3, place " not in said  # the answer B3 was an answer, not a move
 
 

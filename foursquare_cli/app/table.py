@@ -238,8 +238,9 @@ class Table:
             self.view.show(Refused(Refusal.CANNOT_REOPEN, command))
             return
         game = self.game
-        if game.ply > 0 and not game.state.is_over and not self.leave_confirmed(command):
-            self.view.show(Refused(Refusal.STAYED, command))
+        answer = self.leave_answer(command) if game.ply > 0 and not game.state.is_over else "y"
+        if answer is None or answer.strip().lower() not in ("y", "yes"):
+            self.view.show(Refused(Refusal.STAYED, command, "cut short" if answer is None else ""))
             return
         if self.session.record is not None and not (game.state.is_over and self.ended):
             self.view.show(Left(self.session.where_kept()))  # a game kept nowhere (--no-record): not a word
@@ -251,15 +252,17 @@ class Table:
         self.ended = False
         self.view.show(Reopened(command == "restart", said, self.game.step, self.cards_to_come))
 
-    def leave_confirmed(self, command: str) -> bool:
-        """Whether the player, asked, leaves the unfinished game for `command`'s: only a typed y (yes); any
-        other line, Ctrl-C or the end of input keep the game going (a typo never throws a game away)."""
+    def leave_answer(self, command: str) -> str | None:
+        """The player's answer to whether to leave the unfinished game for `command`'s, None when Ctrl-C or
+        the end of input cut the question short (the cursor still on its line): only a typed y (yes) leaves;
+        anything else keeps the game going (a typo never throws a game away)."""
         try:
             with self.interrupts.waiting_for_input():
-                answer = self.view.read(Prompt(self.game.state, self.game.ply, command), list)
-        except (KeyboardInterrupt, EOFError, UnicodeDecodeError):
-            return False
-        return answer.strip().lower() in ("y", "yes")
+                return self.view.read(Prompt(self.game.state, self.game.ply, command), list)
+        except (KeyboardInterrupt, EOFError):
+            return None
+        except UnicodeDecodeError:
+            return ""
 
     def play(self, text: str) -> None:
         try:

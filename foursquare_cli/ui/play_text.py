@@ -257,7 +257,8 @@ def _refusal_text(value: Refused) -> str:
     if kind is Refusal.CANNOT_REOPEN:
         return f"'{value.text}' needs a new game to be kept; leave with quit and play again."
     if kind is Refusal.STAYED:
-        return f"Not left: the game goes on ('{value.text}' then y to leave it; it stays kept, to resume)."
+        new_line = "\n" if value.detail else ""  # Ctrl-C or Ctrl-D left the cursor on the question's line
+        return f"{new_line}Not left: the game goes on ('{value.text}' then y to leave it; it stays kept, to resume)."
     return value.text  # the engine's or the record's own message: TRY_REFUSED, NOTHING_TO_UNDO, RECORD_REFUSED
 
 
