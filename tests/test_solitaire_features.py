@@ -532,6 +532,17 @@ def test_a_second_daily_is_practice_said_at_its_start_and_never_shared(home):
         assert runner.invoke(app, ["history", "--share", named, "--no-unicode"]).stdout == shared.stdout
 
 
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [(["-f", "json"], "--format json"), (["-f", "csv"], "--format csv"), (["--deal", "5"], "--deal")],
+)
+def test_share_with_an_option_it_cannot_honour_is_refused_not_ignored(home, options, named):
+    """An outside try: `--share -f json` printed the text block, and `--share --deal 5` said no daily game was
+    kept when one was (the deal filtered it out)."""
+    refused = runner.invoke(app, ["history", "--share", *options])
+    assert refused.exit_code == 2 and f"give it without {named}" in refused.stderr and refused.stdout == ""
+
+
 def test_a_malformed_share_day_shows_the_forms():
     for wrong in ("2026-13-01", "yesterday", "2026121"):
         result = runner.invoke(app, ["history", "--share", wrong])

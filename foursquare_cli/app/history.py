@@ -44,6 +44,7 @@ class HistoryRequest(NamedTuple):
     deal: int | None = None
     wide: bool = False
     share: str | None = None
+    output: str = "text"  # the format asked for: a share is a block of text to paste, never JSON or CSV
 
 
 class HistoryReport(NamedTuple):
@@ -81,6 +82,11 @@ class HistoryNote(NamedTuple):
 def kept_games(request: HistoryRequest, show: Callable[[object], None]) -> HistoryReport | SharedDay:
     """The games kept in the data folder (only those of `deal` when given), or the day's block to share; the
     history's notes shown as they come."""
+    if request.share is not None:
+        given = {"--deal": request.deal is not None, "--wide": request.wide, "--limit": request.limit != 20}
+        given[f"--format {request.output}"] = request.output != "text"
+        if said := [name for name, set_ in given.items() if set_]:  # never ignored: the share has its own form
+            raise UsageError(f"--share is a day's block of text to paste; give it without {', '.join(said)}")
     kept = History()
     games = kept.games(seed=request.deal)
     first = first_dailies(games)

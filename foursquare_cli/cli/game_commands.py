@@ -127,7 +127,7 @@ def history_command(
     from ..app.history import HistoryRequest, kept_games  # start-up: a command's own modules load when it runs
 
     show = emitter(output_format, screen_of(unicode=not no_unicode))
-    show(kept_games(HistoryRequest(limit, deal, wide, share), show))
+    show(kept_games(HistoryRequest(limit, deal, wide, share, output_format.value), show))
 
 
 @command("hint")
