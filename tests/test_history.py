@@ -526,3 +526,31 @@ def test_the_last_game_broken_by_hand_is_what_last_names_and_resume_alone_says_s
     older.unlink()
     replayed = in_process("replay", "--last", **env_for(home))
     assert replayed.returncode == 1 and "no game is kept" not in replayed.stderr and str(newer) in replayed.stderr
+
+
+def test_two_unreadable_indexes_in_one_second_are_both_kept_aside(home, monkeypatch):
+    """An outside try: a second corruption within the same second moved onto the first's copy, which a comment
+    promised was never deleted."""
+    from foursquare_cli.store import history as history_module
+
+    monkeypatch.setattr(history_module, "started_now", lambda: "2026-12-07T05:06:41Z")
+    home.mkdir()
+    for junk in (b"FIRST", b"SECOND", b"THIRD"):
+        (home / "history.sqlite").write_bytes(junk)
+        History().games()
+    aside = sorted(path.name for path in home.iterdir() if ".unreadable-" in path.name)
+    stamp = "history.sqlite.unreadable-2026-12-07T05-06-41Z"
+    assert aside == [stamp, f"{stamp}-2", f"{stamp}-3"]
+    assert [(home / name).read_bytes() for name in aside] == [b"FIRST", b"SECOND", b"THIRD"]
+
+
+def test_a_file_where_the_games_folder_goes_is_named(home):
+    """An outside try: `games` made a file said 'cannot keep games in HOME: File exists'."""
+    home.mkdir()
+    (home / "games").write_text("hi")
+    process = in_process("history", **env_for(home))
+    assert process.returncode == 2
+    assert (
+        process.stderr
+        == f"foursquare history: cannot keep games in {home / 'games'}: {home / 'games'} is not a folder\n"
+    )

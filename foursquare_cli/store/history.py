@@ -3,39 +3,34 @@
 The records are the truth; the index (SQLite, the standard library's `sqlite3`) is a
 cache of what they say, kept beside them as `history.sqlite`:
 
-- The data folder is `$FOURSQUARE_HOME` if set, else the platform's place for a user's
-  data, as `platformdirs` knows it: `$XDG_DATA_HOME/foursquare` or
-  `~/.local/share/foursquare` on Linux, `~/Library/Application Support/foursquare` on
-  macOS, `%APPDATA%\\foursquare` on Windows.
-- A game played without `--record` is saved as `games/DATE-TIME-deal-N.yaml` there;
-  one played with `--record FILE` is written to FILE and its path is remembered in
-  `elsewhere.txt`, so that a rebuilt index finds it again.
-- A game is indexed when its session starts (a kept game: once its first move is
-  saved) and when it ends; each write is one transaction, and a busy index is
-  waited for, so two terminals playing at once both get their games indexed.
-- Before the history is read, every indexed file is looked at again (its size and
-  time of change): a changed record is read again, a deleted one drops out, and a
-  record in `games/` that is not indexed yet (its session was killed) is added; the
-  empty one reserved for a game killed before its first move, held by none, is removed.
-- A missing index is rebuilt from the record files, with a line saying so. The
-  index is marked as this tool's (SQLite's `application_id`, and a schema version
-  in `user_version`): a file at its place that is not ours (another program's
-  database, even one with no table yet, or any database reached through a link that
-  is not marked as ours) is never deleted or changed, and the history is then not
-  kept, with a line; a file that is no database at all, or an index of ours whose
-  pages are damaged (SQLite's `quick_check`), is moved aside (`history.sqlite.
-  unreadable-TIME`), never deleted, and the index rebuilt from the records. A busy index is waited for a
-  bounded time, then skipped with a line, never rebuilt.
-- Paths are kept as bytes (`os.fsencode`), so a name that is not UTF-8 is kept as it
-  is; `elsewhere.txt` holds one JSON string a line, so a name with a newline stays one
-  entry. It is read as a regular file only, and at most 1 MiB of it.
-- A file in `games/` that is not a valid record is remembered as refused (by its
-  size and time of change), so it is not parsed again until it changes.
+- The data folder is `$FOURSQUARE_HOME` if set, else the platform's place for a user's data, as `platformdirs` knows
+  it: `$XDG_DATA_HOME/foursquare` or `~/.local/share/foursquare` on Linux, `~/Library/Application
+  Support/foursquare` on macOS, `%APPDATA%\\foursquare` on Windows.
+- A game played without `--record` is saved as `games/DATE-TIME-deal-N.yaml` there; one played with `--record FILE`
+  is written to FILE and its path is remembered in `elsewhere.txt`, so that a rebuilt index finds it again.
+- A game is indexed when its session starts (a kept game: once its first move is saved) and when it ends; each write
+  is one transaction, and a busy index is waited for, so two terminals playing at once both get their games indexed.
+- Before the history is read, every indexed file is looked at again (its size and time of change): a changed record
+  is read again, a deleted one drops out, and a record in `games/` that is not indexed yet (its session was killed)
+  is added; the empty one reserved for a game killed before its first move, held by none, is removed.
+- A missing index is rebuilt from the record files, with a line saying so. The index is marked as this tool's
+  (SQLite's `application_id`, and a schema version in `user_version`): a file at its place that is not ours (another
+  program's database, even one with no table yet, or any database reached through a link that is not marked as ours)
+  is never deleted or changed, and the history is then not kept, with a line; a file that is no database at all, or
+  an index of ours whose pages are damaged (SQLite's `quick_check`), is moved aside (`history.sqlite.
+  unreadable-TIME`), never deleted, and the index rebuilt from the records. A busy index is waited for a bounded
+  time, then skipped with a line, never rebuilt.
+- Paths are kept as bytes (`os.fsencode`), so a name that is not UTF-8 is kept as it is; `elsewhere.txt` holds one
+  JSON string a line, so a name with a newline stays one entry. It is read as a regular file only, and at most 1 MiB
+  of it.
+- A file in `games/` that is not a valid record is remembered as refused (by its size and time of change), so it is
+  not parsed again until it changes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -100,8 +95,12 @@ class History:
 
     def prepare(self) -> None:
         """Create the folder for games; HistoryError when it cannot be."""
+        games = self.folder / GAMES_FOLDER
         try:
-            (self.folder / GAMES_FOLDER).mkdir(parents=True, exist_ok=True)
+            games.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # a file at a folder's place: which one, not "File exists" of the data folder
+            place = next((folder for folder in (games, *games.parents) if folder.is_file()), games)
+            raise HistoryError(f"cannot keep games in {_shown(games)}: {_shown(place)} is not a folder") from None
         except (OSError, ValueError) as error:
             raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {_why(error)}") from None
 
@@ -184,9 +183,11 @@ class History:
         return [row[1] for row in connection.execute("PRAGMA table_info(games)")] == LEGACY_COLUMNS
 
     def _replace_unreadable(self, path: Path, error: Exception) -> sqlite3.Connection:
-        """A file at the index's place that is no database: moved aside (never deleted), the index rebuilt."""
-
-        aside = path.with_name(f"{INDEX_NAME}.unreadable-{started_now().replace(':', '-')}")
+        """A file at the index's place that is no database: moved aside (never deleted: a second in the same second
+        gets a name of its own, -2 on), the index rebuilt."""
+        stamp = f"{INDEX_NAME}.unreadable-{started_now().replace(':', '-')}"
+        names = (path.with_name(stamp + (f"-{number}" if number > 1 else "")) for number in itertools.count(1))
+        aside = next(name for name in names if not name.exists())
         os.replace(path, aside)
         self.notes.append(
             f"The history index {_shown(path)} was unreadable ({error}); it was moved to {_shown(aside.name)} "
