@@ -17,6 +17,7 @@ from foursquare_cli.agents import environment  # noqa: E402
 from foursquare_cli.agents.environment import ACTIONS, FoursquareEnv, action_mask, observation  # noqa: E402
 from foursquare_cli.formats.records import check_record  # noqa: E402
 from foursquare_cli.formats.source import read_source  # noqa: E402
+from foursquare_cli.rules.cards import InvalidSeedError  # noqa: E402
 from foursquare_cli.rules.engine import State  # noqa: E402
 
 
@@ -68,6 +69,15 @@ def test_a_pinned_deal_replays_and_the_score_reward():
     _, info = env.reset(options={"deal": 42})
     assert info["deal"] == 42 and str(env.state.next_card) == "6D"
     assert env.reset(seed=7)[1]["deal"] == env.reset(seed=7)[1]["deal"]
+
+
+@pytest.mark.parametrize("pinned", [1.5, "42", True, float("nan"), "0x2a", -1, 2**64])
+def test_a_pinned_deal_that_is_no_deal_number_is_refused_by_name(pinned):
+    """An outside try: 1.5 dealt deal 1, "42" and True were taken, nan gave a bare ValueError of int()."""
+    env = FoursquareEnv()
+    with pytest.raises(InvalidSeedError, match="deal number"):
+        env.reset(options={"deal": pinned})
+    assert env.reset(options={"deal": np.uint64(42)})[1]["deal"] == 42, "numpy's whole numbers are deal numbers"
 
 
 def test_an_illegal_action_ends_the_episode_with_the_penalty_and_a_reason():

@@ -40,6 +40,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..formats.records import format_record
+from ..rules.cards import check_seed
 from ..rules.engine import State
 from ..rules.game import Game
 from ..rules.moves import IllegalMoveError, Move
@@ -155,7 +156,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):  # type: ignore[misc,
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         pinned = (options or {}).get("deal")
-        self.deal = int(pinned) if pinned is not None else int(self.np_random.integers(0, 2**32))
+        if isinstance(pinned, np.integer):
+            pinned = int(pinned)  # numpy's whole numbers are deal numbers too; 1.5, "42", True and nan are not
+        self.deal = check_seed(pinned) if pinned is not None else int(self.np_random.integers(0, 2**32))
         self.state = State.from_seed(self.deal)
         self.moves = []
         self.ended = False
