@@ -554,3 +554,16 @@ def test_a_file_where_the_games_folder_goes_is_named(home):
         process.stderr
         == f"foursquare history: cannot keep games in {home / 'games'}: {home / 'games'} is not a folder\n"
     )
+
+
+def test_what_history_notes_fits_the_terminal_as_its_table_does(home):
+    """An outside try: '3 kept files are not valid records, so they are not listed (foursquare check ...)' was
+    one line of 105 columns at a terminal of 60, above a table that fitted."""
+    games = home / "games"
+    games.mkdir(parents=True)
+    for name in ("a", "b", "c"):
+        (games / f"{name}.yaml").write_text("foursquare: 1\nseed: [\n")
+    said = in_process("history", **env_for(home), COLUMNS="60").stderr
+    fits = all(len(line) <= 60 or " " not in line for line in said.splitlines())  # a path alone is never broken
+    assert "not valid records" in said and fits, said
+    assert " ".join(said.split()).startswith("3 kept files are not valid records, so they are not listed")

@@ -157,7 +157,7 @@ def _history_report(value: HistoryReport, screen: Screen) -> Text:
 
 @text_of.register
 def _history_note(value: HistoryNote, screen: Screen) -> Text:
-    return Text(err=(value.text,))
+    return Text(err=(value.text,), err_words=True)  # words for a person, fitted as the table below them is
 
 
 SHARE_BLOCKS = "\u00b7\u2582\u2584\u2586\u2588"  # an empty cell, then piles of 1 to 4 cards
