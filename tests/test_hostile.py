@@ -220,6 +220,21 @@ def test_5_a_full_disk_mid_game_is_one_line_and_the_last_record_stays(tmp_path, 
     assert [p.name for p in tmp_path.iterdir()] == ["g.yaml"], "no temporary left behind"
 
 
+def test_5_a_full_disk_at_the_records_first_write_leaves_no_lock_file(tmp_path, monkeypatch):
+    """An outside try, on a full file system: `play --record r.yaml` said it could not write (exit 74) and
+    left `.r.yaml.lock` behind, which the docs say goes when the session ends."""
+    from foursquare_cli.store import files
+
+    def full(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", full)
+    record = tmp_path / "r.yaml"
+    result = runner.invoke(app, ["play", "--seed", "92", "--record", str(record), "-f", "json"], input="A1\n")
+    assert result.exit_code == 74 and result.stderr.startswith(f"{record}: cannot write: No space left on device")
+    assert list(tmp_path.iterdir()) == [], "neither the lock file nor a temporary left behind"
+
+
 def test_5_stale_temporaries_of_a_record_are_removed_when_it_is_next_written(tmp_path):
     record = tmp_path / "g.yaml"
     record.write_text("foursquare: 1\nseed: 42\nmoves: [A1]\n")
