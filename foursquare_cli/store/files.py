@@ -40,7 +40,20 @@ from collections.abc import Callable, Iterator
 from ..errors import UsageError, WriteError
 from .locking import ExclusiveLock
 
-__all__ = ["RecordFile", "WriteError", "lock_path_of", "opened_record", "remove_if_abandoned", "reserve_record"]
+__all__ = [
+    "RecordFile",
+    "WriteError",
+    "lock_path_of",
+    "opened_record",
+    "os_reason",
+    "remove_if_abandoned",
+    "reserve_record",
+]
+
+
+def os_reason(error: BaseException) -> str:
+    """Why an operation on a file failed, in the system's words (`No space left on device`), else the error's."""
+    return getattr(error, "strerror", None) or str(error)
 
 
 def _umask() -> int:

@@ -20,11 +20,10 @@ cache of what they say, kept beside them as `history.sqlite`:
   an index of ours whose pages are damaged (SQLite's `quick_check`), is moved aside (`history.sqlite.
   unreadable-TIME`), never deleted, and the index rebuilt from the records. A busy index is waited for a bounded
   time, then skipped with a line, never rebuilt.
-- Paths are kept as bytes (`os.fsencode`), so a name that is not UTF-8 is kept as it is; `elsewhere.txt` holds one
-  JSON string a line, so a name with a newline stays one entry. It is read as a regular file only, and at most 1 MiB
-  of it.
-- A file in `games/` that is not a valid record is remembered as refused (by its size and time of change), so it is
-  not parsed again until it changes.
+- Paths are kept as bytes (`os.fsencode`: a name that is not UTF-8 is kept as it is); `elsewhere.txt` holds one JSON
+  string a line (a name with a newline stays one entry), read as a regular file only, at most 1 MiB of it. A file in
+  `games/` that is no valid record is remembered as refused (by its size and time of change), not parsed again until
+  it changes. A data folder that cannot be written (a read-only copy) is listed from its records, indexed in memory.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ from ..errors import UsageError, display_name
 from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
 from ..rules import Move
-from .files import RecordFile, remove_if_abandoned, reserve_record
+from .files import RecordFile, os_reason, remove_if_abandoned, reserve_record
 from .index_schema import (
     APPLICATION_ID,
     BUSY_SECONDS,
@@ -72,10 +71,8 @@ class HistoryError(UsageError):
 
 def data_folder() -> Path:
     """Where a user's games are kept (see the module's docstring), as an absolute path."""
-    override = os.environ.get("FOURSQUARE_HOME")
-    if override:
+    if override := os.environ.get("FOURSQUARE_HOME"):
         return Path(os.path.abspath(override))
-
     return Path(os.path.abspath(platformdirs.user_data_dir("foursquare", appauthor=False, roaming=True)))
 
 
@@ -102,7 +99,7 @@ class History:
             place = next((folder for folder in (games, *games.parents) if folder.is_file()), games)
             raise HistoryError(f"cannot keep games in {_shown(games)}: {_shown(place)} is not a folder") from None
         except (OSError, ValueError) as error:
-            raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {_why(error)}") from None
+            raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {os_reason(error)}") from None
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -114,7 +111,6 @@ class History:
     @contextlib.contextmanager
     def _sqlite(self, doing: str) -> Iterator[None]:
         """SQLite's errors, and the file system's, as one HistoryError line."""
-
         try:
             yield
         except sqlite3.OperationalError as error:
@@ -124,16 +120,20 @@ class History:
                 ) from None
             raise HistoryError(f"cannot {doing} the history index {_shown(self.index_path)}: {error}") from None
         except (sqlite3.Error, OSError) as error:
-            raise HistoryError(f"cannot {doing} the history index {_shown(self.index_path)}: {_why(error)}") from None
+            raise HistoryError(
+                f"cannot {doing} the history index {_shown(self.index_path)}: {os_reason(error)}"
+            ) from None
 
     @property
     def index_path(self) -> Path:
         return self.folder / INDEX_NAME
 
     def _open(self) -> sqlite3.Connection:
-
         self.prepare()
         path = self.index_path
+        if not os.access(self.folder, os.W_OK):  # a read-only mount or copy: listed from its records, kept nowhere
+            self.notes.append(f"{_shown(self.folder)} cannot be written; the history is read from its records.")
+            return self._rebuilt(":memory:")
         info = file_status(str(path))
         if info is not None and not stat.S_ISREG(info.st_mode):
             raise HistoryError(f"{_shown(path)} is not a file; the history is not kept there")
@@ -193,14 +193,17 @@ class History:
             f"The history index {_shown(path)} was unreadable ({error}); it was moved to {_shown(aside.name)} "
             "and rebuilt from the records."
         )
-        connection = sqlite3.connect(os.fsencode(path), timeout=BUSY_SECONDS, isolation_level=None)
+        return self._rebuilt(os.fsencode(path))
+
+    def _rebuilt(self, path: bytes | str) -> sqlite3.Connection:
+        """A new index at `path` (":memory:" for one of this run alone), made from the records."""
+        connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
         make_schema(connection)
         self._rebuild(connection, missing=False)
         return connection
 
     def _elsewhere(self) -> list[str]:
         """The record paths kept outside `games/`: `elsewhere.txt`, a JSON string a line (older lines: a path)."""
-
         try:
             data = read_bytes(str(self.folder / ELSEWHERE))
         except ReadError:
@@ -237,14 +240,13 @@ class History:
         try:
             record = reserve_record(str(self.folder / GAMES_FOLDER), stem)
         except OSError as error:
-            raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {_why(error)}") from None
+            raise HistoryError(f"cannot keep games in {_shown(self.folder)}: {os_reason(error)}") from None
         if record is None:
             raise HistoryError(f"cannot keep games in {_shown(self.folder)}: too many games started in one second")
         return record
 
     def remember(self, path: str) -> None:
         """Index the record at `path` (again): its row is replaced by what the file says now."""
-
         path = os.path.abspath(path)
         row = index_row(path)
         if row is None:
@@ -262,7 +264,7 @@ class History:
                 with open(self.folder / ELSEWHERE, "a", encoding="ascii") as links:
                     links.write(json_line(path))
             except OSError as error:
-                raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {_why(error)}") from None
+                raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {os_reason(error)}") from None
         if unopened is not None:
             raise unopened
         with self._sqlite("update"), index_transaction(connection):
@@ -274,7 +276,8 @@ class History:
         """Read again every record that changed since it was indexed; drop the ones deleted; add the records of
         `games/` and `elsewhere.txt` not indexed yet (a session killed, an index that was busy), except those
         already refused as they are."""
-        self._remove_abandoned()
+        if os.access(self.folder, os.W_OK):  # a read-only folder's are left as they are
+            self._remove_abandoned()
         with self._sqlite("read"):
             connection = self.connection
             stale: list[str] = []
@@ -393,7 +396,3 @@ class History:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
-
-
-def _why(error: BaseException) -> str:
-    return getattr(error, "strerror", None) or str(error)
