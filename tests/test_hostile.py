@@ -697,6 +697,21 @@ def test_messages_resuming_a_move_log_names_options_play_has(tmp_path):
     assert resumed.exit_code == 0, resumed.stderr
 
 
+def test_a_move_log_resumed_is_never_rewritten_as_a_record(tmp_path):
+    """An outside try: `play --resume my.moves --seed 5` turned the user's commented log into a YAML record."""
+    log, elsewhere = tmp_path / "my.moves", tmp_path / "g.yaml"
+    log.write_text("# my opening\nB2\n")
+    refused = runner.invoke(app, ["play", "--resume", str(log), "--seed", "5", "-f", "json"], input="C2\n")
+    assert refused.exit_code == 2 and refused.stderr == (
+        f"{log}: is a move log; recording to it would rewrite it as a record: give --record FILE (or --no-record)\n"
+    )
+    recorded = runner.invoke(
+        app, ["play", "--resume", str(log), "--seed", "5", "--record", str(elsewhere), "-f", "json"], input="C2\n"
+    )
+    assert recorded.exit_code == 0 and "- C2" in elsewhere.read_text()
+    assert log.read_text() == "# my opening\nB2\n", "the log as the user wrote it"
+
+
 @pytest.mark.posix
 def test_a_killed_resource_tracker_puts_no_traceback_on_standard_error(capfd, recwarn):
     """Python's multiprocessing resource tracker (the keeper of the workers' semaphores' names) killed during a

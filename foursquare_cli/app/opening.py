@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InvalidInput, UsageError
 from ..formats.records import load
-from ..formats.source import keepable_meta
+from ..formats.source import SourceKind, keepable_meta
 from ..players import PlayerSpec
 from ..players.grade import deal_of_level
 from ..rules.cards import Card
@@ -246,6 +246,11 @@ def _resumed_session(
     elif piped:  # no meta at all: marked as any game a pipe plays, so a prompt's --resume never offers it
         resumed.meta = {"piped": True}
     target = None if no_record else (record or resume)
+    if target == resume and verdict.source.kind is SourceKind.LOG:  # the user's text, never rewritten as YAML
+        raise UsageError(
+            "is a move log; recording to it would rewrite it as a record: give --record FILE (or --no-record)",
+            path=resume,
+        )
     file = RecordFile(target, replace=force or target == resume) if target is not None else None
     session = Session(resumed, file, history if target is not None else None, resumed=target == resume)
     session.index()
