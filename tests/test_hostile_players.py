@@ -423,11 +423,13 @@ def test_8_a_stray_answer_written_in_pieces_is_dropped_whole(tmp_path):
     assert __import__("json").loads(result.stdout)["forfeits"] == {}
 
 
-def test_a_player_that_shifts_for_ever_forfeits_at_the_move_limit(tmp_path):
+def test_a_player_that_shifts_for_ever_forfeits_at_the_move_limit(tmp_path, monkeypatch):
     """Shifts are free, so a program that only shifts (round and round the frame) would play one game for ever,
-    its steps filling the memory: past MOVE_LIMIT moves it forfeits, and the next game starts afresh."""
-    from foursquare_cli.players import MOVE_LIMIT
+    its steps filling the memory: past MOVE_LIMIT moves it forfeits, and the next game starts afresh (a limit
+    of 200 here: 1,000 moves of a program take seconds, and the limit's place in the loop is what is tested)."""
+    from foursquare_cli import players
 
+    monkeypatch.setattr(players, "MOVE_LIMIT", MOVE_LIMIT := 200)
     bot = tmp_path / "shifter.py"
     bot.write_text(
         "import json, sys\nfor line in sys.stdin:\n    state = json.loads(line)\n"

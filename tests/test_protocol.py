@@ -100,7 +100,7 @@ def test_the_bot_of_the_page_is_the_example_program_and_plays_the_plain_greedy(t
     bot.write_text(_page_block("<!-- example: greedy_bot.py -->"))
     assert bot.read_text() == (ROOT / "examples" / "greedy_bot.py").read_text(), "the page shows the example file"
     monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    result = in_process("compare", f"cmd:{sys.executable} {bot}", "greedy_player:GreedyPlayer", "-n", "8", "-f", "json")
+    result = in_process("compare", f"cmd:{sys.executable} {bot}", "greedy_player:GreedyPlayer", "-n", "4", "-f", "json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     first, second = report["players"]
