@@ -90,6 +90,20 @@ def test_a_seed_of_minus_zero_is_refused_for_its_sign_not_called_negative():
     ]
 
 
+def test_a_seed_with_a_capital_x_is_text_to_yaml_and_the_problem_says_how_hex_is_written():
+    """An outside try: `--seed 0X10` is taken from a person at the command line, `seed: 0X5c` refused with no
+    word of why (YAML reads 0x alone as hex, in 1.1 and 1.2 alike)."""
+    verdict = check_record(source_of("foursquare: 1\nseed: 0X5c\nmoves: []\n"))
+    assert [(p.line, p.message) for p in verdict.problems] == [
+        (
+            2,
+            "seed: '0X5c' is a string (hex is written 0x, a small x: 0x5c); a seed is a whole number from 0 to "
+            "18446744073709551615",
+        )
+    ]
+    assert check_record(source_of("foursquare: 1\nseed: 0x5c\nmoves: []\n")).valid
+
+
 def test_duplicate_keys_inside_meta_are_refused_too():
     verdict = check_record(source_of("foursquare: 1\nseed: 1\nmoves: []\nmeta:\n  a: 1\n  a: 2\n"))
     assert [(p.line, p.message) for p in verdict.problems] == [

@@ -12,6 +12,14 @@ from .safe_yaml import Node, ScalarNode
 PLAIN_NUMBER = re.compile(r"0|[1-9][0-9]*|0x[0-9a-fA-F]+")
 
 
+def capital_x(value: object) -> str:
+    """A word on a seed written `0X5c`: the command line takes it from a person, but to YAML it is text (hex is
+    `0x`, a small x, in YAML 1.1 and 1.2 alike), so a record that has it is refused, and told why."""
+    if isinstance(value, str) and re.fullmatch(r"0X[0-9a-fA-F]+", value.strip()):
+        return f" (hex is written 0x, a small x: 0x{value.strip()[2:]})"
+    return ""
+
+
 def number_form(written: str) -> str:
     if ":" in written:
         return "base 60"

@@ -25,7 +25,7 @@ from ..errors import InvalidInput, display_name, quoted
 from ..rules.cards import SEED_MAX, Card, InvalidCardError, check_deck, deal
 from . import safe_yaml
 from .lines import MAX_INPUT_BYTES, UnreadableLine, iter_lines, move_text, read_bytes
-from .record_numbers import PLAIN_NUMBER, not_plain, number_form
+from .record_numbers import PLAIN_NUMBER, capital_x, not_plain, number_form
 from .safe_yaml import ConstructorError, MappingNode, Node, ScalarNode, SequenceNode, YAMLError
 
 RECORD_FORMAT_VERSION = 1
@@ -329,7 +329,7 @@ def keepable_meta(source: Source) -> RawMeta | None:
 def _read_seed(seed: Any, node: Node, line: int, problems: list[Problem]) -> int | None:
     if isinstance(seed, bool) or not isinstance(seed, int):
         what = "has no value" if seed is None else f"{_shown(seed)} is {_kind(seed)}"
-        problems.append(Problem(line, f"seed: {what}; a seed is a whole number from 0 to {SEED_MAX}"))
+        problems.append(Problem(line, f"seed: {what}{capital_x(seed)}; a seed is a whole number from 0 to {SEED_MAX}"))
         return None
     written = node.value if isinstance(node, ScalarNode) else ""
     if written.startswith("-"):
