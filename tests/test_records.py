@@ -104,6 +104,18 @@ def test_a_seed_with_a_capital_x_is_text_to_yaml_and_the_problem_says_how_hex_is
     assert check_record(source_of("foursquare: 1\nseed: 0x5c\nmoves: []\n")).valid
 
 
+@pytest.mark.parametrize("word", ["undo", "quit", "hint", "please"])
+def test_a_word_in_a_move_log_is_said_to_be_no_move_not_no_such_cell(tmp_path, word):
+    """An outside try: a log with `undo` was answered `no such cell; cells are A1 to D4`, where a pipe into play
+    says what the word is."""
+    log = tmp_path / "g.moves"
+    log.write_text(f"B2\n{word}\n")
+    result = runner.invoke(app, ["replay", str(log), "--seed", "1"])
+    assert result.exit_code == 1
+    said = "not a move; a move is a cell (B3), a cell and top (B3 top) or a shift (shift up)"
+    assert result.stderr == f"{log}:2: move 2 '{word}': {said}\n"
+
+
 def test_duplicate_keys_inside_meta_are_refused_too():
     verdict = check_record(source_of("foursquare: 1\nseed: 1\nmoves: []\nmeta:\n  a: 1\n  a: 2\n"))
     assert [(p.line, p.message) for p in verdict.problems] == [
