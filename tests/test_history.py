@@ -586,3 +586,17 @@ def test_a_data_folder_that_cannot_be_written_is_listed_from_its_records(home, m
     assert {path: path.stat().st_mtime_ns for path in home.rglob("*")} == files, "nothing written, nothing made"
     resumed = runner.invoke(app, ["check", "--last"])
     assert resumed.exit_code == 0 and resumed.stdout.startswith(str(home.parent / "elsewhere.yaml"))
+
+
+def test_a_pipe_that_resumes_a_prompts_game_and_plays_nothing_leaves_it_as_it_was(home):
+    """An outside try: `play --resume </dev/null` marked the prompt's game piped though no move was played,
+    and `play --resume` at the prompt then said no game was waiting."""
+    games = home / "games"
+    games.mkdir(parents=True)
+    record = games / "prompt.yaml"
+    text = "foursquare: 1\nseed: 42\nmoves:\n  - B2\nresult: playing\nmeta:\n  started: '2026-12-07T10:00:00Z'\n"
+    record.write_text(text)
+    resumed = play(home, "--resume", input="")
+    assert resumed.returncode == 0 and "Resuming deal 42 at move 2" in resumed.stderr, resumed.stderr
+    assert record.read_text() == text, "nothing played: nothing written"
+    assert History().last_unfinished().path == str(record), "still the game waiting at the prompt"

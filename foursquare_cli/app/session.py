@@ -73,6 +73,7 @@ class Session:
         self.history = history if record is not None else None  # where the record is indexed
         self.kept = kept
         self.resumed = resumed
+        self._as_resumed = (game.ply, game.undos, game.hints) if resumed else None  # the record holds this much
         self._meta_nodes = meta_nodes(game) if record is not None else 0
         self.problems: list[SessionProblem] = []
         self.report: Callable[[SessionProblem], None] = self.problems.append
@@ -107,7 +108,11 @@ class Session:
             self._write(format_record(self.game))
 
     def save_quietly(self) -> str | None:
-        """Save as the session ends (Ctrl-C, a failed output): why it could not be, or None."""
+        """Save as the session ends (Ctrl-C, a failed output): why it could not be, or None. A resumed record
+        that nothing was done to is left as it was (a pipe that played no move had marked a prompt's game piped,
+        and so hidden it from `--resume` alone)."""
+        if self._as_resumed == (self.game.ply, self.game.undos, self.game.hints):
+            return None
         try:
             self.save()
         except WriteError as error:
