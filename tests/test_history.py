@@ -524,6 +524,11 @@ def test_the_last_game_broken_by_hand_is_what_last_names_and_resume_alone_says_s
     assert f"{newer} is not a valid record, so it is not listed" in resumed.stderr, resumed.stderr
     assert "Resuming deal 42 at move 2" in resumed.stderr
     older.unlink()
+    alone = play(home, "--resume", input="")  # the broken record the only game: named before the refusal
+    assert alone.returncode == 2 and alone.stderr.splitlines() == [
+        f"{newer} is not a valid record, so it is not listed (foursquare check says why).",
+        "foursquare play: no unfinished game is waiting; start one with play, or give --resume FILE",
+    ]
     replayed = in_process("replay", "--last", **env_for(home))
     assert replayed.returncode == 1 and "no game is kept" not in replayed.stderr and str(newer) in replayed.stderr
 

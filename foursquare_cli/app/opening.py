@@ -222,8 +222,9 @@ def _resumed_session(
                 waiting = history.last_unfinished()
             except HistoryError as error:
                 raise UsageError(f"{error}; give the record to resume: --resume FILE") from None
-        if waiting is None:
-            raise UsageError("no unfinished game is waiting; start one with play, or give --resume FILE")
+        if waiting is None:  # a kept record broken by hand may be the game meant: the notes say so first
+            said = tuple(history.notes) if history is not None else ()
+            raise UsageError("no unfinished game is waiting; start one with play, or give --resume FILE", before=said)
         resume = waiting.path
     verdict = load(resume, seed=seed, deck=deck)
     if verdict.problems:
