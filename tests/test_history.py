@@ -605,3 +605,16 @@ def test_a_pipe_that_resumes_a_prompts_game_and_plays_nothing_leaves_it_as_it_wa
     assert resumed.returncode == 0 and "Resuming deal 42 at move 2" in resumed.stderr, resumed.stderr
     assert record.read_text() == text, "nothing played: nothing written"
     assert History().last_unfinished().path == str(record), "still the game waiting at the prompt"
+
+
+@pytest.mark.parametrize("name", ["history.sqlite", "elsewhere.txt"])
+def test_the_historys_own_files_are_never_a_games_record_even_forced(home, name):
+    """An outside try: `--record $FOURSQUARE_HOME/history.sqlite --force` wrote the game over the index, which
+    was then rebuilt, the record moved aside as unreadable, and the resume advice failed."""
+    _play_some(home)
+    own = home / name
+    before = own.read_bytes()
+    refused = play(home, "--seed", "1", "--record", str(own), "--force", input="B2\n")
+    assert refused.returncode == 2
+    assert refused.stderr == f"{own}: is a file of the history's own; record the game to another file\n"
+    assert own.read_bytes() == before

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import os
 import random
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -19,7 +20,7 @@ from ..players.grade import deal_of_level
 from ..rules.cards import Card
 from ..rules.game import Game
 from ..store.files import RecordFile
-from ..store.history import History, HistoryError
+from ..store.history import ELSEWHERE, History, HistoryError
 from ..store.kept import daily_deal, started_now
 from .events import Opening, OpeningKind
 from .session import Session
@@ -177,7 +178,7 @@ def _new_session(
     if piped:
         meta["piped"] = True
     game = Game(deck, meta=meta) if deck is not None else Game.from_seed(seed or 0, meta=meta)
-    file = RecordFile(record, replace=force) if record is not None else None
+    file = RecordFile(_not_the_historys(record, history), replace=force) if record is not None else None
     if record is None and history is not None and not no_record:
         try:
             file = history.new_record(game.seed, started)
@@ -202,6 +203,16 @@ def _released_if_failed(session: Session) -> Iterator[None]:
         if session.record is not None:
             session.record.close()
         raise
+
+
+def _not_the_historys(record: str, history: History | None) -> str:
+    """`record`, unless it is a file of the history's own (its index, its list of records kept elsewhere), which
+    `--force` had let a game's record replace: the index was rebuilt and the record moved aside as unreadable."""
+    if history is not None and record != "-":
+        own = (history.index_path, history.folder / ELSEWHERE)
+        if any(os.path.realpath(record) == os.path.realpath(path) for path in own):
+            raise UsageError("is a file of the history's own; record the game to another file", path=record)
+    return record
 
 
 def _resumed_session(
@@ -252,7 +263,8 @@ def _resumed_session(
             "is a move log; recording to it would rewrite it as a record: give --record FILE (or --no-record)",
             path=resume,
         )
-    file = RecordFile(target, replace=force or target == resume) if target is not None else None
+    replace = force or target == resume
+    file = RecordFile(_not_the_historys(target, history), replace=replace) if target is not None else None
     session = Session(resumed, file, history if target is not None else None, resumed=target == resume)
     session.index()
     return session, [Opening(OpeningKind.RESUMING, resumed.seed, ply=resumed.ply + 1, path=resume)]
