@@ -575,19 +575,27 @@ def test_what_history_notes_fits_the_terminal_as_its_table_does(home):
 
 
 @pytest.mark.parametrize("index", ["kept", "none"])
-def test_a_data_folder_that_cannot_be_written_is_listed_from_its_records(home, monkeypatch, index):
-    """An outside try, on a read-only mount: `history` failed ('attempt to write a readonly database', or with
-    no index 'unable to open database file'), `play --resume` too. A backup copy is read, nothing written."""
+@pytest.mark.parametrize("why", ["cannot be written", "is on a full disk"])
+def test_a_data_folder_that_cannot_be_written_is_listed_from_its_records(home, monkeypatch, index, why):
+    """Outside tries: on a read-only mount `history` failed ('attempt to write a readonly database', or with
+    no index 'unable to open database file'), on a full disk too ('database or disk is full'); `--last` and
+    `play --resume` as well. The records are read, nothing written."""
+    import shutil
+    import types
+
     _play_some(home)
     before = history_json(home)
     if index == "none":
         (home / "history.sqlite").unlink()
     files = {path: path.stat().st_mtime_ns for path in home.rglob("*")}
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: mode != os.W_OK and real_access(path, mode, **kw))
+    if why == "cannot be written":
+        real_access = os.access
+        monkeypatch.setattr(os, "access", lambda path, mode, **kw: mode != os.W_OK and real_access(path, mode, **kw))
+    else:
+        monkeypatch.setattr(shutil, "disk_usage", lambda path: types.SimpleNamespace(free=4096))  # 4 KiB left
     listed = runner.invoke(app, ["history", "-f", "json"])
     assert listed.exit_code == 0 and json.loads(listed.stdout) == before
-    assert listed.stderr == f"{home} cannot be written; the history is read from its records.\n"
+    assert listed.stderr == f"{home} {why}; the history is read from its records.\n"
     assert {path: path.stat().st_mtime_ns for path in home.rglob("*")} == files, "nothing written, nothing made"
     resumed = runner.invoke(app, ["check", "--last"])
     assert resumed.exit_code == 0 and resumed.stdout.startswith(str(home.parent / "elsewhere.yaml"))

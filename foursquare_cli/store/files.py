@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -46,9 +47,23 @@ __all__ = [
     "lock_path_of",
     "opened_record",
     "os_reason",
+    "unwritable",
     "remove_if_abandoned",
     "reserve_record",
 ]
+
+
+FULL_BELOW = 256 * 1024  # free bytes under which a folder's file system counts as full: SQLite's writes would fail
+
+
+def unwritable(folder: str | os.PathLike[str]) -> str | None:
+    """Why nothing can be written in `folder` (a read-only mount or copy, a full disk), or None."""
+    if not os.access(folder, os.W_OK):
+        return "cannot be written"
+    try:
+        return "is on a full disk" if shutil.disk_usage(folder).free < FULL_BELOW else None
+    except OSError:
+        return None
 
 
 def os_reason(error: BaseException) -> str:

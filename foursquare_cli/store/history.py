@@ -45,7 +45,7 @@ from ..errors import UsageError, display_name
 from ..formats.jsonl import json_line
 from ..formats.lines import ReadError, read_bytes
 from ..rules import Move
-from .files import RecordFile, os_reason, remove_if_abandoned, reserve_record
+from .files import RecordFile, os_reason, remove_if_abandoned, reserve_record, unwritable
 from .index_schema import (
     APPLICATION_ID,
     BUSY_SECONDS,
@@ -131,8 +131,8 @@ class History:
     def _open(self) -> sqlite3.Connection:
         self.prepare()
         path = self.index_path
-        if not os.access(self.folder, os.W_OK):  # a read-only mount or copy: listed from its records, kept nowhere
-            self.notes.append(f"{_shown(self.folder)} cannot be written; the history is read from its records.")
+        if why := unwritable(self.folder):  # a read-only mount or copy, a full disk: listed from its records
+            self.notes.append(f"{_shown(self.folder)} {why}; the history is read from its records.")
             return self._rebuilt(":memory:")
         info = file_status(str(path))
         if info is not None and not stat.S_ISREG(info.st_mode):
@@ -276,7 +276,7 @@ class History:
         """Read again every record that changed since it was indexed; drop the ones deleted; add the records of
         `games/` and `elsewhere.txt` not indexed yet (a session killed, an index that was busy), except those
         already refused as they are."""
-        if os.access(self.folder, os.W_OK):  # a read-only folder's are left as they are
+        if os.path.isdir(self.folder) and not unwritable(self.folder):  # a read-only folder's are left as they are
             self._remove_abandoned()
         with self._sqlite("read"):
             connection = self.connection
