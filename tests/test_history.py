@@ -626,3 +626,17 @@ def test_the_historys_own_files_are_never_a_games_record_even_forced(home, name)
     assert refused.returncode == 2
     assert refused.stderr == f"{own}: is a file of the history's own; record the game to another file\n"
     assert own.read_bytes() == before
+
+
+def test_history_of_a_deal_never_played_says_so_not_that_no_game_is_kept(home):
+    """An outside try: `history --deal 7` with other games kept said 'No games kept yet'."""
+    play(home, "--seed", "42", input="B2\n")
+    said = in_process("history", "--deal", "7", **env_for(home)).stdout
+    assert said.splitlines()[0] == "No game of deal 7 is kept: play it with `foursquare play --seed 7`."
+
+
+def test_a_record_elsewhere_that_cannot_be_remembered_names_the_whole_path_of_the_list(home, tmp_path):
+    """An outside try: 'cannot remember ... in elsewhere.txt', a file named without its folder."""
+    (home / "elsewhere.txt").mkdir(parents=True)  # the list cannot be appended to
+    said = play(home, "--seed", "3", "--record", str(tmp_path / "mine.yaml"), input="B2\n").stderr
+    assert f"cannot remember {tmp_path / 'mine.yaml'} in {home / 'elsewhere.txt'}: " in said, said

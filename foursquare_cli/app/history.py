@@ -54,6 +54,7 @@ class HistoryReport(NamedTuple):
     totals: Totals
     limit: int
     wide: bool = False
+    deal: int | None = None  # the games of this deal alone were asked for
 
     def to_json(self) -> dict[str, Any]:
         """`history --format json`: the last `limit` games and the totals of all."""
@@ -96,7 +97,7 @@ def kept_games(request: HistoryRequest, show: Callable[[object], None]) -> Histo
     if request.share is not None:
         day = share_day(request.share)
         return SharedDay(day, daily_game(games, day))
-    return HistoryReport(games, totals(games), request.limit, request.wide)
+    return HistoryReport(games, totals(games), request.limit, request.wide, request.deal)
 
 
 def share_day(text: str, today: datetime.date | None = None) -> str:

@@ -261,10 +261,10 @@ class History:
         games = str(self.folder / GAMES_FOLDER)
         if os.path.dirname(path) != games and path not in set(self._record_files()):
             try:
-                with open(self.folder / ELSEWHERE, "a", encoding="ascii") as links:
+                with open(listed := self.folder / ELSEWHERE, "a", encoding="ascii") as links:
                     links.write(json_line(path))
             except OSError as error:
-                raise HistoryError(f"cannot remember {_shown(path)} in {ELSEWHERE}: {os_reason(error)}") from None
+                raise HistoryError(f"cannot remember {_shown(path)} in {_shown(listed)}: {os_reason(error)}") from None
         if unopened is not None:
             raise unopened
         with self._sqlite("update"), index_transaction(connection):

@@ -100,6 +100,7 @@ def history_text(
     wide: bool = False,
     unicode: bool = True,
     width: int | None = None,
+    deal: int | None = None,
 ) -> str:
     """The last games, newest first, in the columns that fit `width`, then the totals of the games that count
     (played means finished; a practice daily counts in no figure, and is marked `practice`); `wide` adds each
@@ -123,7 +124,11 @@ def history_text(
         if not wide:
             lines.append("(history --wide adds each game's record file)")
     else:
-        lines.append("No games kept yet: play one with `foursquare play`.")
+        lines.append(
+            f"No game of deal {deal} is kept: play it with `foursquare play --seed {deal}`."
+            if deal is not None
+            else "No games kept yet: play one with `foursquare play`."
+        )
     share = f" ({totals.won / totals.played:.1%})" if totals.played else ""
     best = str(totals.best_score) if totals.best_score is not None else "-"
     mean = f"{totals.mean_score_of_wins:.1f}" if totals.mean_score_of_wins is not None else "-"
@@ -151,7 +156,9 @@ def history_text(
 @text_of.register
 def _history_report(value: HistoryReport, screen: Screen) -> Text:
     unicode = screen.style.unicode and can_show(TREND_BLOCKS)
-    said = history_text(value.games, value.totals, value.limit, wide=value.wide, unicode=unicode, width=screen.width)
+    said = history_text(
+        value.games, value.totals, value.limit, wide=value.wide, unicode=unicode, width=screen.width, deal=value.deal
+    )
     return Text(said + "\n")
 
 
