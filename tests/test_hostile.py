@@ -710,6 +710,9 @@ def test_a_move_log_resumed_is_never_rewritten_as_a_record(tmp_path):
     )
     assert recorded.exit_code == 0 and "- C2" in elsewhere.read_text()
     assert log.read_text() == "# my opening\nB2\n", "the log as the user wrote it"
+    log.write_text("B2\nundo\n")
+    invalid = runner.invoke(app, ["play", "--resume", str(log), "--seed", "5", "--no-record"], input="")
+    assert invalid.exit_code == 1 and invalid.stderr.splitlines()[-1] == f"{log}: cannot resume an invalid move log"
 
 
 @pytest.mark.posix

@@ -240,7 +240,8 @@ def _resumed_session(
     verdict = load(resume, seed=seed, deck=deck)
     if verdict.problems:
         problems = tuple(problem.located(verdict.source.display_name) for problem in verdict.problems)
-        raise InvalidInput("cannot resume an invalid record", path=resume, before=problems)
+        kind = "move log" if verdict.source.kind is SourceKind.LOG else "record"
+        raise InvalidInput(f"cannot resume an invalid {kind}", path=resume, before=problems)
     resumed = verdict.game
     assert resumed is not None
     if resumed.state.is_over:
