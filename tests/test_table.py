@@ -108,6 +108,10 @@ def test_restart_and_new_start_again_and_the_game_left_is_kept(tmp_path, monkeyp
     assert said.count("Move 1, place 6D> ") == 2  # deal 42 from its start, twice
     games = History(tmp_path / "home").games()
     assert sorted((game.seed, game.moves) for game in games if game.seed == 42) == [(42, 1), (42, 1)]
+    # each game left for another is named by its file: once the new game has a move, `--resume` alone is that
+    # one (an outside try); `quit` leaves the last game, which `--resume` alone names (test_play)
+    left = [line.split("play --resume ")[1] for line in said.splitlines() if "play --resume " in line]
+    assert sorted(left) == sorted(game.path for game in games if game.seed == 42), said
 
 
 def test_ctrl_c_at_the_prompt_clears_the_line_and_the_game_goes_on():

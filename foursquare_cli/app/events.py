@@ -231,9 +231,11 @@ class GameOver(NamedTuple):
 
 
 class Left(NamedTuple):
-    """The player left the prompt (`quit`, Ctrl-D), or started another game: where this one is kept."""
+    """The player left the prompt (`quit`, Ctrl-D), or started another game (`for_another`): where this one is
+    kept."""
 
     where: WhereKept
+    for_another: bool = False
 
 
 class Reopened(NamedTuple):

@@ -243,7 +243,7 @@ class Table:
             self.view.show(Refused(Refusal.STAYED, command, "cut short" if answer is None else ""))
             return
         if self.session.record is not None and not (game.state.is_over and self.ended):
-            self.view.show(Left(self.session.where_kept()))  # a game kept nowhere (--no-record): not a word
+            self.view.show(Left(self.session.where_kept(), for_another=True))  # kept nowhere (--no-record): no word
         if self.session is not self.opened:
             self.session.__exit__(None, None, None)
         else:

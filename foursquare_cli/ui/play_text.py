@@ -123,14 +123,17 @@ def _session_problem(value: SessionProblem, screen: Screen) -> Text:
 # -- where a game is kept -------------------------------------------------------------------------------
 
 
-def how_to_resume(where: WhereKept) -> str:
-    """What is said as a game is left: where it is kept and how to go on; a finished game, how to look back."""
+def how_to_resume(where: WhereKept, *, for_another: bool = False) -> str:
+    """What is said as a game is left: where it is kept and how to go on; a finished game, how to look back.
+    `for_another`: left for a new game at the prompt (`restart`, `new`), which will be the last one waiting
+    once played, so the game left is named by its file, not by `--resume` alone."""
     if where.over:
         return how_to_review(where)
     if where.nothing_kept:
         return "No move was played, so nothing was kept."
     if where.path is not None and where.kept:
-        return f"The game is kept in your history; to go on: {program_name()} play --resume"
+        named = f" {shell_word(where.path)}" if for_another else ""
+        return f"The game is kept in your history; to go on: {program_name()} play --resume{named}"
     if where.path is not None:
         return (
             f"The game is saved in {display_name(where.path)}; to go on: "
@@ -160,7 +163,7 @@ def saved_text(saved: Saved) -> str:
 
 @text_of.register
 def _left(value: Left, screen: Screen) -> Text:
-    return Text(said=how_to_resume(value.where) + "\n")
+    return Text(said=how_to_resume(value.where, for_another=value.for_another) + "\n")
 
 
 @text_of.register
