@@ -461,6 +461,9 @@ def test_completion_scripts_and_answers():
     assert subprocess.run([tool], env=asked, capture_output=True, text=True, timeout=30).stdout.split() == ["play"]
     asked.update(COMP_WORDS="foursquare help ch", COMP_CWORD="2")  # help's COMMAND, from the commands' table
     assert subprocess.run([tool], env=asked, capture_output=True, text=True, timeout=30).stdout.split() == ["check"]
+    for words, choices in (("completion ", ["bash", "zsh", "fish"]), ("schema st", ["state", "stats"])):
+        asked.update(COMP_WORDS=f"foursquare {words}", COMP_CWORD="2")  # an outside try: nothing was offered
+        assert subprocess.run([tool], env=asked, capture_output=True, text=True, timeout=30).stdout.split() == choices
     mistyped = runner.invoke(app, ["help", "chek"])
     assert mistyped.exit_code == 2 and "did you mean 'check'" in mistyped.stderr
 

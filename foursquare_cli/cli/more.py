@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import typer
 
 from ..errors import UsageError
@@ -19,7 +21,24 @@ def rules_command() -> None:
 
 def _complete_command(incomplete: str) -> list[str]:
     """The commands whose name begins with what is typed (the shell's completion of `help COMMAND`)."""
-    return [name for name in COMMAND_ORDER if name.startswith(incomplete)]
+    return _begun(COMMAND_ORDER, incomplete)
+
+
+def _complete_shell(incomplete: str) -> list[str]:
+    """The shells whose name begins with what is typed (`completion SHELL`)."""
+    return _begun(tuple(Shell), incomplete)
+
+
+def _complete_schema(incomplete: str) -> list[str]:
+    """The schemas whose name begins with what is typed (`schema NAME`)."""
+    from ..app.schema import SCHEMAS  # start-up: only when the shell asks
+
+    return _begun([entry.name for entry in SCHEMAS], incomplete)
+
+
+def _begun(names: Iterable[str], incomplete: str) -> list[str]:
+    """The names that begin with what is typed: a positional argument's choices, for the shell's completion."""
+    return [str(name) for name in names if str(name).startswith(incomplete)]
 
 
 @command("help")
@@ -43,7 +62,9 @@ def help_command(
 
 
 @command("completion")
-def completion_command(shell: str = typer.Argument(..., help="bash, zsh or fish.", metavar="SHELL")) -> None:
+def completion_command(
+    shell: str = typer.Argument(..., help="bash, zsh or fish.", metavar="SHELL", autocompletion=_complete_shell),
+) -> None:
     """Print a script that completes commands, options, their choices and file names in SHELL.
 
     Install it for bash with: foursquare completion bash >> ~/.bashrc (zsh: ~/.zshrc;
@@ -69,7 +90,9 @@ def config_command() -> None:
 
 @command("schema")
 def schema_command(
-    name: str | None = typer.Argument(None, help="The format (state, record, stats, ...); none lists them."),
+    name: str | None = typer.Argument(
+        None, help="The format (state, record, stats, ...); none lists them.", autocompletion=_complete_schema
+    ),
     output_format: Format = format_option("text (the schema, indented), or json (one line)."),
 ) -> None:
     """The JSON Schema (draft 2020-12) of a format the tool reads or writes: a state, a
