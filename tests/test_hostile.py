@@ -772,3 +772,21 @@ def test_a_run_its_caller_stops_leaves_no_thread_of_its_pool_running(taken):
     results.close()
     running = [thread for thread in threading.enumerate() if type(thread).__name__ == "_ExecutorManagerThread"]
     assert running == []
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (["play", "--seed", "1"], "--record"),
+        (["auto", "--seed", "1"], "--record"),
+        (["solve", "--seed", "1", "--budget", "10"], "--record"),
+        (["analyze", str(SAMPLES / "won.yaml"), "--playouts", "20"], "--solution"),
+    ],
+)
+def test_force_with_no_file_to_replace_is_refused_not_ignored(command, option, tmp_path, monkeypatch):
+    """An outside try: `play --force` with no --record was taken without a word (so were auto's, solve's and
+    analyze's); an option that does nothing is refused, as the tool refuses every other."""
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
+    result = runner.invoke(app, [*command, "--force"], input="B2\n")
+    assert result.exit_code == 2
+    assert f"--force replaces an existing {option} FILE; give it with {option}" in result.stderr

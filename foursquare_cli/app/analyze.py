@@ -87,7 +87,7 @@ def analyses(
             for path in request.files
             if path not in done
         ]
-        with opened_record(request.solution, replace=request.force) as file:
+        with opened_record(request.solution, replace=request.force, option="--solution") as file:
             for analysis in analyze_files(todo, request.jobs, progress):
                 summary = analysis.summary
                 if file is not None and summary is not None and summary.solution is not None:

@@ -86,6 +86,8 @@ def open_session(
         raise UsageError("--daily picks the deal; give it without --seed, --deck or --resume")
     if seed is not None and deck is not None:
         raise UsageError("give --seed or --deck, not both")
+    if force and record is None:
+        raise UsageError("--force replaces an existing --record FILE; give it with --record")
     if level is not None and (seed is not None or deck is not None or daily or resume is not None):
         raise UsageError("--level picks the deal; give it without --seed, --deck, --daily or --resume")
     said: list[Opening] = []

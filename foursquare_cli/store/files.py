@@ -293,9 +293,12 @@ def _set_mode(fd: int, path: str, mode: int) -> None:
 
 
 @contextlib.contextmanager
-def opened_record(path: str | None, *, replace: bool = False) -> Iterator[RecordFile | None]:
-    """The record to write at the end of a run (`auto`, `solve`), checked and locked before the run starts."""
+def opened_record(path: str | None, *, replace: bool = False, option: str = "--record") -> Iterator[RecordFile | None]:
+    """The record to write at the end of a run (`auto`, `solve`), checked and locked before the run starts;
+    `--force` with no file to replace is refused, never ignored."""
     if path is None:
+        if replace:
+            raise UsageError(f"--force replaces an existing {option} FILE; give it with {option}")
         yield None
         return
     with RecordFile(path, replace=replace, resumable=False) as record:
