@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..formats.schemas import SCHEMAS, schema_entry
 
+__all__ = ["SCHEMAS", "SchemaList", "SchemaShown", "schema_named"]  # SCHEMAS: the names the shell completes
+
 if TYPE_CHECKING:  # the schemas themselves are built only when one is asked for: every command's text imports this
     from ..formats.schema_parts import SchemaEntry
 
