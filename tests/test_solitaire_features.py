@@ -316,6 +316,9 @@ def test_the_meter_says_a_move_shown_as_high_as_the_best_was_as_good_as_it():
         "C4 was as good as D3",
         "B1 gave up 0.5 and 0.1% to win against D3",  # >99.9% against 99.9%: the words show the difference
     ]
+    a4, d3 = rated("A4 top", 0.0004, 0.0, 0), rated("D3", 0.8904, 0.2, 1)  # an outside try: `89.0% to win`
+    words = meter_line(MeterReading(a4, a4, d3, Evaluation((d3, a4)).lost_by(a4)))
+    assert words.endswith("; A4 top gave up 0.2 and 89% to win against D3"), words
 
 
 def test_after_the_first_card_the_meter_names_no_expert_move(monkeypatch):

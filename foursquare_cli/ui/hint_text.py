@@ -18,10 +18,11 @@ def percent(chance: float) -> str:
 
 
 def points_of_chance(points: float) -> str:
-    """Percentage points of a chance given up, as the figures shown differ: `3%`, `0.4%`, `<0.1%`."""
+    """Percentage points of a chance given up, as the figures shown differ: `3%`, `0.4%`, `<0.1%`; whole from
+    a point up, as the chances are shown (`89.0%` beside `91%` had read as a figure of another kind)."""
     if points < 0.05:
         return "<0.1%"
-    return f"{points:.0f}%" if points == round(points) else f"{points:.1f}%"
+    return f"{points:.0f}%" if points >= 1 or points == round(points) else f"{points:.1f}%"
 
 
 def meter_line(reading: MeterReading) -> str:
