@@ -28,6 +28,7 @@ from foursquare_cli.store.files import RecordFile
 from foursquare_cli.ui.board import Style
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
+LOST_SEED = 1  # samples/lost.yaml
 LOST_MOVES = [line.strip()[2:] for line in (SAMPLES / "lost.yaml").read_text().splitlines() if line.startswith("  - ")]
 
 
@@ -385,3 +386,19 @@ def test_a_meter_skipped_by_ctrl_c_says_so_under_the_board(monkeypatch):
     code, said = table(session, "B2", "quit", meter=True)
     assert code == 0 and said.count("(The meter skipped: Ctrl-C.)") == 1  # not a blank where the line would be
     assert said.index("Next card: 7H") < said.index("(The meter skipped") < said.index("Move 2, place 7H> ")
+
+
+@pytest.mark.parametrize(("practice", "undone"), [(False, False), (True, True)])
+def test_the_first_attempt_at_the_daily_deal_counts_as_it_ended_undo_refused(practice, undone):
+    """An outside try: the daily deal lost at its first attempt, then `undo` and played on to a win, was shared
+    as won; a practice game may be undone as any game."""
+    meta = {"daily": "2026-12-07", **({"practice": True} if practice else {})}
+    session = Session(Game.from_seed(LOST_SEED, meta=meta))
+    code, said = table(session, *LOST_MOVES, "undo", "quit")
+    assert code == 0 and "The game is over" in said
+    assert ("Undone (undos so far: 1)." in said) is undone
+    refused = "the daily deal's first attempt counts as it ended; restart plays it again, as practice"
+    assert (refused in said) is not undone
+    assert session.game.state.is_over is not undone
+    offered = "The game is over: it counts as it ended; restart plays this deal again"
+    assert (offered in said) is not undone and ("undo takes the last move back" in said) is undone

@@ -30,7 +30,7 @@ from ..players.grade import grade
 from ..players.solver import SOLVE_BUDGET, solve
 from ..rules import playout
 from ..rules.engine import State, state_after
-from ..rules.game import Game, Step
+from ..rules.game import Game, NothingToUndo, Step
 from ..rules.moves import Move
 from ..store.files import RecordFile
 from ..store.history import History, HistoryError
@@ -168,6 +168,13 @@ class Session:
             meta["seconds"] = round(float(meta.get("seconds") or 0) + seconds, 1)
 
     def undo(self) -> Step:
+        """The last move taken back; NothingToUndo at the start, and once the day's first attempt at the daily
+        deal has ended: it counts as it ended (a loss undone had been played on to a win, shared as won)."""
+        meta = self.game.meta if isinstance(self.game.meta, dict) else {}
+        if self.game.state.is_over and meta.get("daily") and not meta.get("practice"):
+            raise NothingToUndo(
+                "the daily deal's first attempt counts as it ended; restart plays it again, as practice"
+            )
         step = self.game.undo()
         self.save()
         return step
