@@ -346,3 +346,18 @@ def test_the_move_a_hint_names_shows_the_best_expected_score_of_every_move_it_li
         assert [float(score) for _, _, score in rows] == sorted((float(score) for _, _, score in rows), reverse=True)
         assert len(rows) == len({r.group for r in ratings}), "a line for each position the moves lead to"
         assert "worth" not in "\n".join(said), "the hint shows the figure it ranks by, and no other"
+
+
+def test_the_hints_figures_fit_60_columns_with_the_longest_name_on_a_line_of_its_own():
+    """An outside try: with `shift right, then A2 top` listed, every row's worth wrapped onto a line of its own
+    at 60 columns."""
+    from foursquare_cli.players.evaluation import Rating
+    from foursquare_cli.ui.hint_text import hint_figures
+
+    longest = Rating(Move.from_str("shift right"), Move.from_str("A2 top"), 5, 9, 9.5, 0.75, 0.99, 20.9, to_come=20)
+    c4 = Rating(Move.from_str("C4"), None, 5, 9, 9.6, 0.7, 0.999, 20.9, looked_again=True, to_come=20)
+    lines = hint_figures([c4, longest]).split("\n")[:4]
+    assert all(len(line) <= 60 for line in lines), lines
+    assert lines[2] == "  shift right, then A2 top" and len(lines[3].split()) == 6, "its six figures below it"
+    assert lines[3].index("%") == lines[1].index("%"), "in the columns of the others"
+    assert lines[1].split()[0] == "C4" and lines[1].endswith("*")

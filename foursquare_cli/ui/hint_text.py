@@ -147,16 +147,21 @@ def _risk_words(unsafe: int, to_come: int) -> str:
     return f"{unsafe} of the {to_come} cards to come have no safe place next"
 
 
+NAME_ROOM = 20  # the move column of the figures: with the six figures and a mark, 60 columns in all
+
+
 def hint_figures(ratings: list[Rating], limit: int = 8) -> str:
     """The figures behind a hint, for those who ask (`hint --detail`, `hint detail` at the prompt)."""
     shown = ratings[:limit]
-    width = max([len("move"), *(len(rating.name) for rating in shown)])
+    width = min(NAME_ROOM, max([len("move"), *(len(rating.name) for rating in shown)]))
     lines = [f"  {'move':<{width}} {'win':>6} {'score':>5} {'played':>6} {'won':>4} {'their':>5} {'worth':>5}"]
-    for rating in shown:  # within 60 columns with the longest name (`shift right, then A2`)
+    for rating in shown:  # within 60 columns: a longer name (`shift right, then A2 top`) on a line of its own
+        if len(rating.name) > width:
+            lines.append(f"  {rating.name}")
         lines.append(
-            f"  {rating.name:<{width}} {percent(rating.chance):>6} {rating.expected:>5.1f} {rating.samples:>6}"
-            f" {rating.win_rate:>4.0%} {rating.expected_score:>5.1f} {rating.value:>5.2f}"
-            + ("*" if rating.looked_again else "")
+            f"  {rating.name if len(rating.name) <= width else '':<{width}} {percent(rating.chance):>6}"
+            f" {rating.expected:>5.1f} {rating.samples:>6} {rating.win_rate:>4.0%} {rating.expected_score:>5.1f}"
+            f" {rating.value:>5.2f}" + ("*" if rating.looked_again else "")
         )
     if len(ratings) > limit:
         lines.append(f"  ... and {len(ratings) - limit} more, ranked lower")
