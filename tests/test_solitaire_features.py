@@ -293,6 +293,9 @@ def test_the_meter_shows_the_expected_score_and_what_each_move_gave_up_and_only_
         "Expected score 3.0, 15% to win; A2 gave up 5.0 and 35% to win against B1",  # B1, the first placement there
         "Expected score 3.0, 15% to win (a shift is free: nothing given up)",  # A2's again: the shift changed nothing
     ]
+    said_once = " ".join(said.split()).count("(The meter rates your move where you played it, before the next card")
+    assert said_once == 1, "the first reading says what the meter reads (an outside try read it as the hint's)"
+    assert said.index("(The meter rates") > said.index("Expected score 8.0")
     assert "Expected score" not in at_prompt(Session(Game.from_seed(42)), "B2", "quit")
     piped = runner.invoke(app, ["play", "--seed", "3", "--meter", "--no-record"], input="B2\n")
     assert "Expected score" not in piped.stdout + piped.stderr

@@ -119,9 +119,12 @@ class Moved(NamedTuple):
 
 
 class Metered(NamedTuple):
-    """The meter's line under the board just shown (`play --meter`): its reading, or None when Ctrl-C skipped it."""
+    """The meter's line under the board just shown (`play --meter`): its reading, or None when Ctrl-C skipped it;
+    `first`: the game's first reading, which says what the meter reads (a new player took its figures for the
+    position now, and the hint's for a disagreement)."""
 
     reading: MeterReading | None
+    first: bool = False
 
 
 class Prompt(NamedTuple):

@@ -85,6 +85,7 @@ class Table:
         self.looking_back = looking_back  # the end screen says what the game earned and what the deal allowed
         self.interrupts = Interrupts()
         self._interrupts_in_a_row = 0  # Ctrl-C at the prompt: the second in a row says how to leave
+        self._meter_read = False  # a reading shown already: only the first says what the meter reads
         self.ended = False  # the end screen of the current game has been shown
 
     @property
@@ -289,7 +290,8 @@ class Table:
         if self.meter:
             reading = self.meter_reading()
             if reading is not None or not step.state.is_over:
-                self.view.show(Metered(reading))
+                self.view.show(Metered(reading, first=reading is not None and not self._meter_read))
+                self._meter_read = self._meter_read or reading is not None
 
     def meter_reading(self) -> MeterReading | None:
         """The session's meter reading when the meter is asked for; None when not, or when Ctrl-C skips it."""

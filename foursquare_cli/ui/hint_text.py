@@ -25,6 +25,12 @@ def points_of_chance(points: float) -> str:
     return f"{points:.0f}%" if points >= 1 or points == round(points) else f"{points:.1f}%"
 
 
+METER_READS = (  # said under a game's first reading: a new player took the meter's figures for the position now
+    "(The meter rates your move where you played it, before the next card was seen; hint rates the position "
+    "now, with that card in hand, so their figures differ.)"
+)
+
+
 def meter_line(reading: MeterReading) -> str:
     """The meter under the board (`play --meter`): the move's expected score and chance to win (the figures
     `hint` listed for it where it was played), then what it gave up against the expert's best where it

@@ -44,7 +44,7 @@ from ..rules.game import Step
 from ..rules.outcomes import Status
 from .board import Style, card_text, cards_to_come, moves_preview, render, render_step, to_come_line
 from .fit import program_name, shell_word
-from .hint_text import meter_line
+from .hint_text import METER_READS, meter_line
 from .history_text import SHARE_BLOCKS, SHARE_EXPLAINED, share_block, waiting_line
 from .output import Screen, Text, can_show, text_of
 from .prompt import is_move_attempt, pipe_answer, suggestion
@@ -223,7 +223,9 @@ def _moved(value: Moved, screen: Screen) -> Text:
 
 @text_of.register
 def _metered(value: Metered, screen: Screen) -> Text:
-    return Text("\n(The meter skipped: Ctrl-C.)\n" if value.reading is None else meter_line(value.reading) + "\n")
+    if value.reading is None:
+        return Text("\n(The meter skipped: Ctrl-C.)\n")
+    return Text(meter_line(value.reading) + "\n" + (METER_READS + "\n" if value.first else ""))
 
 
 @text_of.register
