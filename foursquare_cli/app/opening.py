@@ -5,11 +5,10 @@ comes back as `Opening` values."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..errors import InvalidInput, UsageError
@@ -189,22 +188,14 @@ def _new_session(
             history = None
     session = Session(game, file, history, kept=record is None and file is not None)
     if record is not None:  # a file the user named exists from the start; a kept game from its first move
-        with _released_if_failed(session):
+        try:
             session.save()
+        except BaseException:  # re-raised: a full disk or Ctrl-C before the session began releases its lock first
+            if session.record is not None:
+                session.record.close()
+            raise
         session.index()
     return session, said
-
-
-@contextlib.contextmanager
-def _released_if_failed(session: Session) -> Iterator[None]:
-    """The record's lock released when what is done before the session begins fails (a full disk at the first
-    write): the session's own `with` releases it from then on; its lock file had been left behind."""
-    try:
-        yield
-    except BaseException:
-        if session.record is not None:
-            session.record.close()
-        raise
 
 
 def _not_the_historys(record: str, history: History | None) -> str:
