@@ -113,7 +113,7 @@ def status_line(state: State, style: Style = PLAIN, *, next_unseen: bool = False
     elif outcome.reason is LossReason.FACE_DOWN:
         tail = f"Face down: {face_down}, more than {MAX_FACE_DOWN}: lost"
     elif outcome.reason is LossReason.STOCK:
-        tail = f"Face down: {face_down}   Lost: {outcome.reason}"
+        tail = f"Face down: {face_down}   stock empty: lost"  # the reason in full ran to 63 columns
     else:
         tail = f"Face down: {face_down} of {MAX_FACE_DOWN}"
     return f"Next card: {shown}   Stock: {state.stock}   {tail}"
