@@ -141,6 +141,19 @@ def test_moves_and_suits_in_the_players_style():
     assert "Legal moves for 6\u2666:" in said
 
 
+def test_moves_with_the_meter_shows_the_hints_figures_and_counts_as_a_hint():
+    """Every move's expected score is the hint's figures for every move: a player who read them took a hint,
+    and the record says so (`moves` once showed them uncounted); without the meter `moves` counts nothing."""
+    session = Session(Game.from_seed(42))
+    _, said = table(session, "moves", "quit", meter=True)  # the quick expert of `at_the_table`
+    assert "Legal moves for 6D (expected score; counted as a hint):" in said
+    assert re.search(r"[A-D][1-4] \(\d+\.\d\)", said), said
+    assert session.game.hints == 1
+    plain = Session(Game.from_seed(42))
+    _, said = table(plain, "moves", "quit")
+    assert "Legal moves for 6D:" in said and plain.game.hints == 0
+
+
 @pytest.mark.slow
 @pytest.mark.posix
 def test_at_a_real_terminal_a_player_counts_previews_mends_a_slip_and_starts_again(tmp_path):

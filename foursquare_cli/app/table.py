@@ -162,10 +162,7 @@ class Table:
         elif command == "board":
             self.view.show(Board(self.game.step, self.cards_to_come))
         elif command == "moves":
-            evaluation = (
-                self.session.evaluation_of(self.game.step) if self.meter and not self.game.state.is_over else None
-            )
-            self.view.show(Shown(Asked.LEGAL_MOVES, self.game.state, evaluation))
+            self.legal_moves()
         elif command == "left":
             self.view.show(Shown(Asked.CARDS_TO_COME, self.game.state))
         elif command == "try":
@@ -178,6 +175,19 @@ class Table:
             self.start_again(command)
         else:
             self.play(text)
+
+    def legal_moves(self) -> None:
+        """`moves`; with the meter on, each with its expected score: the hint's figures for every move, so it is
+        a hint, counted as one (and stopped by Ctrl-C as one)."""
+        evaluation = None
+        if self.meter and not self.game.state.is_over:
+            try:
+                with self.working(hint=True):
+                    evaluation = self.session.hint().evaluation
+            except KeyboardInterrupt:
+                self.view.show(Refused(Refusal.HINT_STOPPED))
+                return
+        self.view.show(Shown(Asked.LEGAL_MOVES, self.game.state, evaluation))
 
     def hint(self, *, detail: bool) -> None:
         try:

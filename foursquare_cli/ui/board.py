@@ -178,7 +178,7 @@ def moves_preview(state: State, style: Style = PLAIN, evaluation: Evaluation | N
     nothing, or turn the same cards) share a line, with the face-down count they leave; the moves that lose at
     once are one line; a shift is named with the placement it opens, as the hint names it and the prompt takes
     it (`shift up, then B4`, its cells named as they are after the shift), and a shift that opens none is left
-    out. With the position's `evaluation` (the meter is on), each move has its expected score beside it."""
+    out. With the position's `evaluation` (the meter is on), each move has its expected score beside it: a hint."""
     card = state.next_card
     if card is None:
         return "No moves: the game is over."
@@ -196,7 +196,8 @@ def moves_preview(state: State, style: Style = PLAIN, evaluation: Evaluation | N
             continue
         said = _turned_words(position, placement, after)
         groups.setdefault((said, after.bit_count()), []).append(name)
-    lines = [f"Legal moves for {card_text(card, style)}" + (" (expected score):" if evaluation else ":")]
+    rated = " (expected score; counted as a hint):"  # the hint's figures, every move's
+    lines = [f"Legal moves for {card_text(card, style)}" + (rated if evaluation else ":")]
     for (said, count), moves in sorted(groups.items(), key=lambda group: (group[0][1], group[0][0] != "")):
         lines.append(f"  {', '.join(moves)}: " + (f"turn {said}" if said else "turn nothing") + f"; {count} face down")
     if losing:

@@ -55,7 +55,7 @@ HELP = (
     RULES
     + """
 Commands:
-  moves     the legal moves, each with the cells it would turn
+  moves     the legal moves, each with the cells it would turn (with the meter, a hint: each one's expected score)
   left      the cards still to come, by rank (suits never matter)
   try B3    the board that move would leave, without playing it
   board     the board again
