@@ -541,6 +541,20 @@ def test_a_second_daily_is_practice_said_at_its_start_and_never_shared(home):
         assert runner.invoke(app, ["history", "--share", named, "--no-unicode"]).stdout == shared.stdout
 
 
+def test_a_second_daily_not_recorded_is_practice_too_and_reading_the_history_writes_nothing(home):
+    """An outside try: with --no-record the history was not read, so a second attempt was offered as the one
+    that counts (undo refused at its end, a block to share). It is read now; where none was ever kept, it is
+    not made by reading it."""
+    untouched = runner.invoke(app, ["play", "--daily", "--no-record"], input="B2\nquit\n")
+    assert untouched.exit_code == 0 and "practice" not in untouched.stderr
+    assert not (home / "games").exists(), "a history read for --no-record is never made"
+    assert runner.invoke(app, ["play", "--daily"], input="B2\nC2\nquit\n").exit_code == 0
+    kept = sorted((home / "games").iterdir())
+    again = runner.invoke(app, ["play", "--daily", "--no-record"], input="B2\nquit\n")
+    assert again.exit_code == 0 and "you have played it today already, so this game is practice" in again.stderr
+    assert sorted((home / "games").iterdir()) == kept
+
+
 @pytest.mark.parametrize(
     ("options", "named"),
     [(["-f", "json"], "--format json"), (["-f", "csv"], "--format csv"), (["--deal", "5"], "--deal")],

@@ -19,7 +19,7 @@ from ..players.grade import deal_of_level
 from ..rules.cards import Card
 from ..rules.game import Game
 from ..store.files import RecordFile
-from ..store.history import ELSEWHERE, History, HistoryError
+from ..store.history import ELSEWHERE, GAMES_FOLDER, History, HistoryError
 from ..store.kept import daily_deal, started_now
 from .events import Opening, OpeningKind
 from .session import Session
@@ -126,13 +126,22 @@ def open_play(
     return session, opening, reopen
 
 
-def _daily_played(history: History, day: str) -> bool:
+def _daily_played(history: History | None, day: str) -> bool:
     """Whether the daily deal of `day` was attempted already (its first attempt is the one that counts)."""
 
+    if history is None:
+        return False
     try:
         return any(game.daily and game.day == day for game in history.games())
     except HistoryError:
         return False
+
+
+def _read_only() -> History | None:
+    """The user's history, for `--no-record`'s daily deal: read, not written to (the game is not kept), to tell
+    a first attempt from practice; None where none was ever kept, as reading it would make one."""
+    history = History()
+    return history if (history.folder / GAMES_FOLDER).is_dir() else None
 
 
 def _waiting(history: History) -> list[Opening]:
@@ -162,7 +171,7 @@ def _new_session(
     meta: dict[str, Any] = {"started": started}
     if daily:
         seed, day = daily_seed()
-        practice = history is not None and _daily_played(history, day.isoformat())
+        practice = _daily_played(history if history is not None else _read_only(), day.isoformat())
         said.append(Opening(OpeningKind.DAILY, seed, day=day.isoformat(), practice=practice))
         meta["daily"] = day.isoformat()
         if practice:

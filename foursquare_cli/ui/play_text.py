@@ -86,7 +86,7 @@ def opening_line(opening: Opening) -> str:
     if kind is OpeningKind.DAILY and opening.practice:
         return (
             f"Daily deal {opening.seed} ({opening.day}): you have played it today already, so this game is "
-            "practice: it is kept, and only your first attempt counts (history, streak, share)"
+            "practice: only your first attempt counts (history, streak, share)"
         )
     if kind is OpeningKind.DAILY:
         return f"Daily deal {opening.seed} ({opening.day}): everyone playing today gets these cards"
