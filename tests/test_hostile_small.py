@@ -65,6 +65,27 @@ def test_a_broken_settings_file_stops_what_it_sets_but_not_the_rules_or_help(tmp
         assert helped.stderr.count("\n") == 1 and str(settings) in helped.stderr and "left out" in helped.stderr
 
 
+def test_the_commands_that_read_no_setting_are_those_without_an_option_a_setting_gives(tmp_path, monkeypatch):
+    """An outside try: a broken settings file refused `completion`, which takes no setting. The list of the
+    commands that never read the file is held to their options, and each of them runs beside a broken one."""
+    import typer
+
+    from foursquare_cli.app.config import SETTING_DEFAULTS
+    from foursquare_cli.cli.app import COMMAND_ORDER, SETTINGS_SHOWN_ONLY, SETTINGS_UNREAD
+
+    group = typer.main.get_command(app)
+    context = group.make_context("foursquare", ["rules"])
+    options = {name: {p.name for p in group.get_command(context, name).params} for name in COMMAND_ORDER}
+    without = {name for name, given in options.items() if not given & set(SETTING_DEFAULTS)}
+    assert SETTINGS_UNREAD == without - SETTINGS_SHOWN_ONLY - {"config"}  # config shows the file, or why not
+    settings = tmp_path / "config.toml"
+    settings.write_text("reveal = [\n")
+    monkeypatch.setenv("FOURSQUARE_CONFIG", str(settings))
+    for asked in (["completion", "bash"], ["schema"], ["check", "samples/won.yaml"], ["rules"], ["history"]):
+        result = runner.invoke(app, asked)
+        assert result.exit_code == 0 and result.stderr == "", (asked, result.stderr)
+
+
 def test_a_byte_order_mark_is_named_as_such(tmp_path, monkeypatch):
     settings = tmp_path / "config.toml"
     settings.write_bytes(b"\xef\xbb\xbfunicode = true\n")

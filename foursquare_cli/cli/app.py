@@ -350,8 +350,8 @@ def _root(
     _settings_as_defaults(context)
 
 
-SETTINGS_UNREAD = frozenset({"rules"})
-"""Commands that have no option a setting gives: a settings file, however broken, is not read for them."""
+SETTINGS_UNREAD = frozenset({"rules", "completion", "schema", "check", "summarize", "solve", "history"})
+"""Commands with no option a setting gives (a test holds the list to them): a broken settings file stops none."""
 SETTINGS_SHOWN_ONLY = frozenset({"help"})
 """Commands that only show the settings: a broken file is said in one line, and they go on without it (as
 does any command's --help)."""
