@@ -19,6 +19,8 @@ from typer.testing import CliRunner
 from foursquare_cli.app.opening import daily_seed
 from foursquare_cli.cli import app
 from foursquare_cli.formats.records import check_record, read_source
+from foursquare_cli.rules.engine import State
+from foursquare_cli.rules.moves import Move
 from foursquare_cli.ui.prompt import suggestion
 
 SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "samples"
@@ -284,11 +286,24 @@ def test_resume_restates_the_deal_and_auto_shows_the_one_it_played(tmp_path):
         ("c4TOP", "did you mean 'C4 top'?"),
         ("quti", "did you mean 'quit'?"),
         ("shift upp", "did you mean 'shift up'?"),
+        ("shift north", "did you mean 'shift up'?"),  # an outside try: it was 'shift right', by its letters
+        ("Shift West", "did you mean 'shift left'?"),
+        ("shift sideways", "type 'help'"),
+        ("A 2", "did you mean 'A2'?"),  # an outside try: a cell typed with a space got no guess
+        ("b 3 top", "did you mean 'B3 top'?"),
         ("xyzzy", "type 'help'"),
     ],
 )
 def test_suggestions_for_near_misses(text, said):
     assert suggestion(text) == said
+
+
+def test_a_cell_typed_apart_is_the_placement_the_position_allows():
+    state = State.from_seed(0)
+    state.apply(Move.from_str("B2"))
+    assert suggestion("b 2", state.legal_moves()) == "did you mean 'B2 top'? (B2 holds a pile)"
+    assert suggestion("C 2", state.legal_moves()) == "did you mean 'C2'?"
+    assert suggestion("D 4", state.legal_moves()) == "neither 'D4 top' nor 'D4' can be played now; type 'moves'"
 
 
 @pytest.mark.parametrize(

@@ -13,24 +13,40 @@ from ..rules.moves import Move
 MOVES_PLEASE = "; type 'moves'"
 
 
+DIRECTIONS = ("up", "down", "left", "right")
+COMPASS = {"north": "up", "south": "down", "west": "left", "east": "right"}  # the grid drawn as a map
+
+
 def suggestion(text: str, legal: list[Move] | None = None) -> str:
     """What to say to input that is neither a move nor a command: a near miss (only a legal move, when the
-    legal moves are given), or `help`."""
+    legal moves are given), or `help`. A cell with spaces or `top` run together (`A 2`, `B2top`) is read as the
+    placement it is nearest; `shift north` as the compass says (not as the letters of `shift right` do)."""
     lowered = text.lower()
     squeezed = lowered.replace(" ", "")
-    if len(squeezed) == 5 and squeezed.endswith("top") and squeezed[0] in "abcd" and squeezed[1] in "1234":
-        cell = squeezed[:2].upper()
-        on_top, placed = Move.from_str(f"{cell} top"), Move.from_str(cell)
-        if legal is None or on_top in legal:
-            return f"did you mean '{cell} top'?"
-        if placed in legal:
-            return f"did you mean '{cell}'? ({cell} is empty)"
-        return f"neither '{cell} top' nor '{cell}' can be played now{MOVES_PLEASE}"
-    words = list(COMMANDS) + [f"shift {d}" for d in ("up", "down", "left", "right")]
-    close = difflib.get_close_matches(lowered, words, n=1, cutoff=0.7)
+    if len(squeezed) >= 2 and squeezed[0] in "abcd" and squeezed[1] in "1234" and squeezed[2:] in ("", "top"):
+        return _cell_suggestion(squeezed[:2].upper(), squeezed[2:] == "top", legal)
+    words = lowered.split()
+    if len(words) == 2 and words[0] == "shift":
+        close = difflib.get_close_matches(words[1], DIRECTIONS, n=1, cutoff=0.6)
+        direction = COMPASS.get(words[1]) or (close[0] if close else None)
+        return f"did you mean 'shift {direction}'?" if direction else "type 'help'"
+    close = difflib.get_close_matches(lowered, COMMANDS, n=1, cutoff=0.7)
     if close:
         return f"did you mean {close[0]!r}?"
     return "type 'help'"
+
+
+def _cell_suggestion(cell: str, top: bool, legal: list[Move] | None) -> str:
+    """The placement on `cell` the player meant: the one typed (`top` or not) where it can be played, else the
+    other one where that can, else neither."""
+    on_top, placed = Move.from_str(f"{cell} top"), Move.from_str(cell)
+    meant, other = (on_top, placed) if top else (placed, on_top)
+    if legal is None or meant in legal:
+        return f"did you mean '{meant}'?"
+    if other in legal:
+        why = f"{cell} is empty" if other == placed else f"{cell} holds a pile"
+        return f"did you mean '{other}'? ({why})"
+    return f"neither '{cell} top' nor '{cell}' can be played now{MOVES_PLEASE}"
 
 
 def pipe_answer(text: str, reason: str, legal: list[Move] | None = None) -> str:
