@@ -8,12 +8,11 @@ import sys
 from collections.abc import Callable
 
 from ..app.table import COMMANDS
-from ..rules.moves import Move
+from ..rules.moves import DIRECTIONS, Move
 
 MOVES_PLEASE = "; type 'moves'"
 
 
-DIRECTIONS = ("up", "down", "left", "right")
 COMPASS = {"north": "up", "south": "down", "west": "left", "east": "right"}  # the grid drawn as a map
 
 
