@@ -38,7 +38,7 @@ from .registry import DEFAULT_PLAYOUTS, PYTHON_PLAYOUTS, PlayerSpec
 
 LONE_FUTURES = 1000  # a position with one move only is still rated (for its figures), on this many futures
 SECOND_PLY = 10  # the best moves looked at again over the next card (`ExpertPlayer`; 0: not at all)
-REPLY_SHARE_IN_C = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (1,000 of the default 20,000)
+REPLY_SHARE_IN_C = 20  # each reply a second ply rates gets playouts / REPLY_SHARE (200 of the default 4,000)
 REPLY_SHARE_IN_PYTHON = 5  # without C, 200 of 1,000: the replies' futures are what the small budget buys most
 REPLY_SHARE = REPLY_SHARE_IN_C if playout.ACCELERATED else REPLY_SHARE_IN_PYTHON
 REPLY_SECOND_PLY_IN_C = 2  # a reply's own best looked at again over the card after (at 50 futures)

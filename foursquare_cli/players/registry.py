@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 ENTRY_POINTS = "foursquare.players"
 THIS_PACKAGE = "foursquare-cli"  # the distribution whose players are built in the tool's own process
-C_PLAYOUTS = 20000  # the expert's budget with the playouts in C: futures played out a move (docs/players.md)
+C_PLAYOUTS = 4000  # the expert's budget with the playouts in C: the cheapest not weaker than 20,000 (docs/figures.md)
 PYTHON_PLAYOUTS = 1000  # without C (no compiler at install): the budget that keeps a move under a second there
 DEFAULT_PLAYOUTS = C_PLAYOUTS if ACCELERATED else PYTHON_PLAYOUTS
 """The expert's default budget for this build: fixed by the build, never by the clock, so a build's moves are

@@ -4,7 +4,7 @@ A results file is JSON Lines (`store.logs`: a regular file only, one writer at a
 time, a line cut short by a kill left out). The first line is the plan of the run:
 
     {"foursquare_results": 2, "command": "stats", "players": ["greedy"], "start": 0, "games": 1000,
-     "player_seed": 0, "playouts": 20000, "think": null, "move_time": 10.0, "shard": [1, 1], "sealed": false}
+     "player_seed": 0, "playouts": 4000, "think": null, "move_time": 10.0, "shard": [1, 1], "sealed": false}
 
 then one object a finished game, appended and flushed as it ends:
 
