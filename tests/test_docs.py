@@ -45,6 +45,15 @@ def test_every_option_of_every_command_is_in_its_table(command):
     assert table_options(section(command)) == declared
 
 
+def test_every_table_gives_the_experts_default_budget_the_code_gives():
+    """An outside try: the switch to 4,000 futures left six tables at 20000 while --help said 4000."""
+    from foursquare_cli.players.registry import C_PLAYOUTS, PYTHON_PLAYOUTS
+
+    rows = [line for line in COMMANDS_PAGE.splitlines() if line.startswith(("| `--playouts", "| `playouts`"))]
+    assert len(rows) >= 7
+    assert all(row.endswith(f"| {C_PLAYOUTS} ({PYTHON_PLAYOUTS} without C) |") for row in rows), rows
+
+
 @pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"help"}))
 def test_every_command_is_in_the_readme_and_the_reference(command):
     assert f"| `foursquare {command}" in README
