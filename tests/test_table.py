@@ -9,6 +9,7 @@ import re
 import time
 
 import pytest
+import yaml
 from conftest import at_the_table, deck_starting
 from hypothesis import given
 from hypothesis import strategies as st
@@ -415,3 +416,24 @@ def test_the_first_attempt_at_the_daily_deal_counts_as_it_ended_undo_refused(pra
     assert session.game.state.is_over is not undone
     offered = "The game is over: it counts as it ended; restart plays this deal again"
     assert (offered in said) is not undone and ("undo takes the last move back" in said) is undone
+    prompt = "Game over (undo, restart, new, quit)> " if undone else "Game over (restart, new, quit)> "
+    assert prompt in said, "an outside try: the prompt offered the undo it then refused"
+
+
+def test_the_daily_deal_restarted_is_practice_kept_as_such(tmp_path, monkeypatch):
+    """An outside try: `restart` of the day's first attempt kept a plain game (no `daily`, no `practice`),
+    which the history then counted, though the end screen had said the deal plays again as practice."""
+    from foursquare_cli.app.opening import GameChoice, open_play
+    from foursquare_cli.store.history import History
+
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
+    session, _, reopen = open_play(GameChoice(daily=True), keep=True, at_prompt=True)
+    seed, day = session.game.seed, session.game.meta["daily"]
+    with session:
+        code, said = table(session, "B2", "restart", "y", "B2", "quit", reopen=reopen)
+    assert code == 0 and "This deal again, from its start." in said
+    assert f"Daily deal {seed} ({day}): you have played it today already, so this game is practice" in said
+    games = History(tmp_path / "home").games()
+    assert [(game.daily, game.day) for game in games] == [(True, day), (True, day)]
+    metas = [yaml.safe_load(pathlib.Path(game.path).read_text(encoding="utf-8"))["meta"] for game in games]
+    assert sorted(meta.get("practice", False) for meta in metas) == [False, True]

@@ -134,6 +134,7 @@ class Prompt(NamedTuple):
     state: State
     ply: int
     leaving: str = ""
+    counted: bool = False  # the daily deal's first attempt, over: undo is not offered (`Session.counts_as_ended`)
 
 
 class Refusal(enum.Enum):

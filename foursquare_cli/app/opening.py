@@ -121,7 +121,12 @@ def open_play(
         deck = game.deck if game is not None and seed is None else None
         again = GameChoice(seed=seed if game is not None else None, deck=deck)
         kept = History() if history is not None else None
-        return open_session(**again._asdict(), history=kept, expert=expert)
+        session, said = open_session(**again._asdict(), history=kept, expert=expert)
+        day = game.meta.get("daily") if game is not None and isinstance(game.meta, dict) else None
+        if isinstance(day, str) and seed is not None:  # the daily deal again: practice, as the day's first
+            session.game.meta.update(daily=day, practice=True)  # attempt is the one that counts (and the
+            said.insert(0, Opening(OpeningKind.DAILY, seed, day=day, practice=True))  # day's, after midnight)
+        return session, said
 
     return session, opening, reopen
 

@@ -170,14 +170,20 @@ class Session:
     def undo(self) -> Step:
         """The last move taken back; NothingToUndo at the start, and once the day's first attempt at the daily
         deal has ended: it counts as it ended (a loss undone had been played on to a win, shared as won)."""
-        meta = self.game.meta if isinstance(self.game.meta, dict) else {}
-        if self.game.state.is_over and meta.get("daily") and not meta.get("practice"):
+        if self.counts_as_ended:
             raise NothingToUndo(
                 "the daily deal's first attempt counts as it ended; restart plays it again, as practice"
             )
         step = self.game.undo()
         self.save()
         return step
+
+    @property
+    def counts_as_ended(self) -> bool:
+        """The day's first attempt at the daily deal, over: it stands as it ended (no undo), whatever else the
+        prompt offers."""
+        meta = self.game.meta if isinstance(self.game.meta, dict) else {}
+        return self.game.state.is_over and bool(meta.get("daily")) and not meta.get("practice")
 
     @property
     def nothing_kept(self) -> bool:

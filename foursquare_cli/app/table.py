@@ -100,7 +100,8 @@ class Table:
             self.session.look_ahead()  # the meter's next reading, worked out while the player thinks
         try:
             with self.interrupts.waiting_for_input():
-                text = self.view.read(Prompt(self.game.state, self.game.ply), self.game.state.legal_moves).strip()
+                asked = Prompt(self.game.state, self.game.ply, counted=self.session.counts_as_ended)
+                text = self.view.read(asked, self.game.state.legal_moves).strip()
             thought = time.monotonic() - started
             if playing and thought <= PAUSE:  # a longer pause is not time played
                 self.session.add_time(thought)

@@ -206,7 +206,7 @@ def prompt_text(prompt: Prompt, style: Style) -> str:
         return f"Leave this game of {moves} {again}? (y/N)> "
     card = prompt.state.next_card
     if card is None:
-        return "Game over (undo, restart, new, quit)> "
+        return "Game over (restart, new, quit)> " if prompt.counted else "Game over (undo, restart, new, quit)> "
     # the move's number in the game, as every screen counts it (a free shift takes one too)
     return f"Move {prompt.ply + 1}, place {card_text(card, style)}> "
 
