@@ -305,6 +305,9 @@ def test_move_parts():
         ("shift", "'shift': a shift is 'shift up', 'shift down', 'shift left' or 'shift right'"),
         ("shift sideways", "'shift sideways': a shift is 'shift up', 'shift down', 'shift left' or 'shift right'"),
         ("top B3", "'top B3': expected a cell, optionally followed by 'top' (like 'B3' or 'B3 top')"),
+        # a word is no move at all (a bot's `undo` was "no such cell"), in a record, a log, a pipe or a bot's answer
+        ("undo", "'undo': not a move; a move is a cell (B3), a cell and top (B3 top) or a shift (shift up)"),
+        ("Hello", "'Hello': not a move; a move is a cell (B3), a cell and top (B3 top) or a shift (shift up)"),
     ],
 )
 def test_invalid_moves_quote_the_input_and_say_what_was_expected(text, message):

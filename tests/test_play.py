@@ -192,7 +192,9 @@ def test_an_illegal_move_midway_ends_the_run_with_its_line_number(tmp_path):
 def test_an_invalid_line_is_refused_too():
     process = in_process("play", "--seed", "92", input="A1\nplease\n")
     assert process.returncode == 1
-    assert process.stderr.splitlines()[0] == ("<stdin>:2: move 2 'please': no such cell; cells are A1 to D4")
+    assert process.stderr.splitlines()[0] == (  # a word is no move at all, not a cell that does not exist
+        "<stdin>:2: move 2 'please': not a move; a move is a cell (B3), a cell and top (B3 top) or a shift (shift up)"
+    )
 
 
 def test_bytes_that_are_not_utf8_are_refused_in_one_line():

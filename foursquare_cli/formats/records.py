@@ -184,11 +184,9 @@ def check_path(path: str) -> Verdict | ReadError:
 
 
 def _move_problem(number: int, move_line: MoveLine, reason: str) -> Problem:
-    """The problem of a move that cannot be played; a word that is no move at all (`undo`, `hint`: the prompt's
-    or a pipe's words) is said to be none, not "no such cell"."""
+    """The problem of a move that cannot be played, in the parser's words (a word such as `undo` is said to be
+    no move at all, not "no such cell")."""
     text = move_line.text or ""
-    if text.strip().isalpha() and text.strip().lower() != "shift":
-        reason = "not a move; a move is a cell (B3), a cell and top (B3 top) or a shift (shift up)"
     return Problem(
         move_line.line, f"move {number} {quoted(text)}: {reason}", move_number=number, move_text=move_line.text
     )

@@ -16,6 +16,7 @@ from .cards import Value
 
 COLUMNS = "ABCD"
 DIRECTIONS = ("up", "down", "left", "right")
+WORD_NOT_A_MOVE = "not a move; a move is a cell (B3), a cell and top (B3 top) or a shift (shift up)"
 
 
 class MoveKind(enum.StrEnum):
@@ -151,6 +152,8 @@ class Move(Value):
             if len(words) != 2 or words[1] not in DIRECTIONS:
                 raise InvalidMoveError(text, "a shift is 'shift up', 'shift down', 'shift left' or 'shift right'")
             return MOVES[32 + DIRECTIONS.index(words[1])]
+        if len(words) == 1 and words[0].isalpha():  # a word (`undo`, `hint`, `hello`): not "no such cell"
+            raise InvalidMoveError(text, WORD_NOT_A_MOVE)
         if len(words) > 2 or (len(words) == 2 and words[1] != "top"):
             raise InvalidMoveError(text, "expected a cell, optionally followed by 'top' (like 'B3' or 'B3 top')")
         try:
