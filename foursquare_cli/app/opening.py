@@ -123,8 +123,9 @@ def open_play(
         kept = History() if history is not None else None
         session, said = open_session(**again._asdict(), history=kept, expert=expert)
         day = game.meta.get("daily") if game is not None and isinstance(game.meta, dict) else None
-        if isinstance(day, str) and seed is not None:  # the daily deal again: practice, as the day's first
-            session.game.meta.update(daily=day, practice=True)  # attempt is the one that counts (and the
+        meta = session.game.meta  # a new game's: a mapping
+        if isinstance(day, str) and seed is not None and isinstance(meta, dict):  # the daily deal again: practice,
+            meta.update(daily=day, practice=True)  # as the day's first attempt is the one that counts (and the
             said.insert(0, Opening(OpeningKind.DAILY, seed, day=day, practice=True))  # day's, after midnight)
         return session, said
 
