@@ -61,9 +61,9 @@ def test_a_name_is_made_canonical_before_any_check_settings_and_short_names_incl
     }
     for bad, said in [
         ("expert:bogus=1", "expert has no setting 'bogus'"),
-        ("expert:playouts=many", "playouts takes a whole number"),
-        ("expert:playouts=0", "the expert takes 1 to"),
-        ("expert:think=nan", "think takes a finite number"),
+        ("expert:playouts=many", "^'expert:playouts=many': playouts takes a whole number"),  # quoted, as every
+        ("expert:playouts=0", "^'expert:playouts=0': playouts 0: the expert takes 1 to"),  # player's error is
+        ("expert:think=nan", "^'expert:think=nan': think takes a finite number"),  # (an outside try)
         ("expert:playouts=1,playouts=2", "playouts is set twice"),
         ("expert:playouts", "settings are key=value"),
     ]:

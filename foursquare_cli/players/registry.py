@@ -358,9 +358,10 @@ def _setting_value(player: str, kind: type, key: str, value: str) -> Any:
             return value in ("true", "yes", "1")
         converted = kind(value)
     except ValueError:
-        raise PlayerError(f"{player}:{key}={value}: {key} takes {_KIND_WORDS.get(kind, kind.__name__)}") from None
+        said = _KIND_WORDS.get(kind, kind.__name__)
+        raise PlayerError(f"{quoted(f'{player}:{key}={value}')}: {key} takes {said}") from None
     if isinstance(converted, float) and not converted == converted or converted in (float("inf"), float("-inf")):
-        raise PlayerError(f"{player}:{key}={value}: {key} takes a finite number")
+        raise PlayerError(f"{quoted(f'{player}:{key}={value}')}: {key} takes a finite number")  # quoted as all are
     return converted
 
 
