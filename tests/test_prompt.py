@@ -298,6 +298,14 @@ def test_suggestions_for_near_misses(text, said):
     assert suggestion(text) == said
 
 
+def test_a_cell_off_the_grid_typed_apart_is_answered_as_a_move_not_an_unknown_command():
+    """An outside try: `A 9` was an unknown command, to be told 'help', where `A 2` got a guess."""
+    from foursquare_cli.ui.prompt import is_move_attempt
+
+    assert is_move_attempt("A 9") and is_move_attempt("a 9 top") and is_move_attempt("E5")
+    assert not is_move_attempt("hint") and not is_move_attempt("a b")
+
+
 def test_a_cell_typed_apart_is_the_placement_the_position_allows():
     state = State.from_seed(0)
     state.apply(Move.from_str("B2"))

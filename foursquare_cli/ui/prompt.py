@@ -63,9 +63,16 @@ def pipe_answer(text: str, reason: str, legal: list[Move] | None = None) -> str:
 
 
 def is_move_attempt(text: str) -> bool:
-    """Input that was meant as a move (a cell-like first word, or `shift`): its parse error is the answer."""
-    first = text.split()[0].lower() if text.split() else ""
-    return first == "shift" or (1 < len(first) <= 3 and first[0].isalpha() and first[1:].isdigit())
+    """Input that was meant as a move (a cell-like first word, or the whole typed apart, `A 9`; or `shift`): its
+    parse error is the answer."""
+    words = text.lower().split()
+    first = words[0] if words else ""
+    apart = len(words) > 1 and _cell_like("".join(words).removesuffix("top"))
+    return first == "shift" or _cell_like(first) or apart
+
+
+def _cell_like(word: str) -> bool:
+    return 1 < len(word) <= 3 and word[0].isalpha() and word[1:].isdigit()
 
 
 def completer(legal_moves: Callable[[], list[Move]]) -> Callable[[str, int], str | None]:
