@@ -286,6 +286,7 @@ def test_resume_restates_the_deal_and_auto_shows_the_one_it_played(tmp_path):
         ("c4TOP", "did you mean 'C4 top'?"),
         ("quti", "did you mean 'quit'?"),
         ("shift upp", "did you mean 'shift up'?"),
+        ("shitf up", "did you mean 'shift up'?"),  # the word mistyped, not the direction
         ("shift north", "did you mean 'shift up'?"),  # an outside try: it was 'shift right', by its letters
         ("Shift West", "did you mean 'shift left'?"),
         ("shift sideways", "type 'help'"),

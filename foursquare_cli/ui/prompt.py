@@ -29,7 +29,7 @@ def suggestion(text: str, legal: list[Move] | None = None) -> str:
         close = difflib.get_close_matches(words[1], DIRECTIONS, n=1, cutoff=0.6)
         direction = COMPASS.get(words[1]) or (close[0] if close else None)
         return f"did you mean 'shift {direction}'?" if direction else "type 'help'"
-    close = difflib.get_close_matches(lowered, COMMANDS, n=1, cutoff=0.7)
+    close = difflib.get_close_matches(lowered, [*COMMANDS, *(f"shift {d}" for d in DIRECTIONS)], n=1, cutoff=0.7)
     if close:
         return f"did you mean {close[0]!r}?"
     return "type 'help'"
