@@ -232,6 +232,7 @@ class GameOver(NamedTuple):
     cheers: list[Cheer]
     potential: Solution | None
     where: WhereKept
+    counted: bool = False  # the daily deal's first attempt: it stands as it ended (`Session.counts_as_ended`)
 
 
 class Left(NamedTuple):

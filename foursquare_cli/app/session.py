@@ -319,6 +319,7 @@ class Session:
             cheers=earned,
             potential=solve(game.deck, budget=DEAL_BUDGET, known=[game.moves] if won else []) if looking_back else None,
             where=self.where_kept(),
+            counted=self.counts_as_ended,
         )
 
     def leave(self) -> WhereKept:

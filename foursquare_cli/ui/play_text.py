@@ -372,8 +372,7 @@ def _game_over(value: GameOver, screen: Screen) -> Text:
     if value.potential is not None:
         parts.append("\n".join([*cheer_lines(value.cheers), deal_potential(value.potential, state.outcome.score)]))
     parts.append(how_to_review(value.where))
-    counted = value.daily and not value.practice  # the day's first attempt stands as it ended: no undo
-    undo = "it counts as it ended" if counted else "undo takes the last move back"
+    undo = "it counts as it ended" if value.counted else "undo takes the last move back"
     parts.append(f"The game is over: {undo}; restart plays this deal again, new a new one; quit leaves.")
     return Text("\n".join(parts) + "\n")
 
