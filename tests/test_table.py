@@ -142,6 +142,17 @@ def test_moves_and_suits_in_the_players_style():
     assert "Legal moves for 6\u2666:" in said
 
 
+def test_a_command_with_words_it_takes_none_of_is_refused_with_a_guess_and_counts_nothing():
+    """An outside try: `hint B1` gave the plain hint, counted, where the player wanted B1 rated; `moves please`
+    and `left 3` were taken as if the word were not there."""
+    session = Session(Game.from_seed(42))
+    _, said = table(session, "hint B1", "moves please", "quit now", "hint detail", "quit")
+    assert "unknown command 'hint B1'; did you mean 'hint'?" in said
+    assert "unknown command 'moves please'; did you mean 'moves'?" in said
+    assert "unknown command 'quit now'; did you mean 'quit'?" in said
+    assert session.game.hints == 1, "hint detail alone is a hint"
+
+
 def test_moves_with_the_meter_shows_the_hints_figures_and_counts_as_a_hint():
     """Every move's expected score is the hint's figures for every move: a player who read them took a hint,
     and the record says so (`moves` once showed them uncounted); without the meter `moves` counts nothing."""

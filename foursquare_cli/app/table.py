@@ -156,7 +156,10 @@ class Table:
 
     def answer(self, text: str) -> None:
         command, _, rest = text.lower().partition(" ")
-        if self.game.state.is_over and command not in END_COMMANDS:
+        if command in COMMANDS and command != "try" and rest.strip() not in ("", "detail" if command == "hint" else ""):
+            # words a command takes none of (`hint B1`, `quit now`): no command, guessed at, nothing counted
+            self.view.show(Refused(Refusal.NOT_A_MOVE, text, "", self.game.state))
+        elif self.game.state.is_over and command not in END_COMMANDS:
             self.view.show(Refused(Refusal.GAME_OVER))
         elif command == "help":
             self.view.show(Shown(Asked.HELP, self.game.state))

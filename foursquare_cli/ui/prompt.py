@@ -25,6 +25,8 @@ def suggestion(text: str, legal: list[Move] | None = None) -> str:
     if len(squeezed) >= 2 and squeezed[0] in "abcd" and squeezed[1] in "1234" and squeezed[2:] in ("", "top"):
         return _cell_suggestion(squeezed[:2].upper(), squeezed[2:] == "top", legal)
     words = lowered.split()
+    if len(words) > 1 and words[0] in COMMANDS:  # a command and words it takes none of (`quit now`)
+        return f"did you mean {words[0]!r}?"
     if len(words) == 2 and words[0] == "shift":
         close = difflib.get_close_matches(words[1], DIRECTIONS, n=1, cutoff=0.6)
         direction = COMPASS.get(words[1]) or (close[0] if close else None)
